@@ -1,0 +1,1 @@
+"""The command-line interface: one thin module per command (parse options, call the library, print)."""

@@ -1,0 +1,13 @@
+"""`ucdcr baseline` (not implemented yet)."""
+
+from __future__ import annotations
+
+import typer
+
+from ucdcr.errors import UcdcrError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("baseline", help="(not implemented yet)")
+    def _cmd() -> None:
+        raise UcdcrError("`ucdcr baseline` is not implemented yet")

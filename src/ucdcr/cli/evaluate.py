@@ -1,0 +1,13 @@
+"""`ucdcr evaluate` (not implemented yet)."""
+
+from __future__ import annotations
+
+import typer
+
+from ucdcr.errors import UcdcrError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("evaluate", help="(not implemented yet)")
+    def _cmd() -> None:
+        raise UcdcrError("`ucdcr evaluate` is not implemented yet")

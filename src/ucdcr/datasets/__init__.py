@@ -1,0 +1,1 @@
+"""One short declarative module per dataset (see :mod:`ucdcr.registry`)."""

@@ -1,0 +1,1 @@
+"""What users look at: tables (md/csv/json/latex), figures, the HTML report and the document viewer."""

@@ -1,0 +1,41 @@
+"""Shared test fixtures.
+
+Real data lives in ``../shared`` beside the repo root (read-only). Under CI (``CI=true``) a missing file there is
+a failure, never a skip; on a developer machine without it, integration tests skip.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DIR = Path(os.environ.get("UCDCR_SHARED_DIR", REPO_ROOT.parent / "shared"))
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def require(path: Path) -> Path:
+    """Return ``path`` if it exists; otherwise fail under CI and skip elsewhere."""
+    if path.exists():
+        return path
+    message = f"required real-data file is missing: {path}"
+    if IN_CI:
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    return require(SHARED_DIR)
+
+
+@pytest.fixture(scope="session")
+def raw_dir(shared_dir: Path) -> Path:
+    return require(shared_dir / "raw")
+
+
+@pytest.fixture(scope="session")
+def reference_dir(shared_dir: Path) -> Path:
+    return require(shared_dir / "reference")
