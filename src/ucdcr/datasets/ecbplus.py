@@ -1,0 +1,257 @@
+"""ECB+ (Cybulska & Vossen 2014): 982 CAT XML news documents on 43 topics, events and entities.
+
+Raw layout (``<raw-dir>/ECBplus/``, as ``../shared/raw/ECBplus``)::
+
+    ECB+_LREC2014/ECB+/<topic>/<topic>_<n>ecb.xml | <topic>_<n>ecbplus.xml   (the extracted ECB+.zip), or
+    ECB+_LREC2014/ECB+.zip                                                  (the original download; root ECB+/)
+    ECB+_LREC2014/ECBplus_coreference_sentences.csv   (Topic,File,Sentence Number: the validated sentences)
+    ucdcr-meta/train_val_test_split.json              (topic ids per split, Barhom et al. 2019)
+    ucdcr-meta/subtopic_names.json                    ("1ecb" -> subtopic name)
+
+Structure (REFERENCE.md §1.3): topic = the topic number; subtopic = ``{topic}ecb`` or ``{topic}ecbplus``;
+document key ``{topic}/{topic}{ecb|ecbplus}/{n}``; the split is the topic's split.
+
+Rules:
+- By default only documents and mentions in the validated sentences of ECBplus_coreference_sentences.csv are kept
+  (15,122 mentions, paper Table 8); ``ReadOptions(extra={"all_sentences": True})`` keeps every sentence. Documents
+  keep all their sentences as text either way (context windows span the whole document, as in the reference).
+- Chains: a mention linked (CROSS_DOC_COREF / INTRA_DOC_COREF) to an instance with an ``instance_id`` takes that id
+  (corpus-global); an instance without one (intra-document chains) gives ``{TYPE[:3]}_{doc}_{m_id}``; an
+  UNKNOWN_INSTANCE_TAG target gives a within-document chain ``UNK_{doc}_{m_id}`` keyed by that target (not the
+  reference's subtopic-wide merge); an unlinked mention is a singleton ``Singleton_{TYPE[:3]}_{doc}_{m_id}``.
+- Event vs entity by the mention's own tag: ACTION_* and NEG_* are events.
+- Discontinuous mentions are filled from the first to the last anchored token; a mention spanning two sentences
+  is dropped (reason given in the report).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
+from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.registry import DatasetSpec, ReadOptions, register
+
+CORPUS_DIR = "ECB+_LREC2014"
+TREE = f"{CORPUS_DIR}/ECB+"
+ZIP = f"{CORPUS_DIR}/ECB+.zip"
+SENTENCES_CSV = f"{CORPUS_DIR}/ECBplus_coreference_sentences.csv"
+SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
+SUBTOPIC_FILE = "ucdcr-meta/subtopic_names.json"
+EVENT_PREFIXES = ("ACTION", "NEG")
+UNKNOWN_INSTANCE = "UNKNOWN_INSTANCE_TAG"
+_FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
+
+
+def read(raw: Path, options: ReadOptions) -> SourceCorpus:
+    """Read ECB+ from its raw folder into intermediate records."""
+    all_sentences = bool(options.extra.get("all_sentences", False))
+    splits = _read_splits(raw / SPLIT_FILE)
+    subtopic_names = _read_json(raw / SUBTOPIC_FILE)
+    sentences_csv = _find_sentences_csv(raw)
+    validated = _read_validated_sentences(sentences_csv)
+    corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw / SPLIT_FILE, raw / SUBTOPIC_FILE, sentences_csv])
+    topics_seen: set[str] = set()
+    files = 0
+    for name, cat in _iter_documents(raw, corpus.inputs):
+        topic, number, kind = _parse_file_name(name)
+        topics_seen.add(topic)
+        files += 1
+        if topic not in splits:
+            raise FormatError(raw / SPLIT_FILE, f"unknown topic {topic} (of {name}): it is in no split of this file")
+        keep = validated.get((topic, f"{number}{kind}"))
+        if keep is None and not all_sentences:
+            continue
+        document = _document(cat, name, topic, number, kind, splits[topic], subtopic_names)
+        corpus.documents.append(document)
+        _add_mentions(corpus, cat, document, None if all_sentences else keep)
+    absent = sorted(set(splits) - topics_seen, key=int)
+    if absent:  # ECB+ has no topics 15 and 17, though the split file lists them
+        corpus.notes.append(f"topics listed in {SPLIT_FILE} but absent from the corpus: {', '.join(absent)}")
+    corpus.counts["documents_in_corpus"] = files
+    corpus.notes.append(
+        "all sentences kept" if all_sentences else "only mentions in the validated sentences (ECBplus_coreference_sentences.csv)"
+    )
+    return corpus
+
+
+def _read_json(path: Path) -> dict:
+    if not path.exists():
+        raise MissingRawData(f"missing {path}; run `ucdcr download ecbplus`")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
+
+
+def _read_splits(path: Path) -> dict[str, str]:
+    """topic id -> split; a topic in two splits is an error."""
+    topic_split: dict[str, str] = {}
+    for split, topics in _read_json(path).items():
+        split = "val" if split == "dev" else split
+        if split not in ("train", "val", "test"):
+            raise FormatError(path, f"unknown split name {split!r}")
+        for topic in topics:
+            key = str(topic)
+            if key in topic_split:
+                raise FormatError(path, f"topic {key} is in two splits ({topic_split[key]}, {split})")
+            topic_split[key] = split
+    return topic_split
+
+
+def _find_sentences_csv(raw: Path) -> Path:
+    for candidate in (raw / SENTENCES_CSV, raw / TREE / "ECBplus_coreference_sentences.csv"):
+        if candidate.exists():
+            return candidate
+    raise MissingRawData(f"missing {raw / SENTENCES_CSV}; run `ucdcr download ecbplus`")
+
+
+def _read_validated_sentences(path: Path) -> dict[tuple[str, str], set[int]]:
+    """(topic, "10ecbplus") -> validated sentence numbers."""
+    validated: dict[tuple[str, str], set[int]] = {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header != ["Topic", "File", "Sentence Number"]:
+            raise FormatError(path, f"unexpected header {header}, expected Topic,File,Sentence Number", 1)
+        for line, raw_row in enumerate(reader, start=2):
+            row = [cell.strip() for cell in raw_row]
+            if len(row) != 3 or not row[0].isdigit() or not row[2].isdigit():
+                raise FormatError(path, f"bad row {row}", line)
+            validated.setdefault((row[0], row[1]), set()).add(int(row[2]))
+    return validated
+
+
+def _iter_documents(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, CatDocument]]:
+    """(file name, parsed document) for every XML of the extracted tree or, failing that, of ECB+.zip; sorted."""
+    tree = raw / TREE
+    if tree.is_dir():
+        files = sorted(tree.glob("*/*.xml"), key=lambda p: _sort_key(p.name))
+        inputs.extend(files)
+        for file in files:
+            yield file.name, read_cat_xml(file, name=str(file))
+        return
+    archive = raw / ZIP
+    if not archive.exists():
+        raise MissingRawData(f"missing {tree} (or {archive}); run `ucdcr download ecbplus`")
+    inputs.append(archive)
+    with zipfile.ZipFile(archive) as bundle:
+        members = [m for m in bundle.namelist() if m.endswith(".xml") and "__MACOSX" not in m]
+        for member in sorted(members, key=lambda m: _sort_key(Path(m).name)):
+            yield Path(member).name, read_cat_xml(bundle.read(member), name=f"{archive}:{member}")
+
+
+def _sort_key(name: str) -> tuple[int, str, int]:
+    match = _FILE_NAME.match(name)
+    return (int(match.group(1)), match.group(3), int(match.group(2))) if match else (10**9, name, 0)
+
+
+def _parse_file_name(name: str) -> tuple[str, str, str]:
+    match = _FILE_NAME.match(name)
+    if not match:
+        raise FormatError(name, "file name is not <topic>_<n>ecb.xml or <topic>_<n>ecbplus.xml")
+    return match.group(1), match.group(2), match.group(3)
+
+
+def _document(
+    cat: CatDocument, name: str, topic: str, number: str, kind: str, split: str, subtopic_names: dict[str, str]
+) -> SourceDocument:
+    subtopic_id = f"{topic}{kind}"
+    return SourceDocument(
+        topic_id=topic,
+        topic=topic,
+        subtopic_id=subtopic_id,
+        subtopic=subtopic_names.get(subtopic_id, subtopic_id),
+        doc_id=number,
+        doc=name.removesuffix(".xml"),
+        split=split,  # type: ignore[arg-type]
+        tokens=[SourceToken(t.t_id, t.text, t.sentence) for t in cat.tokens],
+        source_file=cat.path,
+    )
+
+
+def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocument, keep: set[int] | None) -> None:
+    """Turn the anchored markables of one document into SourceMentions (or DroppedMentions)."""
+    order = {t.t_id: i for i, t in enumerate(cat.tokens)}
+    sentence = {t.t_id: t.sentence for t in cat.tokens}
+    linked = _links(cat)
+    for markable in sorted(cat.mentions(), key=lambda m: (min(order[t] for t in m.token_ids), int(_num(m.m_id)))):
+        first, last = min(order[t] for t in markable.token_ids), max(order[t] for t in markable.token_ids)
+        token_ids = tuple(cat.tokens[i].t_id for i in range(first, last + 1))
+        sentences = {sentence[t] for t in token_ids}
+        if keep is not None and not sentences & keep:
+            continue
+        corpus.counts["annotated"] = corpus.counts.get("annotated", 0) + 1
+        text = " ".join(cat.tokens[i].text for i in range(first, last + 1))
+        if len(sentences) > 1:
+            corpus.dropped.append(
+                DroppedMention(document.doc_key, markable.m_id, f"t_id {token_ids[0]}..{token_ids[-1]}", text,
+                               f"mention spans sentences {sorted(sentences)}", "read")
+            )
+            continue
+        chain, description = _chain(markable, linked.get(markable.m_id), cat, document, text)
+        corpus.mentions.append(
+            SourceMention(
+                doc_key=document.doc_key,
+                token_ids=token_ids,
+                chain_id=chain,
+                kind="event" if markable.tag.startswith(EVENT_PREFIXES) else "entity",
+                full_type=markable.tag,
+                description=description,
+                source_id=markable.m_id,
+            )
+        )
+
+
+def _num(m_id: str) -> str:
+    return m_id if m_id.isdigit() else "0"
+
+
+def _links(cat: CatDocument) -> dict[str, CatMarkable]:
+    """source mention m_id -> target instance markable (first relation wins; ECB+ has no double links)."""
+    linked: dict[str, CatMarkable] = {}
+    for relation in cat.relations:
+        if relation.tag not in ("CROSS_DOC_COREF", "INTRA_DOC_COREF") or not relation.targets:
+            continue
+        target = cat.markables[relation.targets[0]]
+        for source in relation.sources:
+            linked.setdefault(source, target)
+    return linked
+
+
+def _chain(
+    markable: CatMarkable, target: CatMarkable | None, cat: CatDocument, document: SourceDocument, text: str
+) -> tuple[str, str]:
+    """(chain id, description) of a mention by the rules in the module docstring."""
+    doc = document.doc
+    if target is None:
+        return f"Singleton_{markable.tag[:3]}_{doc}_{markable.m_id}", text
+    description = target.attributes.get("TAG_DESCRIPTOR", "")
+    if target.tag == UNKNOWN_INSTANCE:
+        return f"UNK_{doc}_{target.m_id}", description
+    instance_id = target.attributes.get("instance_id")
+    if instance_id:
+        return instance_id, description
+    return f"{target.tag[:3]}_{doc}_{target.m_id}", description
+
+
+SPEC = register(
+    DatasetSpec(
+        id="ecbplus",
+        paper_name="ECB+",
+        reference_name="ECBplus",
+        raw_folder="ECBplus",
+        mention_kinds=("event", "entity"),
+        licence="CC BY 3.0",
+        read=read,
+        description="Event Coreference Bank+: news on 43 topics, 2 subtopics each (ecb / ecbplus).",
+        topic_level=True,
+        mention_id_prefix="ECBPlus_",
+    )
+)

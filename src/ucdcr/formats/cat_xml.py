@@ -1,0 +1,189 @@
+"""Reader for CAT XML (the CROMER / CAT annotation tool format of ECB+ and MEANTIME).
+
+One file is one document::
+
+    <Document doc_name="1_10ecb.xml" doc_id="DOC15653231646358310" [lang=... url=...]>
+      <token t_id="1" sentence="0" number="0">Perennial</token>      # number: index in the sentence (optional)
+      ...
+      <Markables>
+        <ACTION_OCCURRENCE m_id="31"><token_anchor t_id="86"/></ACTION_OCCURRENCE>   # a mention: has anchors
+        <HUMAN_PART_PER m_id="43" TAG_DESCRIPTOR="t1b_tara_reid" instance_id="HUM1623..."/>  # an instance: no anchors
+      </Markables>
+      <Relations>
+        <CROSS_DOC_COREF r_id="37612" note="ACT1623..."><source m_id="34"/><target m_id="41"/></CROSS_DOC_COREF>
+        <INTRA_DOC_COREF r_id="22159"><source m_id="20"/><target m_id="24"/></INTRA_DOC_COREF>
+      </Relations>
+    </Document>
+
+The tag of a markable is its type (ECB+: ACTION_*, NEG_*, HUMAN_PART_*, ...; MEANTIME: ENTITY_MENTION,
+EVENT_MENTION, ...); the tag of a relation is its kind. :func:`read_cat_xml` returns these three layers as plain
+records and checks that they are consistent (unique ids, anchors pointing at existing tokens, relations pointing
+at existing markables). Dataset rules (chains, types, splits) live in the dataset modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from ucdcr.errors import FormatError
+
+
+@dataclass(frozen=True, slots=True)
+class CatToken:
+    """A ``<token>``: its id, text, sentence number, in-sentence number (if given) and source line."""
+
+    t_id: str
+    text: str
+    sentence: int
+    number: int | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CatMarkable:
+    """A child of ``<Markables>``: a mention (``token_ids`` non-empty) or an instance (no anchors)."""
+
+    m_id: str
+    tag: str
+    token_ids: tuple[str, ...]
+    attributes: dict[str, str]
+    line: int
+
+    @property
+    def is_instance(self) -> bool:
+        return not self.token_ids
+
+
+@dataclass(frozen=True, slots=True)
+class CatRelation:
+    """A child of ``<Relations>``: source markable ids -> target markable ids."""
+
+    r_id: str
+    tag: str
+    sources: tuple[str, ...]
+    targets: tuple[str, ...]
+    attributes: dict[str, str]
+    line: int
+
+
+@dataclass(slots=True)
+class CatDocument:
+    """One CAT XML file: document attributes, tokens in file order, markables by id, relations in file order."""
+
+    path: str
+    attributes: dict[str, str]
+    tokens: list[CatToken]
+    markables: dict[str, CatMarkable] = field(default_factory=dict)
+    relations: list[CatRelation] = field(default_factory=list)
+
+    def mentions(self) -> list[CatMarkable]:
+        """Markables anchored to tokens, in file order."""
+        return [m for m in self.markables.values() if not m.is_instance]
+
+
+def read_cat_xml(source: str | Path | bytes, name: str | None = None) -> CatDocument:
+    """Read one CAT XML document from a path or from bytes (e.g. a zip member; ``name`` is used in errors)."""
+    path = name or (str(source) if not isinstance(source, bytes) else "<bytes>")
+    root = _parse_root(source, path)
+    tokens = _read_tokens(root, path)
+    token_ids = {t.t_id for t in tokens}
+    markables = _read_markables(root, path, token_ids)
+    relations = _read_relations(root, path, markables)
+    return CatDocument(path, dict(root.attrib), tokens, markables, relations)
+
+
+def _parse_root(source: str | Path | bytes, path: str) -> etree._Element:
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+    try:
+        if isinstance(source, bytes):
+            root = etree.fromstring(source, parser)
+        else:
+            root = etree.parse(str(source), parser).getroot()
+    except etree.XMLSyntaxError as exc:
+        raise FormatError(path, f"malformed XML: {exc.msg}", exc.lineno) from None
+    except OSError as exc:
+        raise FormatError(path, f"cannot read file: {exc}") from None
+    if root.tag != "Document":
+        raise FormatError(path, f"root element is <{root.tag}>, expected <Document>", root.sourceline)
+    return root
+
+
+def _required(element: etree._Element, attribute: str, path: str) -> str:
+    value = element.get(attribute)
+    if value is None:
+        raise FormatError(path, f"<{element.tag}> has no {attribute} attribute", element.sourceline)
+    return value
+
+
+def _as_int(value: str, what: str, element: etree._Element, path: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise FormatError(path, f"{what} {value!r} of <{element.tag}> is not an integer", element.sourceline) from None
+
+
+def _read_tokens(root: etree._Element, path: str) -> list[CatToken]:
+    tokens: list[CatToken] = []
+    seen: set[str] = set()
+    for element in root.iterchildren("token"):
+        t_id = _required(element, "t_id", path)
+        if t_id in seen:
+            raise FormatError(path, f"duplicate token t_id {t_id!r}", element.sourceline)
+        seen.add(t_id)
+        sentence = _as_int(_required(element, "sentence", path), "sentence", element, path)
+        number = element.get("number")
+        tokens.append(
+            CatToken(
+                t_id=t_id,
+                text=element.text or "",
+                sentence=sentence,
+                number=_as_int(number, "number", element, path) if number is not None else None,
+                line=element.sourceline or 0,
+            )
+        )
+    if not tokens:
+        raise FormatError(path, "document has no <token> elements")
+    return tokens
+
+
+def _read_markables(root: etree._Element, path: str, token_ids: set[str]) -> dict[str, CatMarkable]:
+    markables: dict[str, CatMarkable] = {}
+    for container in root.iterchildren("Markables"):
+        for element in container.iterchildren(tag=etree.Element):
+            m_id = _required(element, "m_id", path)
+            if m_id in markables:
+                raise FormatError(path, f"duplicate markable m_id {m_id!r}", element.sourceline)
+            anchors = tuple(_required(a, "t_id", path) for a in element.iterchildren("token_anchor"))
+            for t_id in anchors:
+                if t_id not in token_ids:
+                    raise FormatError(
+                        path, f"markable {m_id} <{element.tag}> points at missing token t_id {t_id!r}", element.sourceline
+                    )
+            attributes = {k: v for k, v in element.attrib.items() if k != "m_id"}
+            markables[m_id] = CatMarkable(m_id, element.tag, anchors, attributes, element.sourceline or 0)
+    return markables
+
+
+def _read_relations(root: etree._Element, path: str, markables: dict[str, CatMarkable]) -> list[CatRelation]:
+    relations: list[CatRelation] = []
+    for container in root.iterchildren("Relations"):
+        for element in container.iterchildren(tag=etree.Element):
+            r_id = element.get("r_id", "")
+            ends: dict[str, list[str]] = {"source": [], "target": []}
+            for end in element.iterchildren("source", "target"):
+                m_id = _required(end, "m_id", path)
+                if m_id not in markables:
+                    raise FormatError(
+                        path, f"relation {r_id} <{element.tag}> points at missing markable m_id {m_id!r}", end.sourceline
+                    )
+                ends[end.tag].append(m_id)
+            attributes = {k: v for k, v in element.attrib.items() if k != "r_id"}
+            relations.append(
+                CatRelation(
+                    r_id, element.tag, tuple(ends["source"]), tuple(ends["target"]), attributes, element.sourceline or 0
+                )
+            )
+    return relations
