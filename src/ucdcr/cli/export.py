@@ -1,13 +1,61 @@
-"""`ucdcr export` (not implemented yet)."""
+"""`ucdcr export conll DATASET`: a built dataset as CoNLL-2012 key files (see :mod:`ucdcr.io.conll_export`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
-from ucdcr.errors import UcdcrError
+from ucdcr.cli.common import DataDirOption, console, friendly_errors
+from ucdcr.records import SPLITS
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("export", help="(not implemented yet)")
-    def _cmd() -> None:
-        raise UcdcrError("`ucdcr export` is not implemented yet")
+    export_app = typer.Typer(help="Export built datasets to other formats.", no_args_is_help=True)
+    app.add_typer(export_app, name="export")
+
+    @export_app.command("conll", help="Write CoNLL-2012 files (integer chain ids + a JSON chain mapping).")
+    @friendly_errors
+    def _conll(
+        dataset: Annotated[str, typer.Argument(help="Dataset id or path of a uCDCR folder.")],
+        split: Annotated[str | None, typer.Option("--split", help="train, val or test (default: each split).")] = None,
+        level: Annotated[
+            str, typer.Option("--level", help="document | subtopic | topic: one CoNLL document per ...")
+        ] = "document",
+        mentions: Annotated[str, typer.Option("--mentions", help="all | event | entity")] = "all",
+        out: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("conll"),
+        data_dir: DataDirOption = None,
+    ) -> None:
+        from ucdcr.api import dataset_dir, load
+        from ucdcr.errors import UcdcrError
+        from ucdcr.io.conll_export import LEVELS, export_conll
+
+        if level not in LEVELS:
+            raise UcdcrError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
+        if mentions not in ("all", "event", "entity"):
+            raise UcdcrError(f"unknown --mentions {mentions!r}; valid: all, event, entity")
+        folder = dataset_dir(dataset, data_dir)
+        name = folder.name.lower()
+        documents = load(folder, kind="documents")
+        table = load(folder, mention_type=None if mentions == "all" else mentions)  # type: ignore[arg-type]
+        for one_split in [split] if split else list(SPLITS):
+            split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
+            split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)
+            if split_documents.num_rows == 0:
+                console.print(f"{name} {one_split}: no documents, nothing written")
+                continue
+            suffix = "" if mentions == "all" else f"_{mentions}"
+            path = out / f"{name}_{one_split}_{level}{suffix}.conll"
+            summary = export_conll(split_mentions, split_documents, level, path)  # type: ignore[arg-type]
+            console.print(
+                f"{path}: {summary.documents} CoNLL documents, {summary.tokens} tokens, "
+                f"{summary.mentions} mentions, {summary.chains} chains (mapping: {summary.mapping_path.name})"
+            )
+            if summary.left_out:
+                console.print(
+                    f"  left out {len(summary.left_out)} mentions brackets cannot express "
+                    f"(duplicates / crossing spans of one chain), listed in {summary.mapping_path.name}; "
+                    f"first: {summary.left_out[0][0]}: {summary.left_out[0][1]}",
+                    highlight=False,
+                )

@@ -1,0 +1,169 @@
+"""The Python loader: built uCDCR datasets as Arrow tables.
+
+``load(dataset, split=None, kind="mentions")`` reads ``<data-dir>/<dataset>/all_mentions.parquet`` (one row per
+mention, the 29 fields of :data:`ucdcr.schema.MENTION_SCHEMA`) or, with ``kind="documents"``,
+``all_documents.parquet`` (one row per token, :data:`ucdcr.schema.DOCUMENT_SCHEMA`). The result is a
+``pyarrow.Table`` with exactly that schema, so ``table.to_pandas()`` and ``polars.from_arrow(table)`` work, and the
+Parquet files themselves load unchanged with ``datasets.Dataset.from_parquet``.
+
+``dataset`` is a dataset id (``"ecbplus"``) looked up in the data dir, or the path of any folder in the uCDCR
+layout, including the authors' released folders, whose list fields are Python repr strings
+(REFERENCE.md §1.6): those are parsed into real lists so every folder loads with the same schema.
+``mention_type="event"|"entity"`` reads the split's ``event_mentions.json`` / ``entity_mentions.json`` instead,
+because the file a mention sits in (not its ``mention_type``) is what makes it an event or an entity.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Literal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from ucdcr.errors import FormatError, UcdcrError, UnknownDatasetError
+from ucdcr.paths import resolve_data_dir
+from ucdcr.records import SPLITS
+from ucdcr.registry import DATASET_IDS
+from ucdcr.schema import (
+    DOCUMENT_SCHEMA,
+    DOCUMENTS_PARQUET,
+    ENTITY_FILE,
+    EVENT_FILE,
+    LIST_FIELDS,
+    MENTION_SCHEMA,
+    MENTIONS_PARQUET,
+)
+
+TableKind = Literal["mentions", "documents"]
+MentionFile = Literal["event", "entity"]
+
+__all__ = ["dataset_dir", "datasets", "load"]
+
+
+def datasets(data_dir: str | Path | None = None, built_only: bool = False) -> list[str]:
+    """The uCDCR dataset ids, in the paper's order; with ``built_only`` only those built in the data dir."""
+    if not built_only:
+        return list(DATASET_IDS)
+    root = resolve_data_dir(data_dir)
+    return [key for key in DATASET_IDS if (root / key / MENTIONS_PARQUET).is_file()]
+
+
+def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path:
+    """The folder of a built dataset: ``dataset`` is an id in the data dir or a path to a uCDCR folder."""
+    as_path = Path(dataset)
+    if as_path.is_dir():
+        return as_path
+    key = str(dataset).lower().replace("-", "_").replace("+", "plus")
+    if key not in DATASET_IDS:
+        raise UnknownDatasetError(
+            f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(DATASET_IDS)}"
+        )
+    folder = resolve_data_dir(data_dir) / key
+    if not (folder / MENTIONS_PARQUET).is_file():
+        raise UcdcrError(f"dataset {key!r} is not built in {folder.parent} (run `ucdcr build {key}` first)")
+    return folder
+
+
+def load(
+    dataset: str | Path,
+    split: str | None = None,
+    kind: TableKind = "mentions",
+    data_dir: str | Path | None = None,
+    mention_type: MentionFile | None = None,
+) -> pa.Table:
+    """Load one built dataset as a ``pyarrow.Table``.
+
+    dataset: a dataset id (see :func:`datasets`) or a path to a folder in the uCDCR layout.
+    split: "train", "val" or "test"; None for every split.
+    kind: "mentions" (one row per mention, 29 columns) or "documents" (one row per token).
+    data_dir: where built datasets live (default: env ``UCDCR_DATA_DIR`` or the user data dir).
+    mention_type: "event" or "entity" to read only the mentions of that file (kind "mentions" only).
+
+    Example::
+
+        import ucdcr
+        mentions = ucdcr.load("ecbplus", split="test")       # pyarrow.Table
+        df = mentions.to_pandas()                            # or polars.from_arrow(mentions)
+    """
+    if split is not None and split not in SPLITS:
+        raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
+    folder = dataset_dir(dataset, data_dir)
+    if kind == "documents":
+        if mention_type is not None:
+            raise UcdcrError("mention_type applies to kind='mentions' only")
+        table = _read_documents(folder)
+    elif kind == "mentions":
+        table = _read_mention_files(folder, mention_type) if mention_type else _read_mentions(folder)
+    else:
+        raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
+    if split is not None:
+        table = table.filter(pc.equal(table["split"], split))
+    return table
+
+
+def _read_mentions(folder: Path) -> pa.Table:
+    path = folder / MENTIONS_PARQUET
+    return conform_mentions(pq.read_table(path), path)
+
+
+def _read_documents(folder: Path) -> pa.Table:
+    path = folder / DOCUMENTS_PARQUET
+    if not path.is_file():
+        raise UcdcrError(
+            f"{path} does not exist: this dataset's texts are not redistributed, so it has no document table"
+        )
+    table = pq.read_table(path)
+    return _conform(table, DOCUMENT_SCHEMA, path)
+
+
+def _read_mention_files(folder: Path, mention_type: MentionFile) -> pa.Table:
+    file_name = {"event": EVENT_FILE, "entity": ENTITY_FILE}.get(mention_type)
+    if file_name is None:
+        raise UcdcrError(f"unknown mention_type {mention_type!r}; valid: event, entity")
+    tables = []
+    for split in SPLITS:
+        path = folder / split / file_name
+        if not path.is_file():
+            continue
+        try:
+            records = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
+        if not isinstance(records, list):
+            raise FormatError(path, "expected a JSON list of mention records")
+        tables.append(conform_mentions(pa.Table.from_pylist(records), path))
+    return pa.concat_tables(tables) if tables else MENTION_SCHEMA.empty_table()
+
+
+def conform_mentions(table: pa.Table, path: Path | None = None) -> pa.Table:
+    """A mention table in exactly :data:`MENTION_SCHEMA`: list fields given as repr strings are parsed,
+    extra columns (a pandas index) are dropped, a missing field is an error naming the file."""
+    for name in LIST_FIELDS:
+        if name in table.column_names and pa.types.is_string(table.schema.field(name).type):
+            parsed = pa.array([_parse_list(value, path, name) for value in table[name].to_pylist()])
+            table = table.set_column(table.column_names.index(name), name, parsed)
+    return _conform(table, MENTION_SCHEMA, path)
+
+
+def _parse_list(value: str | None, path: Path | None, field_name: str) -> list | None:
+    if value is None:
+        return None
+    try:
+        parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        raise FormatError(path, f"field {field_name!r} holds {value[:60]!r}, not a list") from None
+    return list(parsed)
+
+
+def _conform(table: pa.Table, schema: pa.Schema, path: Path | None) -> pa.Table:
+    missing = [name for name in schema.names if name not in table.column_names]
+    if missing:
+        raise FormatError(path, f"missing columns: {', '.join(missing)}")
+    try:
+        return table.select(schema.names).cast(schema)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise FormatError(path, f"columns do not match the uCDCR schema: {exc}") from None

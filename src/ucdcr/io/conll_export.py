@@ -1,0 +1,259 @@
+"""Export unified mentions as CoNLL-2012 coreference files that the reference scorer v8.01 reads.
+
+Format written (one file per split and level)::
+
+    #begin document (<name>); part 000
+    <doc_key>\t<sent_id>\t<token_id>\t<token>\t<coref>
+    ...                                   (a blank line after every sentence)
+    #end document
+
+The coref column is the last TAB field, as v8.01 reads it (SCORER.md §4.1): ``-`` for no mention, else labels
+joined by ``|``: ``(N)`` a one-token mention, ``(N`` the first and ``N)`` the last token of a longer one. ``N`` is an
+integer chain id (v8.01 ignores non-numeric ids); the JSON mapping file written beside the CoNLL file gives the
+original ``coref_chain`` of every integer. Token text has its whitespace replaced by ``_`` so that one token is one
+line.
+
+Levels: ``document`` writes one CoNLL document per uCDCR document (``<name>`` = conll_doc_key), so chains are cut
+at document borders; ``subtopic`` and ``topic`` concatenate all documents of a subtopic (``topic_id/subtopic_id``)
+or topic (``topic_id``), in doc-key order, into ONE meta document, so cross-document links are scored.
+
+Mention spans are placed by ``(conll_doc_key, sent_id, tokens_number)`` on the token rows of
+``all_documents.parquet``. Brackets cannot express two mentions of the same chain that overlap without nesting
+(v8.01 pairs closes with the most recent open of the chain), nor one span twice (v8.01 merges repeated spans);
+such a mention is left out and listed in :attr:`ExportSummary.left_out` (and the mapping file) with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ucdcr.errors import FormatError
+from ucdcr.schema import DOC_KEY_COLUMN
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+Level = Literal["document", "subtopic", "topic"]
+LEVELS: tuple[Level, ...] = ("document", "subtopic", "topic")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """One mention on the tokens of its CoNLL document (inclusive token indices)."""
+
+    start: int
+    end: int
+    chain: int
+    mention_id: str
+
+
+@dataclass
+class ExportSummary:
+    """What one export wrote and what it had to leave out (never silently)."""
+
+    conll_path: Path
+    mapping_path: Path
+    documents: int = 0
+    tokens: int = 0
+    mentions: int = 0
+    chains: int = 0
+    left_out: list[tuple[str, str]] = field(default_factory=list)  # (mention_id, reason)
+
+
+def group_name(doc_key: str, level: Level) -> str:
+    """The CoNLL document a uCDCR document belongs to at a level."""
+    if level == "document":
+        return doc_key
+    parts = doc_key.split("/")
+    return "/".join(parts[:2]) if level == "subtopic" else parts[0]
+
+
+def export_conll(
+    mentions: pa.Table, documents: pa.Table, level: Level, conll_path: Path, mapping_path: Path | None = None
+) -> ExportSummary:
+    """Write ``mentions`` (MENTION_SCHEMA rows) on the tokens of ``documents`` (DOCUMENT_SCHEMA rows) as CoNLL.
+
+    Every document of ``documents`` is written (documents without mentions too). The mapping file (default
+    ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
+    mapping_path = mapping_path or conll_path.with_name(conll_path.name + ".chains.json")
+    summary = ExportSummary(conll_path, mapping_path)
+    tokens_by_doc = _tokens_by_document(documents)
+    chain_ids = _chain_numbers(mentions)
+    spans = _place_mentions(mentions, tokens_by_doc, chain_ids, level)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for doc_key in sorted(tokens_by_doc):
+        groups[group_name(doc_key, level)].append(doc_key)
+    lines: list[str] = []
+    for name in sorted(groups):
+        kept = _representable(spans.get(name, []), summary.left_out)
+        lines.extend(_document_lines(name, groups[name], tokens_by_doc, kept))
+        summary.mentions += len(kept)
+    summary.documents = len(groups)
+    summary.tokens = sum(len(tokens) for tokens in tokens_by_doc.values())
+    summary.chains = len(chain_ids)
+    mapping = {
+        "level": level,
+        "chains": {str(number): chain for chain, number in chain_ids.items()},
+        "left_out": [{"mention_id": mention_id, "reason": reason} for mention_id, reason in summary.left_out],
+    }
+    write_text_atomic(conll_path, "\n".join(lines) + "\n")
+    write_text_atomic(mapping_path, json.dumps(mapping, indent=1, ensure_ascii=False) + "\n")
+    return summary
+
+
+# One token row: (sent_id, token_id, token text).
+TokenRow = tuple[int, int, str]
+
+
+def _tokens_by_document(documents: pa.Table) -> dict[str, list[TokenRow]]:
+    ordered = documents.sort_by([(DOC_KEY_COLUMN, "ascending"), ("token_id_global", "ascending")])
+    by_doc: dict[str, list[TokenRow]] = defaultdict(list)
+    for key, sent, token_id, text in zip(
+        ordered[DOC_KEY_COLUMN].to_pylist(),
+        ordered["sent_id"].to_pylist(),
+        ordered["token_id"].to_pylist(),
+        ordered["token"].to_pylist(),
+    ):
+        by_doc[key].append((sent, token_id, text))
+    return dict(by_doc)
+
+
+def _chain_numbers(mentions: pa.Table) -> dict[str, int]:
+    """Integer ids by order of first appearance in doc-key order (deterministic)."""
+    ordered = mentions.sort_by([("conll_doc_key", "ascending"), ("sent_id", "ascending"), ("mention_id", "ascending")])
+    numbers: dict[str, int] = {}
+    for chain in ordered["coref_chain"].to_pylist():
+        numbers.setdefault(chain, len(numbers))
+    return numbers
+
+
+def _place_mentions(
+    mentions: pa.Table, tokens_by_doc: dict[str, list[TokenRow]], chain_ids: dict[str, int], level: Level
+) -> dict[str, list[Span]]:
+    """Spans per CoNLL document, as token indices counted over the whole (meta) document."""
+    position: dict[tuple[str, int, int], int] = {}
+    offsets: dict[str, int] = {}
+    running: dict[str, int] = defaultdict(int)
+    for doc_key in sorted(tokens_by_doc):
+        name = group_name(doc_key, level)
+        offsets[doc_key] = running[name]
+        for index, (sent, token_id, _) in enumerate(tokens_by_doc[doc_key]):
+            position[(doc_key, sent, token_id)] = running[name] + index
+        running[name] += len(tokens_by_doc[doc_key])
+    spans: dict[str, list[Span]] = defaultdict(list)
+    columns = ("mention_id", "conll_doc_key", "sent_id", "tokens_number", "coref_chain")
+    for mention_id, doc_key, sent, numbers, chain in zip(*(mentions[c].to_pylist() for c in columns)):
+        if doc_key not in offsets:
+            raise FormatError(None, f"mention {mention_id}: document {doc_key!r} is not in the document table")
+        try:
+            start, end = position[(doc_key, sent, min(numbers))], position[(doc_key, sent, max(numbers))]
+        except (KeyError, ValueError):
+            raise FormatError(
+                None, f"mention {mention_id}: tokens {numbers} of sentence {sent} are not in document {doc_key!r}"
+            ) from None
+        spans[group_name(doc_key, level)].append(Span(start, end, chain_ids[chain], mention_id))
+    return spans
+
+
+def _representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[Span]:
+    """Drop (and record) repeated spans and same-chain spans that cross another one.
+
+    v8.01 gives a repeated key span one identity (SCORER.md §4.2), so a span in two chains cannot be scored as
+    two mentions; the first in (start, -end, chain) order is kept."""
+    kept: list[Span] = []
+    seen: dict[tuple[int, int], Span] = {}
+    open_by_chain: dict[int, list[Span]] = defaultdict(list)
+    for span in sorted(spans, key=lambda s: (s.start, -s.end, s.chain, s.mention_id)):
+        first = seen.get((span.start, span.end))
+        if first is not None:
+            relation = "and chain" if first.chain == span.chain else f"in another chain ({first.chain})"
+            left_out.append((span.mention_id, f"same span as {first.mention_id} {relation}"))
+            continue
+        stack = open_by_chain[span.chain]
+        while stack and stack[-1].end < span.start:
+            stack.pop()
+        if stack and stack[-1].end < span.end:
+            left_out.append(
+                (span.mention_id, f"crosses {stack[-1].mention_id} of the same chain; brackets cannot express it")
+            )
+            continue
+        stack.append(span)
+        seen[(span.start, span.end)] = span
+        kept.append(span)
+    return kept
+
+
+def _document_lines(
+    name: str, doc_keys: list[str], tokens_by_doc: dict[str, list[TokenRow]], spans: list[Span]
+) -> list[str]:
+    labels = _labels(spans)
+    lines = [f"#begin document ({name}); part 000"]
+    index = 0
+    for doc_key in doc_keys:
+        previous_sent = None
+        for sent, token_id, text in tokens_by_doc[doc_key]:
+            if previous_sent is not None and sent != previous_sent:
+                lines.append("")
+            previous_sent = sent
+            coref = "|".join(labels.get(index, ())) or "-"
+            lines.append(f"{doc_key}\t{sent}\t{token_id}\t{_token_field(text)}\t{coref}")
+            index += 1
+        lines.append("")
+    lines.append("#end document")
+    return lines
+
+
+def _labels(spans: list[Span]) -> dict[int, list[str]]:
+    """Bracket labels per token: opens (outer first), one-token mentions, closes (inner first)."""
+    opens: dict[int, list[Span]] = defaultdict(list)
+    closes: dict[int, list[Span]] = defaultdict(list)
+    singles: dict[int, list[Span]] = defaultdict(list)
+    for span in spans:
+        if span.start == span.end:
+            singles[span.start].append(span)
+        else:
+            opens[span.start].append(span)
+            closes[span.end].append(span)
+    labels: dict[int, list[str]] = defaultdict(list)
+    for token, group in opens.items():
+        labels[token] += [f"({s.chain}" for s in sorted(group, key=lambda s: (-s.end, s.chain))]
+    for token, group in singles.items():
+        labels[token] += [f"({s.chain})" for s in sorted(group, key=lambda s: s.chain)]
+    for token, group in closes.items():
+        labels[token] += [f"{s.chain})" for s in sorted(group, key=lambda s: (-s.start, s.chain))]
+    return labels
+
+
+def _token_field(text: str) -> str:
+    return "_".join(text.split()) or "_"
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a text file through a temporary file in the same folder and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temp, 0o666 & ~_UMASK)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def select(table: pa.Table, column: str, values: set[str]) -> pa.Table:
+    """Rows of ``table`` whose ``column`` is one of ``values``."""
+    return table.filter(pc.is_in(table[column], pa.array(sorted(values), pa.string())))
