@@ -1,0 +1,160 @@
+"""GVC (Gun Violence Corpus, Vossen et al. 2018): event-only, one topic, subtopic = GVC incident.
+
+Raw folder ``GVC/`` (flat, like uCDCR's ``GVC-prep/GVC/``): ``verbose.conll`` from cltl/GunViolenceCorpus (the only
+CoNLL file read; ``gold.conll`` / ``system_input.conll`` are optional) and UKP's ``gvc_doc_to_event.csv``,
+``train.csv``, ``dev.csv``, ``test.csv`` (format: :mod:`ucdcr.formats.gvc_conll`).
+
+Structure (paper §7.1.6, REFERENCE.md §1.3): topic ``0`` ("0_gun_violence"), subtopic = incident id from
+``gvc_doc_to_event.csv``, document key ``0/<incident>/<doc id>``, document name = its title tokens joined by
+``_``; the split of a document is the split CSV listing its incident. Chains keep their GVC cluster id; cluster
+``0`` (unlinked) makes a singleton. Every mention is an EVENT. A document whose incident is in no split file is
+left out, each of its mentions reported as dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ucdcr.formats.gvc_conll import (
+    DOC_TO_EVENT_FILE,
+    SPLIT_FILES,
+    UNLINKED_CHAIN,
+    GvcDocument,
+    GvcMention,
+    read_doc_to_event,
+    read_split_events,
+    read_verbose_conll,
+)
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.registry import DatasetSpec, ReadOptions, register
+
+DATASET_ID = "gvc"
+CONLL_FILE = "verbose.conll"
+TOPIC_ID, TOPIC_NAME = "0", "0_gun_violence"
+
+
+def load_manifest(dataset_id: str) -> dict[str, Any]:
+    """The package manifest ``ucdcr/manifests/<dataset_id>.json``."""
+    path = Path(__file__).resolve().parent.parent / "manifests" / f"{dataset_id}.json"
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def manual_steps_message(dataset_id: str, folder: Path, missing: list[str]) -> str:
+    """What ``build`` and ``download`` say when raw files are missing: the names, then the manifest's steps
+    and the expected hashes (sha256, or the git blob id where only that is known)."""
+    manifest = load_manifest(dataset_id)
+    lines = [f"{dataset_id}: raw files missing in {folder}: {', '.join(missing)}."]
+    if manifest.get("manual_steps"):
+        lines.append(manifest["manual_steps"])
+    expected = [_expected_line(entry) for entry in manifest.get("files", []) if entry.get("required", True)]
+    if expected:
+        lines.append(f"Expected under {folder}:")
+        lines += expected
+    return "\n".join(lines)
+
+
+def _expected_line(entry: dict[str, Any]) -> str:
+    checks = [f"{key} {entry[key]}" for key in ("size", "sha256", "git_blob", "tree_sha256") if entry.get(key)]
+    return f"  {entry['path']}" + (f" ({', '.join(checks)})" if checks else "")
+
+
+def require_raw_files(dataset_id: str, folder: Path, relative_paths: list[str]) -> None:
+    """Raise MissingRawData with the manual steps if any of the files is not in ``folder``."""
+    missing = [name for name in relative_paths if not (folder / name).exists()]
+    if missing:
+        raise MissingRawData(manual_steps_message(dataset_id, folder, missing))
+
+
+def read_structure(folder: Path) -> dict[str, tuple[str, Split | None]]:
+    """{doc id: (incident id, split or None)} from the mapping and split CSVs (they are here without the CoNLL)."""
+    require_raw_files(DATASET_ID, folder, [DOC_TO_EVENT_FILE, *SPLIT_FILES.values()])
+    event_split = read_split_events(folder)
+    return {doc: (event, event_split.get(event)) for doc, event in read_doc_to_event(folder / DOC_TO_EVENT_FILE).items()}
+
+
+def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+    """Raw ``GVC/`` folder -> SourceCorpus (raises MissingRawData / FormatError)."""
+    require_raw_files(DATASET_ID, folder, [CONLL_FILE, DOC_TO_EVENT_FILE, *SPLIT_FILES.values()])
+    structure = read_structure(folder)
+    conll_path = folder / CONLL_FILE
+    corpus = SourceCorpus(documents=[], mentions=[], inputs=[conll_path, folder / DOC_TO_EVENT_FILE])
+    corpus.inputs += [folder / name for name in SPLIT_FILES.values()]
+    corpus.notes.append("NEWLINE tokens end a sentence and are not kept as tokens (uCDCR keeps them as '//n').")
+    annotated = 0
+    for gvc_doc in read_verbose_conll(conll_path):
+        annotated += len(gvc_doc.mentions)
+        if gvc_doc.doc_id not in structure:
+            raise_unmapped(conll_path, gvc_doc)
+        incident, split = structure[gvc_doc.doc_id]
+        doc_key = f"{TOPIC_ID}/{incident}/{gvc_doc.doc_id}"
+        if split is None:
+            corpus.dropped += [_dropped(doc_key, gvc_doc, m, f"incident {incident} is in no split file") for m in gvc_doc.mentions]
+            continue
+        corpus.documents.append(_document(gvc_doc, incident, split))
+        corpus.mentions += [_mention(doc_key, m) for m in gvc_doc.mentions]
+    corpus.counts["annotated"] = annotated
+    return corpus
+
+
+def raise_unmapped(conll_path: Path, gvc_doc: GvcDocument) -> None:
+    raise FormatError(conll_path, f"document {gvc_doc.doc_id!r} is not in {DOC_TO_EVENT_FILE}", gvc_doc.line)
+
+
+def _document(gvc_doc: GvcDocument, incident: str, split: Split) -> SourceDocument:
+    return SourceDocument(
+        topic_id=TOPIC_ID,
+        topic=TOPIC_NAME,
+        subtopic_id=incident,
+        subtopic=incident,
+        doc_id=gvc_doc.doc_id,
+        doc=gvc_doc.title,
+        split=split,
+        tokens=[SourceToken(t.key, t.text, t.sent_index) for t in gvc_doc.tokens],
+        source_file=CONLL_FILE,
+    )
+
+
+def _mention(doc_key: str, mention: GvcMention) -> SourceMention:
+    source_id = mention.token_keys[0]
+    chain = f"Singleton_{source_id}" if mention.chain == UNLINKED_CHAIN else mention.chain
+    return SourceMention(
+        doc_key=doc_key,
+        token_ids=mention.token_keys,
+        chain_id=chain,
+        kind="event",
+        full_type="EVENT",
+        description=mention.description,
+        source_id=source_id,
+        attributes={"line": mention.line},
+    )
+
+
+def _dropped(doc_key: str, gvc_doc: GvcDocument, mention: GvcMention, reason: str) -> DroppedMention:
+    texts = {t.key: t.text for t in gvc_doc.tokens}
+    return DroppedMention(
+        doc_key=doc_key,
+        source_id=mention.token_keys[0],
+        span=f"{mention.token_keys[0]}..{mention.token_keys[-1]}",
+        text=" ".join(texts.get(k, "") for k in mention.token_keys),
+        reason=reason,
+        stage="read",
+    )
+
+
+register(
+    DatasetSpec(
+        id=DATASET_ID,
+        paper_name="GVC",
+        reference_name="GVC",
+        raw_folder="GVC",
+        mention_kinds=("event",),
+        licence="CC BY 4.0 (split CSVs: Apache-2.0)",
+        read=read,
+        description="Gun Violence Corpus: event coreference of gun-violence incidents (subtopic = incident).",
+        mention_id_prefix="GVC_",
+    )
+)
