@@ -1,0 +1,249 @@
+"""NP4E_cd: NP4E (Hasler et al. 2006) with heuristic cross-document chains (paper appendix 7.1.10).
+
+Raw layout (``<raw-dir>/NP4E/``): ``mmax2/<event>/`` MMAX2 projects (see :mod:`ucdcr.formats.mmax2`) for the five
+events bukavu, china, israel, peru, tajikistan, and ``ucdcr-meta/train_val_test_split.json`` (subtopic numbers
+per split: train 0-2, val 3, test 4).
+
+Structure: one topic ``0`` ("0_bomb_explosion_kidnap"); subtopic k = the k-th event folder in name order
+(``0_bukavu`` … ``4_tajikistan``); one document per ``<id>newsML.mmax`` project, doc id = its digits. Every
+markable of the ``coref`` level is an entity mention; its within-document chain is its ``coref_set``.
+Token text: a "$" glued before pure punctuation ("$--", "$-", "$...", 136 tokens) is an encoding artefact of the
+corpus and is removed (the reference deletes "$-" from its strings likewise); every other token is kept as is.
+
+Cross-document chains are not annotated. :func:`merge_within_subtopic` (the :attr:`DatasetSpec.finalize` hook,
+run on the enriched records because it needs heads) merges within-document chains of different documents of
+one subtopic by the paper's rule, then gives every chain its entity type (majority NER of its non-pronoun
+heads) and description (its most frequent non-pronoun mention string). NIdent reuses both functions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats import mmax2
+from ucdcr.records import SPLITS, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.registry import DatasetSpec, ReadOptions, register
+
+MMAX_FOLDER = "mmax2"
+SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
+TOPIC_ID, TOPIC = "0", "0_bomb_explosion_kidnap"
+SUBTOPIC_NAMES = {  # the subtopic names of the uCDCR release (paper appendix 7.1.10)
+    "bukavu": "Bukavu_bombing",
+    "china": "China-Taiwan_hijack",
+    "israel": "Israel_suicide_bomb",
+    "peru": "Peru_hostages",
+    "tajikistan": "Tajikistan_hostages",
+}
+PRONOUN_POS = "PRON"
+NO_NER = "O"
+OTHER_TYPE = "OTHER"
+
+
+def read_split_map(path: Path) -> dict[str, Split]:
+    """``{"train": ["0", …], "val": […], "test": […]}`` -> id -> split; an id in two splits is an error."""
+    if not path.is_file():
+        raise MissingRawData(f"split file not found: {path}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
+    split_of: dict[str, Split] = {}
+    for split, ids in data.items():
+        if split not in SPLITS:
+            raise FormatError(path, f"unknown split {split!r}; expected one of {SPLITS}")
+        for item in ids:
+            if str(item) in split_of:
+                raise FormatError(path, f"id {item!r} is in both {split_of[str(item)]} and {split}")
+            split_of[str(item)] = split
+    return split_of
+
+
+def read_np4e(raw_folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+    """Raw NP4E MMAX2 tree -> SourceCorpus with within-document chains (merged later by the finalize hook)."""
+    mmax_root = raw_folder / MMAX_FOLDER
+    if not mmax_root.is_dir():
+        raise MissingRawData(
+            f"NP4E MMAX2 folder not found: {mmax_root}. Run `ucdcr download np4e` (np4e_mmax2.zip extracts to mmax2/)."
+        )
+    split_of = read_split_map(raw_folder / SPLIT_FILE)
+    events = sorted(p.name for p in mmax_root.iterdir() if p.is_dir())
+    corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw_folder / SPLIT_FILE])
+    for number, event in enumerate(events):
+        subtopic_id = f"{number}_{event}"
+        if str(number) not in split_of:
+            raise FormatError(raw_folder / SPLIT_FILE, f"subtopic {number} ({event}) is in no split")
+        for project in mmax2.project_files(mmax_root / event):
+            _add_document(corpus, project, event, subtopic_id, split_of[str(number)], raw_folder)
+    corpus.counts["annotated"] = len(corpus.mentions)
+    return corpus
+
+
+def _add_document(
+    corpus: SourceCorpus, project: Path, event: str, subtopic_id: str, split: Split, raw_folder: Path
+) -> None:
+    document = mmax2.read_project(project, levels=("coref",))
+    doc_id = "".join(ch for ch in document.name if ch.isdigit()) or document.name
+    source = SourceDocument(
+        topic_id=TOPIC_ID,
+        topic=TOPIC,
+        subtopic_id=subtopic_id,
+        subtopic=f"{subtopic_id.split('_')[0]}_{SUBTOPIC_NAMES.get(event, event)}",
+        doc_id=doc_id,
+        doc=doc_id,
+        split=split,
+        tokens=[SourceToken(w.word_id, clean_token(w.text), document.sentence_of[w.word_id]) for w in document.words],
+        source_file=str(project.relative_to(raw_folder)),
+    )
+    corpus.documents.append(source)
+    corpus.inputs.extend(document.files)
+    for markable in document.levels["coref"]:
+        corpus.mentions.append(_mention(markable, source, project))
+
+
+def clean_token(text: str) -> str:
+    """Drop the "$" artefact before pure punctuation ("$--" -> "--"); other tokens unchanged."""
+    rest = text[1:]
+    if text.startswith("$") and rest and not any(ch.isalnum() for ch in rest):
+        return rest
+    return text
+
+
+def _mention(markable: mmax2.Markable, document: SourceDocument, project: Path) -> SourceMention:
+    coref_set = markable.attributes.get("coref_set")
+    if not coref_set:
+        raise FormatError(project, f"coref markable {markable.markable_id} has no coref_set", markable.line)
+    return SourceMention(
+        doc_key=document.doc_key,
+        token_ids=markable.word_ids,
+        chain_id=within_document_chain(document.subtopic_id, document.doc_id, coref_set),
+        kind="entity",
+        full_type=OTHER_TYPE,  # replaced by the chain's majority NER in merge_within_subtopic
+        description="",
+        source_id=markable.markable_id,
+        attributes={"coref_set": coref_set},
+    )
+
+
+def within_document_chain(subtopic_id: str, doc_id: str, coref_set: str) -> str:
+    """The provisional chain id of a within-document MMAX2 coref set (unique in the dataset)."""
+    return f"{subtopic_id}_{doc_id}_{coref_set}"
+
+
+# --- cross-document merge (paper appendix 7.1.10) ---------------------------------------------------------------
+
+
+def chain_strings(records: Iterable[dict[str, Any]]) -> set[str]:
+    """S(chain) = mention strings and head texts of the chain's non-pronoun mentions."""
+    strings: set[str] = set()
+    for record in records:
+        if record["mention_head_pos"] != PRONOUN_POS:
+            strings.add(record["tokens_str"])
+            strings.add(record["mention_head"])
+    return strings
+
+
+def chains_match(strings_a: set[str], strings_b: set[str]) -> bool:
+    """The paper's merge rule: at least two shared strings, or exactly one that is a proper name (capitalised)."""
+    shared = strings_a & strings_b
+    if len(shared) >= 2:
+        return True
+    return len(shared) == 1 and next(iter(shared))[:1].isupper()
+
+
+class _UnionFind:
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.parent = {key: key for key in keys}
+
+    def find(self, key: str) -> str:
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def union(self, a: str, b: str) -> None:
+        root_a, root_b = self.find(a), self.find(b)
+        if root_a != root_b:
+            self.parent[max(root_a, root_b)] = min(root_a, root_b)
+
+
+def merge_groups(units: dict[str, list[dict[str, Any]]]) -> list[list[str]]:
+    """Transitive closure of :func:`chains_match` over chains of DIFFERENT documents; groups of unit keys, sorted."""
+    strings = {key: chain_strings(records) for key, records in units.items()}
+    document = {key: records[0]["conll_doc_key"] for key, records in units.items()}
+    keys = sorted(units)
+    union_find = _UnionFind(keys)
+    for i, key_a in enumerate(keys):
+        for key_b in keys[i + 1 :]:
+            if document[key_a] != document[key_b] and chains_match(strings[key_a], strings[key_b]):
+                union_find.union(key_a, key_b)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for key in keys:
+        groups[union_find.find(key)].append(key)
+    return sorted(groups.values())
+
+
+def chain_type(records: list[dict[str, Any]]) -> str:
+    """Majority NER over the chain's non-pronoun heads, "O" ignored; ties -> alphabetically first; none -> OTHER."""
+    counts = Counter(r["mention_ner"] for r in records if r["mention_head_pos"] != PRONOUN_POS)
+    counts.pop(NO_NER, None)
+    if not counts:
+        return OTHER_TYPE
+    return min(counts, key=lambda ner: (-counts[ner], ner))
+
+
+def chain_description(records: list[dict[str, Any]]) -> str:
+    """The most frequent non-pronoun mention string (all mentions if none); ties -> alphabetically first."""
+    pool = [r for r in records if r["mention_head_pos"] != PRONOUN_POS] or records
+    counts = Counter(r["tokens_str"] for r in pool)
+    return min(counts, key=lambda text: (-counts[text], text))
+
+
+def assign_chain(records: list[dict[str, Any]], chain_id_stem: str) -> None:
+    """Give every record of one chain the chain id, type, description and singleton flag (in place)."""
+    full_type = chain_type(records)
+    description = chain_description(records)
+    for record in records:
+        record["coref_chain"] = f"{full_type[:3]}_{chain_id_stem}"
+        record["mention_full_type"] = full_type
+        record["mention_type"] = full_type[:3]
+        record["description"] = description
+        record["is_singleton"] = len(records) == 1
+
+
+def merge_within_subtopic(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The NP4E finalize hook: merge within-document chains across the documents of each subtopic.
+
+    Input records carry the provisional within-document chain id in ``coref_chain``. Two chains of different
+    documents of one subtopic are linked by :func:`chains_match`; chains are the connected components
+    (deterministic transitive closure, unlike the reference's two-hop expansion from a seed chain, REFERENCE.md
+    §1.3). The merged chain id is ``{TYPE[:3]}_{smallest provisional id of the group}``, so rebuilding gives the
+    same ids. Nothing is dropped: pronoun-only chains stay as they are (the reference drops them).
+    """
+    by_subtopic: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    for record in records:
+        by_subtopic[record["subtopic_id"]][record["coref_chain"]].append(record)
+    for units in by_subtopic.values():
+        for group in merge_groups(units):
+            assign_chain([r for key in group for r in units[key]], group[0])
+    return records, []
+
+
+SPEC = register(
+    DatasetSpec(
+        id="np4e",
+        paper_name="NP4E_cd",
+        reference_name="NP4E",
+        raw_folder="NP4E",
+        mention_kinds=("entity",),
+        licence="not stated",
+        read=read_np4e,
+        finalize=merge_within_subtopic,
+        description="Noun phrases for events (terrorism news, 5 events); cross-document chains merged heuristically.",
+        mention_id_prefix="NP4E_",
+    )
+)
