@@ -1,0 +1,266 @@
+"""NewsWCL50r (Zhukova et al. 2026): MAXQDA annotations + news-please article texts the user supplies.
+
+Structure (REFERENCE.md §1.3, paper §7.1.9): ten topics without subtopics; each topic becomes a subtopic of a
+topic with the same id, so ``conll_doc_key = "<t>/<t>/<t>_<outlet>"``; the subtopic name is the annotation file
+stem (``1_ComeyMemo``). Splits by topic id (``ucdcr-meta/train_val_test_split.json``: val 0-3, test 4-9, no
+train).
+
+Mentions: every coded segment except the ``Properties`` codes. The chain is ``<topic>_<code>_<type>`` with ``\\``
+and spaces replaced by ``_``; the type comes from ``aggr_m_conceptcategorization.csv``; ``ACTOR-I`` mentions are
+excluded; ACTION, EVENT and MISC are events, every other type an entity (REFERENCE.md §1.4). A segment is
+located in the paragraph ``Beginning`` names, else in the nearest paragraph (up to 4 away) that contains it;
+a segment coded k times in one paragraph takes the first k occurrences there. After enrichment, mentions of one
+chain with the same document, sentence and head are duplicates: the longest is kept (REFERENCE.md §3.5).
+
+Tokens: the reader splits each paragraph into word / punctuation tokens (character offsets kept, so the text
+is rebuilt exactly); paragraphs are the source "sentences" (``sent_id`` = paragraph number - 1). uCDCR instead
+parses the whole document with spaCy sentence segmentation (REFERENCE.md §3.3).
+
+Without the article texts the build stops with :class:`MissingRawData` giving the manual steps of the
+manifest (texts via ``--texts DIR`` = ``ReadOptions.extra["texts_dir"]``, or under the raw folder).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.maxqda_csv import (
+    MaxqdaSegment,
+    NewsArticle,
+    find_segment,
+    read_concept_types,
+    read_maxqda_csv,
+    read_news_please_json,
+    tokenize,
+)
+from ucdcr.records import (
+    SPLITS,
+    DroppedMention,
+    MentionKind,
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+    Split,
+)
+from ucdcr.registry import DatasetSpec, ReadOptions, register
+
+DATASET_ID = "newswcl50r"
+RAW_FOLDER = "NewsWCL50r"
+ANNOTATIONS_DIR = "NewsWCL50r/csv_export"
+TEXTS_DIR = "NewsWCL50r/json_text"
+CONCEPTS_FILE = "ucdcr-meta/2025_annot/aggr_m_conceptcategorization.csv"
+SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
+EVENT_TYPES = frozenset({"ACTION", "EVENT", "MISC"})
+EXCLUDED_TYPES = frozenset({"ACTOR-I"})
+# Paragraph offsets tried after the annotated one, nearest first (MAXQDA and news-please may count differently).
+PARAGRAPH_OFFSETS = (0, -1, 1, -2, 2, -3, 3, -4, 4)
+
+
+def manual_steps() -> str:
+    """The manifest's manual steps (shared with ``ucdcr download``)."""
+    manifest = json.loads(resources.files("ucdcr.manifests").joinpath(f"{DATASET_ID}.json").read_text("utf-8"))
+    return str(manifest["manual_steps"])
+
+
+def _missing(raw_dir: Path, what: str) -> MissingRawData:
+    return MissingRawData(f"newswcl50r: {what} (raw folder {raw_dir}).\n{manual_steps()}")
+
+
+def _require(path: Path, raw_dir: Path) -> Path:
+    if not path.exists():
+        raise _missing(raw_dir, f"missing {path.relative_to(raw_dir) if path.is_relative_to(raw_dir) else path}")
+    return path
+
+
+def chain_id(topic_id: str, code: str, mention_type: str) -> str:
+    """uCDCR's NewsWCL50r chain id: ``<topic>_<code>_<type>``, backslashes and spaces replaced by ``_``."""
+    return f"{topic_id}_{code}_{mention_type}".replace("\\", "_").replace(" ", "_")
+
+
+def topic_of(annotation_file: Path) -> str:
+    """``1_ComeyMemo.csv`` -> ``"1"``."""
+    return annotation_file.stem.split("_", 1)[0]
+
+
+def load_annotations(raw_dir: Path) -> tuple[dict[str, list[MaxqdaSegment]], dict[tuple[str, str], str], list[Path]]:
+    """Segments per topic file stem, the concept types, and the files read."""
+    folder = _require(raw_dir / ANNOTATIONS_DIR, raw_dir)
+    files = sorted(folder.glob("*.csv"))
+    if not files:
+        raise _missing(raw_dir, f"no annotation CSV in {folder}")
+    concepts_path = _require(raw_dir / CONCEPTS_FILE, raw_dir)
+    segments = {path.stem: read_maxqda_csv(path) for path in files}
+    return segments, read_concept_types(concepts_path), [*files, concepts_path]
+
+
+def read_splits(path: Path) -> dict[str, Split]:
+    """Topic id -> split from ``train_val_test_split.json``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
+    if not isinstance(data, dict) or set(data) - set(SPLITS):
+        raise FormatError(path, f"expected an object with keys {SPLITS}")
+    return {str(topic): split for split, topics in data.items() for topic in topics}
+
+
+def load_articles(texts_dir: Path) -> dict[str, NewsArticle]:
+    """Every ``*.json`` under ``texts_dir`` (recursively), by document name; a name twice is an error."""
+    articles: dict[str, NewsArticle] = {}
+    for path in sorted(texts_dir.rglob("*.json")):
+        article = read_news_please_json(path)
+        if article.name in articles:
+            raise FormatError(path, f"document {article.name!r} is also in {articles[article.name].path}")
+        articles[article.name] = article
+    return articles
+
+
+def _texts_dir(raw_dir: Path, options: ReadOptions) -> Path:
+    given = options.extra.get("texts_dir")
+    folder = Path(given) if given else raw_dir / TEXTS_DIR
+    if not folder.is_dir() or not any(folder.rglob("*.json")):
+        raise _missing(raw_dir, f"the article texts are not available: no news-please *.json files in {folder}")
+    return folder
+
+
+def _tokens(article: NewsArticle) -> tuple[list[SourceToken], dict[int, list[tuple[int, int, str]]]]:
+    """Tokens of the article (ids ``p<paragraph>.<n>``) and, per paragraph number, (start, end, token id)."""
+    tokens: list[SourceToken] = []
+    spans: dict[int, list[tuple[int, int, str]]] = {}
+    for number, paragraph in enumerate(article.paragraphs, start=1):
+        offsets = tokenize(paragraph)
+        spans[number] = []
+        for index, (start, end) in enumerate(offsets):
+            token_id = f"p{number}.{index}"
+            tokens.append(SourceToken(token_id, paragraph[start:end], number - 1, end < len(paragraph) and paragraph[end].isspace()))
+            spans[number].append((start, end, token_id))
+    return tokens, spans
+
+
+def _locate(article: NewsArticle, rows: list[MaxqdaSegment]) -> tuple[int, list[tuple[int, int]]]:
+    """The paragraph (1-based) holding the segment and the spans assigned to ``rows`` (fewer if it occurs less)."""
+    first = rows[0]
+    for offset in PARAGRAPH_OFFSETS:
+        number = first.beginning + offset
+        if 1 <= number <= len(article.paragraphs):
+            found = find_segment(article.paragraphs[number - 1], first.segment)
+            if found:
+                return number, found[: len(rows)]
+    return 0, []
+
+
+def _build_mentions(
+    doc: SourceDocument,
+    article: NewsArticle,
+    spans: dict[int, list[tuple[int, int, str]]],
+    rows: list[tuple[MaxqdaSegment, str]],
+) -> tuple[list[SourceMention], list[DroppedMention]]:
+    groups: dict[tuple[str, str, int], list[tuple[MaxqdaSegment, str]]] = defaultdict(list)
+    for row, kind in rows:
+        groups[(row.code, row.segment, row.beginning)].append((row, kind))
+    mentions, dropped = [], []
+    for group in groups.values():
+        segments = [row for row, _ in group]
+        number, found = _locate(article, segments)
+        for position, (row, mention_type) in enumerate(group):
+            source_id = f"{row.file}:{row.line}"
+            if position >= len(found):
+                reason = (f"segment not found in paragraphs {max(1, row.beginning - 4)}..{row.beginning + 4}" if not found
+                          else f"coded {len(group)} times in paragraph {number} but occurs there {len(found)} times")
+                dropped.append(DroppedMention(doc.doc_key, source_id, f"paragraph {row.beginning}", row.segment, reason, "read"))
+                continue
+            start, end = found[position]
+            token_ids = tuple(tid for t_start, t_end, tid in spans[number] if t_start < end and t_end > start)
+            kind: MentionKind = "event" if mention_type in EVENT_TYPES else "entity"
+            mentions.append(SourceMention(
+                doc_key=doc.doc_key, token_ids=token_ids, chain_id=chain_id(doc.topic_id, row.code, mention_type),
+                kind=kind, full_type=mention_type, description=row.code, source_id=source_id,
+                attributes={"text": row.segment, "paragraph": number},
+            ))
+    return mentions, dropped
+
+
+def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
+    """Annotations + article texts -> SourceCorpus (raises MissingRawData without the texts)."""
+    segments, concept_types, inputs = load_annotations(raw_dir)
+    split_path = _require(raw_dir / SPLIT_FILE, raw_dir)
+    split_of = read_splits(split_path)
+    articles = load_articles(_texts_dir(raw_dir, options))
+    corpus = SourceCorpus(documents=[], mentions=[], inputs=[*inputs, split_path],
+                          counts={"annotated": 0, "properties_codes": 0})
+    corpus.inputs.extend(Path(article.path) for article in articles.values())
+    for stem, rows in segments.items():
+        topic_id = stem.split("_", 1)[0]
+        if topic_id not in split_of:
+            raise FormatError(split_path, f"topic {topic_id} ({stem}.csv) is in no split")
+        by_doc: dict[str, list[tuple[MaxqdaSegment, str]]] = defaultdict(list)
+        for row in rows:
+            if row.is_property:
+                corpus.counts["properties_codes"] += 1
+                continue
+            corpus.counts["annotated"] += 1
+            key = f"{topic_id}/{topic_id}/{row.document}"
+            mention_type = concept_types.get((topic_id, row.code))
+            if mention_type is None or mention_type in EXCLUDED_TYPES:
+                reason = (f"type {mention_type} is excluded (uCDCR rule)" if mention_type
+                          else f"code has no type in {Path(CONCEPTS_FILE).name}")
+                corpus.dropped.append(DroppedMention(key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment, reason, "read"))
+                continue
+            by_doc[row.document].append((row, mention_type))
+        for name, doc_rows in by_doc.items():
+            article = articles.get(name)
+            if article is None:
+                raise _missing(raw_dir, f"no article text for document {name!r} (annotated in {stem}.csv)")
+            tokens, spans = _tokens(article)
+            doc = SourceDocument(topic_id, topic_id, topic_id, stem, name, name, split_of[topic_id], tokens,
+                                 source_file=article.path)
+            corpus.documents.append(doc)
+            mentions, dropped = _build_mentions(doc, article, spans, doc_rows)
+            corpus.mentions.extend(mentions)
+            corpus.dropped.extend(dropped)
+    corpus.unavailable_splits = {split: "NewsWCL50r has no train split (evaluation only)"
+                                 for split in SPLITS if split not in set(split_of.values())}
+    corpus.notes.append("paragraphs are the source sentences; article texts are not redistributed")
+    return corpus
+
+
+def drop_duplicate_heads(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[DroppedMention]]:
+    """Finalize hook: of the mentions with the same chain, document, sentence and head keep the longest string."""
+    best: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for record in records:
+        key = (record["coref_chain"], record["conll_doc_key"], record["sent_id"], record["mention_head_id"])
+        kept = best.get(key)
+        if kept is None or len(record["tokens_str"]) > len(kept["tokens_str"]):
+            best[key] = record
+    winners = {id(record) for record in best.values()}
+    dropped = [
+        DroppedMention(record["conll_doc_key"], record["mention_id"], f"sentence {record['sent_id']} tokens {record['tokens_number']}",
+                       record["tokens_str"], "duplicate: a longer mention of the same chain has the same head in this sentence",
+                       "finalize")
+        for record in records if id(record) not in winners
+    ]
+    return [record for record in records if id(record) in winners], dropped
+
+
+SPEC = register(
+    DatasetSpec(
+        id=DATASET_ID,
+        paper_name="NewsWCL50r",
+        reference_name="NewsWCL50",
+        raw_folder=RAW_FOLDER,
+        mention_kinds=("event", "entity"),
+        licence="CC BY-SA 4.0",
+        read=read_newswcl50r,
+        description="Political news, 10 topics x 5 outlets; bias by word choice and labeling; val/test only.",
+        texts_redistributable=False,
+        context_rule="last_token",
+        finalize=drop_duplicate_heads,
+        mention_id_prefix="NewsWCL50r_",
+    )
+)
