@@ -135,7 +135,8 @@ def _read_mention_files(folder: Path, mention_type: MentionFile) -> pa.Table:
             raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
         if not isinstance(records, list):
             raise FormatError(path, "expected a JSON list of mention records")
-        tables.append(conform_mentions(pa.Table.from_pylist(records), path))
+        if records:
+            tables.append(conform_mentions(pa.Table.from_pylist(records), path))
     return pa.concat_tables(tables) if tables else MENTION_SCHEMA.empty_table()
 
 

@@ -1,0 +1,106 @@
+"""CoNLL-2012 export (ucdcr.io.conll_export) on the tiny dataset of tests/report/tiny_dataset.py."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from ucdcr.errors import FormatError
+from ucdcr.io.conll_export import export_conll, group_name
+from ucdcr.schema import DOCUMENT_SCHEMA, MENTION_SCHEMA
+
+_spec = importlib.util.spec_from_file_location(
+    "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
+)
+tiny = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tiny)
+
+
+def _tables(split: str, extra: list[dict] | None = None) -> tuple[pa.Table, pa.Table]:
+    records = [r for r in tiny.mention_records() if r["split"] == split] + (extra or [])
+    rows = [r for r in tiny.document_rows() if r["split"] == split]
+    return pa.Table.from_pylist(records, schema=MENTION_SCHEMA), pa.Table.from_pylist(rows, schema=DOCUMENT_SCHEMA)
+
+
+def _documents(path: Path) -> dict[str, list[str]]:
+    """CoNLL document name -> coref column of its token lines."""
+    documents: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#begin document"):
+            name = line[len("#begin document (") : line.index("); part")]
+            documents[name] = []
+        elif line and not line.startswith("#end document"):
+            documents[name].append(line.split("\t")[-1])
+    return documents
+
+
+def test_group_name() -> None:
+    assert group_name("36/36ecb/1", "document") == "36/36ecb/1"
+    assert group_name("36/36ecb/1", "subtopic") == "36/36ecb"
+    assert group_name("36/36ecb/1", "topic") == "36"
+
+
+def test_document_level_brackets_and_mapping(tmp_path: Path) -> None:
+    mentions, documents = _tables("train")
+    summary = export_conll(mentions, documents, "document", tmp_path / "train.conll")
+    assert (summary.documents, summary.tokens, summary.mentions, summary.chains) == (2, 22, 8, 5)
+    docs = _documents(tmp_path / "train.conll")
+    assert list(docs) == ["0/s1/d1", "0/s1/d2"]
+    # Chain numbers by first appearance: OBAMA 0, VISIT 1, PARIS 2 (d1), MEET 3, SINGLE 4 (d2).
+    # d1: "Obama ended the visit to Paris ." / "He flew home ."; VISIT = "the visit to Paris" holds PARIS.
+    assert docs["0/s1/d1"] == ["(0)", "-", "(1", "-", "-", "(2)|1)", "-", "(0)", "-", "-", "-"]
+    mapping = json.loads((tmp_path / "train.conll.chains.json").read_text(encoding="utf-8"))
+    assert mapping["chains"] == {"0": "OBAMA", "1": "VISIT", "2": "PARIS", "3": "MEET", "4": "SINGLE"}
+    assert mapping["left_out"] == []
+
+
+def test_file_layout_has_sentence_breaks_and_tab_columns(tmp_path: Path) -> None:
+    mentions, documents = _tables("train")
+    export_conll(mentions, documents, "document", tmp_path / "train.conll")
+    lines = (tmp_path / "train.conll").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "#begin document (0/s1/d1); part 000"
+    assert lines[1] == "0/s1/d1\t0\t0\tObama\t(0)"
+    assert lines[8] == ""  # after the 7 tokens of sentence 0
+    assert lines.count("#end document") == 2
+
+
+def test_subtopic_and_topic_levels_make_meta_documents(tmp_path: Path) -> None:
+    mentions, documents = _tables("test")
+    export_conll(mentions, documents, "subtopic", tmp_path / "sub.conll")
+    export_conll(mentions, documents, "topic", tmp_path / "topic.conll")
+    subtopics = _documents(tmp_path / "sub.conll")
+    assert {name: len(tokens) for name, tokens in subtopics.items()} == {"0/s2": 14, "1/s3": 7}
+    train_mentions, train_documents = _tables("train")
+    export_conll(train_mentions, train_documents, "subtopic", tmp_path / "train_sub.conll")
+    meta = _documents(tmp_path / "train_sub.conll")["0/s1"]
+    # d1 (11 tokens) then d2: "The president" = OBAMA continues across the document border.
+    assert len(meta) == 22 and meta[11] == "(0" and meta[12] == "0)"
+    assert list(_documents(tmp_path / "topic.conll")) == ["0", "1"]
+
+
+def test_repeated_and_crossing_spans_are_left_out_and_listed(tmp_path: Path) -> None:
+    first = tiny.mention_records()[1]  # VISIT: d1 sentence 0, tokens 2..5
+    repeated = {**first, "mention_id": "REPEAT", "coref_chain": "OTHER"}
+    crossing = {**first, "mention_id": "CROSS", "tokens_number": [5, 6], "tokens_text": ["Paris", "."]}
+    mentions, documents = _tables("train", [repeated, crossing])
+    summary = export_conll(mentions, documents, "document", tmp_path / "x.conll")
+    assert summary.mentions == 8
+    reasons = dict(summary.left_out)
+    assert reasons["REPEAT"].startswith("same span as TINY_01 in another chain")
+    assert reasons["CROSS"].startswith("crosses TINY_01 of the same chain")
+    mapping = json.loads((tmp_path / "x.conll.chains.json").read_text(encoding="utf-8"))
+    assert {entry["mention_id"] for entry in mapping["left_out"]} == {"REPEAT", "CROSS"}
+
+
+def test_unknown_document_or_token_is_an_error(tmp_path: Path) -> None:
+    first = tiny.mention_records()[0]
+    mentions, documents = _tables("train", [{**first, "mention_id": "LOST", "conll_doc_key": "9/9/9"}])
+    with pytest.raises(FormatError, match="mention LOST: document '9/9/9'"):
+        export_conll(mentions, documents, "document", tmp_path / "x.conll")
+    mentions, documents = _tables("train", [{**first, "mention_id": "FAR", "tokens_number": [40]}])
+    with pytest.raises(FormatError, match="mention FAR: tokens \\[40\\]"):
+        export_conll(mentions, documents, "document", tmp_path / "x.conll")

@@ -1,0 +1,98 @@
+"""ucdcr.api: load() and datasets() on a tiny built dataset (tests/report/tiny_dataset.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from ucdcr.api import datasets, load
+from ucdcr.errors import FormatError, UcdcrError, UnknownDatasetError
+from ucdcr.schema import DOCUMENT_SCHEMA, LIST_FIELDS, MENTION_SCHEMA
+
+_spec = importlib.util.spec_from_file_location("tiny_dataset", Path(__file__).parent / "report" / "tiny_dataset.py")
+tiny = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tiny)
+
+
+@pytest.fixture()
+def data_dir(tmp_path: Path) -> Path:
+    tiny.write_tiny_dataset(tmp_path / "np4e")
+    return tmp_path
+
+
+def test_load_mentions_by_id_has_the_schema_and_every_row(data_dir: Path) -> None:
+    table = load("np4e", data_dir=data_dir)
+    assert table.schema == MENTION_SCHEMA
+    assert table.num_rows == len(tiny.MENTIONS) == 13
+
+
+def test_load_filters_by_split(data_dir: Path) -> None:
+    # tiny_dataset: d1 + d2 (train) hold 4 + 4 mentions, d3 + d4 (test) 4 + 1; val is empty.
+    assert load("np4e", split="train", data_dir=data_dir).num_rows == 8
+    assert load("np4e", split="test", data_dir=data_dir).num_rows == 5
+    assert load("np4e", split="val", data_dir=data_dir).num_rows == 0
+
+
+def test_load_documents(data_dir: Path) -> None:
+    table = load("np4e", kind="documents", data_dir=data_dir)
+    assert table.schema == DOCUMENT_SCHEMA
+    # tokens: d1 7+4, d2 5+6, d3 7+7, d4 7 = 43
+    assert table.num_rows == 43
+    assert load("np4e", kind="documents", split="test", data_dir=data_dir).num_rows == 21
+
+
+def test_load_mention_type_reads_the_event_files(data_dir: Path) -> None:
+    events = load("np4e", mention_type="event", data_dir=data_dir)
+    # VISIT, MEET, FIRE x3
+    assert sorted(events["coref_chain"].to_pylist()) == ["FIRE", "FIRE", "FIRE", "MEET", "VISIT"]
+    assert events.schema == MENTION_SCHEMA
+    assert load("np4e", mention_type="entity", split="test", data_dir=data_dir).num_rows == 2
+
+
+def test_load_a_folder_in_the_authors_repr_string_format(tmp_path: Path, data_dir: Path) -> None:
+    ours = load(data_dir / "np4e")
+    theirs = ours.append_column("__index_level_0__", ours["mention_id"])
+    for name in LIST_FIELDS:
+        reprs = pa.array([repr(value) for value in ours[name].to_pylist()])
+        theirs = theirs.set_column(theirs.column_names.index(name), name, reprs)
+    folder = tmp_path / "authors"
+    folder.mkdir()
+    pq.write_table(theirs, folder / "all_mentions.parquet")
+    assert load(folder).equals(ours)
+
+
+def test_bad_list_string_names_file_and_field(tmp_path: Path) -> None:
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    table = pa.Table.from_pylist(tiny.mention_records()[:1], schema=MENTION_SCHEMA)
+    table = table.set_column(table.column_names.index("tokens_text"), "tokens_text", pa.array(["[oops"]))
+    pq.write_table(table, folder / "all_mentions.parquet")
+    with pytest.raises(FormatError, match=r"all_mentions.parquet.*tokens_text"):
+        load(folder)
+
+
+def test_datasets_lists_every_id_or_the_built_ones(data_dir: Path) -> None:
+    assert len(datasets()) == 12  # the 12 uCDCR datasets (paper Table 1)
+    assert datasets(data_dir, built_only=True) == ["np4e"]
+
+
+def test_errors_name_the_problem(data_dir: Path) -> None:
+    with pytest.raises(UnknownDatasetError, match="valid ids"):
+        load("no_such_dataset", data_dir=data_dir)
+    with pytest.raises(UcdcrError, match="not built"):
+        load("ecbplus", data_dir=data_dir)
+    with pytest.raises(UcdcrError, match="unknown split"):
+        load("np4e", split="dev", data_dir=data_dir)
+
+
+def test_parquet_loads_unchanged_with_hugging_face_datasets(data_dir: Path) -> None:
+    hf = pytest.importorskip("datasets")
+    if not hasattr(hf, "Dataset"):  # tests/ is on sys.path, so tests/datasets/ can shadow the package
+        pytest.skip("the Hugging Face datasets package is not installed")
+    dataset = hf.Dataset.from_parquet(str(data_dir / "np4e" / "all_mentions.parquet"))
+    assert dataset.num_rows == 13
+    assert dataset[0]["tokens_text"] == ["Obama"]
