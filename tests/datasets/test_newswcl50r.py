@@ -1,0 +1,152 @@
+"""NewsWCL50r dataset module on a tiny raw folder laid out like ../shared/raw/NewsWCL50r."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.formats.test_maxqda_csv import maxqda_row, write_article, write_maxqda
+from ucdcr.datasets.newswcl50r import chain_id, drop_duplicate_heads, read_newswcl50r
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.registry import ReadOptions, get
+
+CONCEPTS = """topic_id,Code,type,comments
+0,USA\\Trump,ACTOR,
+0,Trip to PRK,ACTION,
+0,USA\\Misc,ACTOR-I,
+0,PRK,COUNTRY,
+4,Iran deal,EVENT,
+4,USA\\Trump,ACTOR,
+36ecbplus2,Charges,ACTION,
+"""
+
+
+def make_raw(root: Path, with_texts: bool = True) -> Path:
+    raw = root / "NewsWCL50r"
+    export = raw / "NewsWCL50r" / "csv_export"
+    export.mkdir(parents=True)
+    write_maxqda(export / "0_PompeoTrip.csv", [
+        maxqda_row("0_L", "USA\\Trump", "President Trump", 1),
+        maxqda_row("0_L", "Trip to PRK", "secret trip", 3),  # annotated paragraph 3, text is in paragraph 2
+        maxqda_row("0_L", "USA\\Misc", "officials", 3),  # ACTOR-I: excluded
+        maxqda_row("0_L", "Properties\\Tone", "harsh", 3),  # a property, not a mention
+        maxqda_row("0_L", "USA\\Trump", "Trump", 3),
+        maxqda_row("0_L", "USA\\Trump", "Trump", 3),  # coded twice, occurs twice in paragraph 3
+        maxqda_row("0_L", "PRK", "North Korea", 3),
+        maxqda_row("0_L", "PRK", "Pyongyang", 3),  # not in the text
+        maxqda_row("0_R", "USA\\Trump", "Mr. Trump\u2019s", 2),
+    ])
+    write_maxqda(export / "4_IranDeal.csv", [
+        maxqda_row("4_M", "Iran deal", "the Iran deal", 1),
+        maxqda_row("4_M", "USA\\Trump", "Trump", 2),
+    ])
+    meta = raw / "ucdcr-meta"
+    (meta / "2025_annot").mkdir(parents=True)
+    (meta / "2025_annot" / "aggr_m_conceptcategorization.csv").write_text(CONCEPTS, encoding="utf-8")
+    (meta / "train_val_test_split.json").write_text(json.dumps({"train": [], "val": ["0"], "test": ["4"]}))
+    if with_texts:
+        texts = raw / "NewsWCL50r" / "json_text"
+        write_article(texts / "0" / "0_L.json", "0_L", "President Trump sends Pompeo", "",
+                      "Pompeo made a secret trip.  \nTrump met North Korea officials; Trump smiled.")
+        write_article(texts / "0" / "0_R.json", "0_R", "Headline", "Mr. Trump's envoy went north.", "Body text.")
+        write_article(texts / "4" / "4_M.json", "4_M", "Trump quits the Iran deal", "", "Trump said so.")
+    return raw
+
+
+def test_structure_splits_and_types(tmp_path: Path) -> None:
+    corpus = read_newswcl50r(make_raw(tmp_path), ReadOptions())
+    docs = {doc.doc_key: doc for doc in corpus.documents}
+    assert set(docs) == {"0/0/0_L", "0/0/0_R", "4/4/4_M"}
+    assert docs["0/0/0_L"].subtopic == "0_PompeoTrip" and docs["0/0/0_L"].split == "val"
+    assert docs["4/4/4_M"].split == "test"
+    assert corpus.unavailable_splits.keys() == {"train"}
+    kinds = {m.chain_id: m.kind for m in corpus.mentions}
+    assert kinds["0_Trip_to_PRK_ACTION"] == "event" and kinds["4_Iran_deal_EVENT"] == "event"
+    assert kinds["0_USA_Trump_ACTOR"] == "entity" and kinds["0_PRK_COUNTRY"] == "entity"
+    # chains are per topic: Trump of topic 0 and of topic 4 differ
+    assert "4_USA_Trump_ACTOR" in kinds
+
+
+def test_mentions_chains_and_singletons(tmp_path: Path) -> None:
+    corpus = read_newswcl50r(make_raw(tmp_path), ReadOptions())
+    sizes = Counter(m.chain_id for m in corpus.mentions)
+    # topic 0 Trump: "President Trump" + 2 x "Trump" in 0_L + "Mr. Trump's" in 0_R = 4 mentions
+    assert sizes["0_USA_Trump_ACTOR"] == 4
+    assert sizes["0_Trip_to_PRK_ACTION"] == 1  # a singleton chain
+    tokens = {doc.doc_key: {t.token_id: t.text for t in doc.tokens} for doc in corpus.documents}
+    texts = sorted(" ".join(tokens[m.doc_key][t] for t in m.token_ids) for m in corpus.mentions
+                   if m.chain_id == "0_USA_Trump_ACTOR")
+    assert texts == ["Mr . Trump ' s", "President Trump", "Trump", "Trump"]
+    trip = next(m for m in corpus.mentions if m.chain_id == "0_Trip_to_PRK_ACTION")
+    assert trip.attributes["paragraph"] == 2  # found one paragraph before the annotated one
+    # the two "Trump" codings take the two occurrences of paragraph 3 (sentence 2), not the same one twice
+    twice = [m.token_ids for m in corpus.mentions if m.attributes["text"] == "Trump" and m.doc_key == "0/0/0_L"]
+    assert len(set(twice)) == 2 and all(t[0].startswith("p3.") for t in twice)
+
+
+def test_every_annotation_is_accounted_for(tmp_path: Path) -> None:
+    corpus = read_newswcl50r(make_raw(tmp_path), ReadOptions())
+    # 11 rows, 1 Properties code -> 10 annotated = 8 mentions + ACTOR-I + "Pyongyang" (not found)
+    assert corpus.counts == {"annotated": 10, "properties_codes": 1}
+    assert len(corpus.mentions) == 8
+    reasons = sorted(d.reason for d in corpus.dropped)
+    assert reasons == ["segment not found in paragraphs 1..7", "type ACTOR-I is excluded (uCDCR rule)"]
+
+
+def test_tokens_rebuild_the_paragraph(tmp_path: Path) -> None:
+    corpus = read_newswcl50r(make_raw(tmp_path), ReadOptions())
+    doc = next(d for d in corpus.documents if d.doc_id == "0_L")
+    sentence = [t for t in doc.tokens if t.sent_id == 2]
+    rebuilt = "".join(t.text + (" " if t.space_after else "") for t in sentence)
+    assert rebuilt == "Trump met North Korea officials; Trump smiled."
+
+
+def test_texts_dir_option(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path / "a", with_texts=False)
+    other = make_raw(tmp_path / "b") / "NewsWCL50r" / "json_text"
+    corpus = read_newswcl50r(raw, ReadOptions(extra={"texts_dir": other}))
+    assert len(corpus.documents) == 3
+
+
+def test_without_texts_the_message_gives_the_manual_steps(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path, with_texts=False)
+    with pytest.raises(MissingRawData) as info:
+        get("newswcl50r").read(raw, ReadOptions())
+    message = str(info.value)
+    assert "article texts are not available" in message
+    assert "https://github.com/fhamborg/NewsWCL50" in message and "--texts DIR" in message
+    assert "NewsWCL50r/NewsWCL50r/json_text" in message and "CC BY-SA 4.0" in message
+
+
+def test_missing_annotation_folder_is_missing_raw_data(tmp_path: Path) -> None:
+    with pytest.raises(MissingRawData, match="missing NewsWCL50r/csv_export"):
+        read_newswcl50r(tmp_path, ReadOptions())
+
+
+def test_document_without_text_and_topic_without_split(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path)
+    (raw / "NewsWCL50r" / "json_text" / "4" / "4_M.json").unlink()
+    with pytest.raises(MissingRawData, match="no article text for document '4_M'"):
+        read_newswcl50r(raw, ReadOptions())
+    raw = make_raw(tmp_path / "c")
+    (raw / "ucdcr-meta" / "train_val_test_split.json").write_text('{"val": ["0"], "test": []}')
+    with pytest.raises(FormatError, match=r"topic 4 \(4_IranDeal.csv\) is in no split"):
+        read_newswcl50r(raw, ReadOptions())
+
+
+def test_chain_id_rule() -> None:
+    assert chain_id("7", "USA\\Trump admin", "GROUP") == "7_USA_Trump_admin_GROUP"
+
+
+def test_drop_duplicate_heads_keeps_the_longest() -> None:
+    def record(mention_id: str, text: str, head: int, sent: int = 0) -> dict:
+        return {"mention_id": mention_id, "coref_chain": "c", "conll_doc_key": "0/0/0_L", "sent_id": sent,
+                "mention_head_id": head, "tokens_str": text, "tokens_number": [head]}
+
+    records = [record("a", "Trump", 1), record("b", "President Trump", 1), record("c", "Trump", 1, sent=1)]
+    kept, dropped = drop_duplicate_heads(records)
+    assert [r["mention_id"] for r in kept] == ["b", "c"]
+    assert [d.source_id for d in dropped] == ["a"] and dropped[0].stage == "finalize"
