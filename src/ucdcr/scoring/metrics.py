@@ -1,0 +1,351 @@
+"""MUC, B3, CEAFm, CEAFe, BLANC and LEA on one identified document, as the CoNLL-2012 reference scorer v8.01 does.
+
+Each metric is a pure function of an :class:`~ucdcr.scoring.mentions.IdentifiedDocument` (key and response chains
+after v8.01's mention identification, singletons kept on both sides) returning a
+:class:`~ucdcr.scoring.results.MetricScore` of numerator/denominator counts. Formulas (K key chains, R response
+chains, counted with duplicate occurrences, as v8.01 counts them):
+
+- MUC (Vilain et al. 1995): correct = sum over response chains r of (key-matched mentions of r - key chains they
+  fall in, each mention looked up in the *last* key chain holding it); recall = correct / sum(|k| - 1),
+  precision = correct / sum(|r| - 1).
+- B3 (Bagga & Baldwin 1998): for every response occurrence m (chain order) with key chain k (the last one holding
+  m), c = occurrences of r whose mention is in k; precision += c / |r|, recall += c / |k|; denominators are the
+  numbers of key and response occurrences. Twinless response mentions add 0 but count in |r| and the denominator.
+- CEAF (Luo 2005): optimal one-to-one alignment of key and response chains maximising phi, solved exactly per
+  connected component of the key/response overlap graph with ``scipy.optimize.linear_sum_assignment`` (chains that
+  share no mention have phi = 0). CEAFm: phi3 = |k & r| (key occurrences found in r), denominators = mention
+  counts; CEAFe: phi4 = 2 |k & r| / (|k| + |r|), denominators = chain counts. The numerator is summed over key
+  chains in order as ``1 - (1 - phi)``, exactly v8.01's float arithmetic.
+- BLANC (Luo et al. 2014, predicted mentions as in v8.01): coreference links (pairs in one chain) and
+  non-coreference links (pairs across two chains of one side) as *sets* of mention pairs per side; counts
+  |C_k & C_r|, |C_k|, |C_r|, |N_k & N_r|, |N_k|, |N_r|. Computed in closed form from the sparse contingency for
+  mentions occurring once per side, and explicitly (per duplicated mention, O(chains it is in)) for the rest, so
+  it never enumerates all pairs.
+- LEA (Moosavi & Strube 2016; not in v8.01, defined as coval does): recall = sum_k |k| * resolved(k) / sum_k |k|
+  with resolved(k) = sum_r C(|k & r|, 2) / C(|k|, 2), a singleton key chain resolved iff its mention is a response
+  singleton; precision symmetric.
+
+Floating-point sums are accumulated in v8.01's order (``np.cumsum``, sequential), so printed digits match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ucdcr.scoring.mentions import IdentifiedDocument, Partition
+from ucdcr.scoring.results import BlancScore, MetricScore
+
+
+def sequential_sum(values: np.ndarray) -> float:
+    """Left-to-right float sum (as a Perl ``+=`` loop); ``np.sum`` would sum pairwise."""
+    return float(np.cumsum(values)[-1]) if values.size else 0
+
+
+def _pairs(n: np.ndarray | int) -> np.ndarray | int:
+    """Number of unordered pairs of n items, C(n, 2)."""
+    return n * (n - 1) // 2
+
+
+def _last_chain(partition: Partition, n_mentions: int) -> np.ndarray:
+    """For each mention id, the last chain holding it (v8.01's ``Indexa``), -1 if none."""
+    last = np.full(n_mentions, -1, dtype=np.int64)
+    np.maximum.at(last, partition.mention, partition.chain)
+    return last
+
+
+class Contingency:
+    """Sparse counts ``count[(row, col)]`` of occurrences, stored as sorted codes ``row * n_cols + col``."""
+
+    def __init__(self, rows: np.ndarray, cols: np.ndarray, n_cols: int) -> None:
+        self.n_cols = max(n_cols, 1)
+        codes, self.counts = np.unique(rows * self.n_cols + cols, return_counts=True)
+        self.codes = codes
+        self.rows, self.cols = np.divmod(codes, self.n_cols)
+
+    def lookup(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Counts at the given cells (every cell must be present)."""
+        return self.counts[np.searchsorted(self.codes, rows * self.n_cols + cols)]
+
+
+class DocumentOverlap:
+    """The key/response overlap counts of one identified document, computed once and shared by the metrics."""
+
+    def __init__(self, doc: IdentifiedDocument) -> None:
+        self.doc = doc
+        self.key, self.response = doc.key, doc.response
+        self.key_sizes = self.key.sizes
+        self.response_sizes = self.response.sizes
+        self.key_last = _last_chain(self.key, doc.n_mentions)
+        self.response_last = _last_chain(self.response, doc.n_mentions)
+
+    @cached_property
+    def response_by_key(self) -> Contingency:
+        """(response chain, key chain) -> response occurrences whose mention's last key chain is that chain."""
+        key_chain = self.key_last[self.response.mention]
+        found = key_chain >= 0
+        return Contingency(self.response.chain[found], key_chain[found], self.key.n_chains)
+
+    @cached_property
+    def key_by_response(self) -> Contingency:
+        """(key chain, response chain) -> key occurrences whose mention is in that response chain.
+
+        A key mention occurs at most once in the response (identification removes repeats), so its last response
+        chain is its only one.
+        """
+        response_chain = self.response_last[self.key.mention]
+        found = response_chain >= 0
+        return Contingency(self.key.chain[found], response_chain[found], self.response.n_chains)
+
+    @cached_property
+    def response_in_key(self) -> Contingency:
+        """(response chain, key chain) -> response occurrences whose mention is anywhere in that key chain."""
+        membership = np.unique(self.key.mention * self.key.n_chains + self.key.chain)
+        member_mention, member_chain = np.divmod(membership, self.key.n_chains)
+        starts = np.searchsorted(member_mention, self.response.mention, side="left")
+        counts = np.searchsorted(member_mention, self.response.mention, side="right") - starts
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        cols = member_chain[np.repeat(starts, counts) + offsets]
+        return Contingency(np.repeat(self.response.chain, counts), cols, self.key.n_chains)
+
+
+def muc(overlap: DocumentOverlap) -> MetricScore:
+    """MUC link counts (singletons add nothing)."""
+    cells = overlap.response_by_key
+    correct = int(cells.counts.sum()) - len(cells.counts)
+    key_links = len(overlap.key.mention) - overlap.key.n_chains
+    response_links = len(overlap.response.mention) - overlap.response.n_chains
+    return MetricScore(correct, key_links, correct, response_links)
+
+
+def bcub(overlap: DocumentOverlap) -> MetricScore:
+    """B3 over all occurrences, summed per response occurrence in chain order (as v8.01)."""
+    response = overlap.response
+    key_chain = overlap.key_last[response.mention]
+    found = key_chain >= 0
+    common = np.zeros(len(response.mention), dtype=np.float64)
+    common[found] = overlap.response_in_key.lookup(response.chain[found], key_chain[found])
+    precision_terms = common / overlap.response_sizes[response.chain]
+    recall_terms = common[found] / overlap.key_sizes[key_chain[found]]
+    return MetricScore(
+        sequential_sum(recall_terms),
+        len(overlap.key.mention),
+        sequential_sum(precision_terms),
+        len(response.mention),
+    )
+
+
+def ceafm(overlap: DocumentOverlap) -> MetricScore:
+    """CEAF with the mention-based similarity phi3 = |k & r|."""
+    cells = overlap.key_by_response
+    numerator = sequential_sum(_aligned_similarity(cells, cells.counts.astype(np.float64), overlap))
+    return MetricScore(numerator, len(overlap.key.mention), numerator, len(overlap.response.mention))
+
+
+def ceafe(overlap: DocumentOverlap) -> MetricScore:
+    """CEAF with the entity-based similarity phi4 = 2 |k & r| / (|k| + |r|)."""
+    cells = overlap.key_by_response
+    sizes = overlap.key_sizes[cells.rows] + overlap.response_sizes[cells.cols]
+    phi = (2 * cells.counts) / sizes
+    numerator = sequential_sum(_aligned_similarity(cells, phi, overlap))
+    return MetricScore(numerator, overlap.key.n_chains, numerator, overlap.response.n_chains)
+
+
+def _aligned_similarity(cells: Contingency, phi: np.ndarray, overlap: DocumentOverlap) -> np.ndarray:
+    """Per key chain, ``1 - (1 - phi)`` of its chain in an optimal alignment (0 when unaligned)."""
+    n_key, n_response = overlap.key.n_chains, overlap.response.n_chains
+    best = np.zeros(n_key, dtype=np.float64)
+    if not len(phi):
+        return best
+    nodes = n_key + n_response
+    graph = coo_matrix((np.ones(len(phi)), (cells.rows, n_key + cells.cols)), shape=(nodes, nodes))
+    _, component = connected_components(graph, directed=False)
+    edge_component = component[cells.rows]
+    edges_in_component = np.bincount(edge_component)
+    alone = edges_in_component[edge_component] == 1
+    best[cells.rows[alone]] = phi[alone]
+    shared = np.flatnonzero(~alone)
+    shared = shared[np.argsort(edge_component[shared], kind="stable")]
+    boundaries = np.flatnonzero(np.diff(edge_component[shared])) + 1
+    for edges in np.split(shared, boundaries) if shared.size else ():
+        rows, local_rows = np.unique(cells.rows[edges], return_inverse=True)
+        cols, local_cols = np.unique(cells.cols[edges], return_inverse=True)
+        matrix = np.zeros((len(rows), len(cols)))
+        matrix[local_rows, local_cols] = phi[edges]
+        chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
+        best[rows[chosen_rows]] = matrix[chosen_rows, chosen_cols]
+    return 1 - (1 - best)
+
+
+def blanc(overlap: DocumentOverlap) -> BlancScore:
+    """BLANC link counts of one document (summed over documents before combining, as v8.01)."""
+    counts = _LinkCounts.clean_part(overlap)
+    duplicated = np.flatnonzero(
+        (np.bincount(overlap.key.mention, minlength=overlap.doc.n_mentions) > 1)
+        | (np.bincount(overlap.response.mention, minlength=overlap.doc.n_mentions) > 1)
+    )
+    if duplicated.size:
+        counts.add_duplicated(overlap, duplicated)
+    coreference = MetricScore(counts.both_coref, counts.key_coref, counts.both_coref, counts.response_coref)
+    non_coreference = MetricScore(counts.both_non, counts.key_non, counts.both_non, counts.response_non)
+    return BlancScore.from_links(coreference, non_coreference)
+
+
+class _LinkCounts:
+    """BLANC's six link-set sizes, built from the mentions occurring at most once per side plus corrections."""
+
+    def __init__(self) -> None:
+        self.key_coref = self.key_non = self.response_coref = self.response_non = 0
+        self.both_coref = self.both_non = 0
+
+    @classmethod
+    def clean_part(cls, overlap: DocumentOverlap) -> _LinkCounts:
+        n = overlap.doc.n_mentions
+        clean = (np.bincount(overlap.key.mention, minlength=n) <= 1) & (
+            np.bincount(overlap.response.mention, minlength=n) <= 1
+        )
+        key_chain = overlap.key_last[clean]
+        response_chain = overlap.response_last[clean]
+        in_key, in_response = key_chain >= 0, response_chain >= 0
+        both = in_key & in_response
+        self = cls()
+        self.clean_key = np.bincount(key_chain[in_key], minlength=overlap.key.n_chains)
+        self.clean_response = np.bincount(response_chain[in_response], minlength=overlap.response.n_chains)
+        self.clean_key_both = np.bincount(key_chain[both], minlength=overlap.key.n_chains)
+        self.clean_response_both = np.bincount(response_chain[both], minlength=overlap.response.n_chains)
+        self.clean_cells = Contingency(key_chain[both], response_chain[both], overlap.response.n_chains)
+        self.clean_both = int(both.sum())
+        self.key_coref = int(_pairs(self.clean_key).sum())
+        self.key_non = _pairs(int(self.clean_key.sum())) - self.key_coref
+        self.response_coref = int(_pairs(self.clean_response).sum())
+        self.response_non = _pairs(int(self.clean_response.sum())) - self.response_coref
+        self.both_coref = int(_pairs(self.clean_cells.counts).sum())
+        self.both_non = (
+            _pairs(self.clean_both)
+            - int(_pairs(self.clean_key_both).sum())
+            - int(_pairs(self.clean_response_both).sum())
+            + self.both_coref
+        )
+        return self
+
+    def add_duplicated(self, overlap: DocumentOverlap, duplicated: np.ndarray) -> None:
+        """Add every link touching a mention that occurs more than once on a side (t12, t13 cases)."""
+        key_chains = _chains_holding(overlap.key, duplicated)
+        response_chains = _chains_holding(overlap.response, duplicated)
+        cells = dict(zip(zip(self.clean_cells.rows.tolist(), self.clean_cells.cols.tolist()), self.clean_cells.counts.tolist()))
+        for mention in duplicated.tolist():
+            self._add_links_to_clean(key_chains[mention], response_chains[mention], cells)
+            self._add_link(key_chains[mention], key_chains[mention], response_chains[mention], response_chains[mention], self_link=True)
+        for index, first in enumerate(duplicated.tolist()):
+            for second in duplicated[index + 1 :].tolist():
+                self._add_link(key_chains[first], key_chains[second], response_chains[first], response_chains[second])
+
+    def _add_links_to_clean(self, key_set: dict[int, int], response_set: dict[int, int], cells: dict) -> None:
+        """Links from one duplicated mention to every clean mention, from per-chain counts."""
+        self.key_coref += int(sum(self.clean_key[c] for c in key_set))
+        self.key_non += _non_links_to_clean(key_set, self.clean_key)
+        self.response_coref += int(sum(self.clean_response[c] for c in response_set))
+        self.response_non += _non_links_to_clean(response_set, self.clean_response)
+        self.both_coref += sum(cells.get((k, r), 0) for k in key_set for r in response_set)
+        if key_set and response_set:
+            both_non = self.clean_both
+            if len(key_set) == 1:
+                both_non -= int(self.clean_key_both[next(iter(key_set))])
+            if len(response_set) == 1:
+                both_non -= int(self.clean_response_both[next(iter(response_set))])
+            if len(key_set) == 1 and len(response_set) == 1:
+                both_non += cells.get((next(iter(key_set)), next(iter(response_set))), 0)
+            self.both_non += both_non
+
+    def _add_link(
+        self,
+        key_a: dict[int, int],
+        key_b: dict[int, int],
+        response_a: dict[int, int],
+        response_b: dict[int, int],
+        self_link: bool = False,
+    ) -> None:
+        """One pair of mentions (or a mention with itself), given the chains holding each with occurrence counts."""
+        link = _self_link if self_link else _pair_link
+        key_coref, key_non = link(key_a, key_b)
+        response_coref, response_non = link(response_a, response_b)
+        self.key_coref += key_coref
+        self.key_non += key_non
+        self.response_coref += response_coref
+        self.response_non += response_non
+        self.both_coref += key_coref and response_coref
+        self.both_non += key_non and response_non
+
+
+def _chains_holding(partition: Partition, mentions: np.ndarray) -> dict[int, dict[int, int]]:
+    """For each given mention, {chain: occurrences in that chain}."""
+    holding: dict[int, dict[int, int]] = {int(m): {} for m in mentions}
+    selected = np.isin(partition.mention, mentions)
+    for mention, chain in zip(partition.mention[selected].tolist(), partition.chain[selected].tolist()):
+        holding[mention][chain] = holding[mention].get(chain, 0) + 1
+    return holding
+
+
+def _non_links_to_clean(chains: dict[int, int], clean_per_chain: np.ndarray) -> int:
+    """Clean mentions of this side in a chain other than one holding the duplicated mention."""
+    if not chains:
+        return 0
+    total = int(clean_per_chain.sum())
+    if len(chains) == 1:
+        return total - int(clean_per_chain[next(iter(chains))])
+    return total
+
+
+def _pair_link(a: dict[int, int], b: dict[int, int]) -> tuple[int, int]:
+    """(coreference link?, non-coreference link?) for two distinct mentions on one side."""
+    coref = int(any(chain in b for chain in a))
+    non = int(bool(a) and bool(b) and len(a.keys() | b.keys()) >= 2)
+    return coref, non
+
+
+def _self_link(a: dict[int, int], _: dict[int, int]) -> tuple[int, int]:
+    """A mention paired with itself: in one chain twice (coreference) or in two chains (non-coreference)."""
+    return int(any(count >= 2 for count in a.values())), int(len(a) >= 2)
+
+
+def lea(overlap: DocumentOverlap) -> MetricScore:
+    """LEA (link-based entity-aware), as in coval."""
+    recall_num = _lea_side(overlap.key, overlap.key_sizes, overlap.key_by_response, overlap.response_last, overlap.response_sizes)
+    precision_num = _lea_side(
+        overlap.response, overlap.response_sizes, overlap.response_by_key, overlap.key_last, overlap.key_sizes
+    )
+    return MetricScore(recall_num, len(overlap.key.mention), precision_num, len(overlap.response.mention))
+
+
+def _lea_side(
+    side: Partition,
+    sizes: np.ndarray,
+    cells: Contingency,
+    other_last: np.ndarray,
+    other_sizes: np.ndarray,
+) -> float:
+    """sum over chains of |c| * (resolved links / links); a singleton chain's self-link is resolved by a singleton."""
+    common = np.bincount(cells.rows, weights=_pairs(cells.counts), minlength=side.n_chains)
+    singleton_chains = np.flatnonzero(sizes == 1)
+    if singleton_chains.size:
+        first_occurrence = np.searchsorted(side.chain, singleton_chains)
+        other_chain = other_last[side.mention[first_occurrence]]
+        resolved = (other_chain >= 0) & (other_sizes[np.maximum(other_chain, 0)] == 1)
+        common[singleton_chains] = resolved
+    links = np.where(sizes == 1, 1.0, sizes * (sizes - 1) / 2.0)
+    return sequential_sum(sizes * common / links)
+
+
+METRIC_FUNCTIONS: dict[str, Callable[[DocumentOverlap], MetricScore]] = {
+    "muc": muc,
+    "bcub": bcub,
+    "ceafm": ceafm,
+    "ceafe": ceafe,
+    "blanc": blanc,
+    "lea": lea,
+}
