@@ -1,0 +1,110 @@
+"""The document viewer (ucdcr.report.viewer) and `ucdcr view` on the tiny dataset."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from tiny_dataset import document_rows, mention_records, write_tiny_dataset
+from typer.testing import CliRunner
+
+from ucdcr.cli.app import app
+from ucdcr.errors import UcdcrError
+from ucdcr.report.viewer import page_name, render_document
+from ucdcr.schema import DOCUMENT_SCHEMA, MENTION_SCHEMA
+
+
+def _tables(extra: list[dict] | None = None) -> tuple[pa.Table, pa.Table]:
+    return (
+        pa.Table.from_pylist(mention_records() + (extra or []), schema=MENTION_SCHEMA),
+        pa.Table.from_pylist(document_rows(), schema=DOCUMENT_SCHEMA),
+    )
+
+
+class _Spans(HTMLParser):
+    """Collects the text inside each mention span (by id) and checks that tags are balanced."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str | None] = []
+        self.text: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "span":
+            values = dict(attrs)
+            ident = values.get("id")
+            if ident and ident.startswith("m-"):
+                self.stack.append(ident[2:])
+                self.text[ident[2:]] = ""
+            else:  # a further piece of a mention drawn in pieces, or no mention
+                self.stack.append(values.get("data-part"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "span":
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        for ident in self.stack:
+            if ident:
+                self.text[ident] += data
+
+
+def test_every_mention_of_the_document_is_a_span_with_its_text() -> None:
+    mentions, documents = _tables()
+    page = render_document("tiny", mentions, documents, "0/s1/d1")
+    parser = _Spans()
+    parser.feed(page)
+    assert parser.stack == []
+    # d1 mentions TINY_00..03 (tiny_dataset.MENTIONS); VISIT holds the nested PARIS span.
+    assert parser.text == {"TINY_00": "Obama", "TINY_01": "the visit to Paris", "TINY_02": "Paris", "TINY_03": "He"}
+    assert 'title="chain VISIT | type EVENT | head Paris | TINY_01"' in page
+
+
+def test_chain_list_links_to_the_other_documents_of_the_chain() -> None:
+    mentions, documents = _tables()
+    page = render_document("tiny", mentions, documents, "0/s1/d1")
+    # OBAMA continues in d2; the link targets that document's page file.
+    assert f'href="{page_name("0/s1/d2")}"' in page
+    assert "only in this document" in page  # VISIT and PARIS
+    page_d3 = render_document("tiny", mentions, documents, "0/s2/d3")
+    assert f'href="{page_name("1/s3/d4")}"' in page_d3 and "(other subtopic)" in page_d3
+
+
+def test_crossing_mentions_are_drawn_in_pieces() -> None:
+    visit = mention_records()[1]  # tokens 2..5 of d1 sentence 0
+    crossing = {**visit, "mention_id": "CROSS", "coref_chain": "X", "tokens_number": [4, 5, 6]}
+    mentions, documents = _tables([crossing])
+    page = render_document("tiny", mentions, documents, "0/s1/d1")
+    parser = _Spans()
+    parser.feed(page)
+    assert parser.stack == []
+    assert parser.text["CROSS"].replace(" ", "") == "toParis."
+    # CROSS opens inside VISIT and outlives it: closed with VISIT at "Paris", reopened for ".".
+    assert 'data-part="CROSS"' in page
+    assert len(re.findall(r'id="m-CROSS"', page)) == 1
+
+
+def test_page_is_self_contained_and_deterministic() -> None:
+    mentions, documents = _tables()
+    page = render_document("tiny", mentions, documents, "0/s2/d3")
+    assert page == render_document("tiny", mentions, documents, "0/s2/d3")
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    assert "<link" not in page
+
+
+def test_unknown_document_names_known_keys() -> None:
+    mentions, documents = _tables()
+    with pytest.raises(UcdcrError, match="'9/9/9' is not in the document table; keys look like: 0/s1/d1"):
+        render_document("tiny", mentions, documents, "9/9/9")
+
+
+def test_view_command_writes_the_subtopic_pages(tmp_path: Path) -> None:
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    out = tmp_path / "pages" / "d1.html"
+    result = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1", "--out", str(out), "--subtopic"])
+    assert result.exit_code == 0, result.output
+    assert out.is_file() and (out.parent / page_name("0/s1/d2")).is_file()
+    assert 'id="m-TINY_04"' in (out.parent / page_name("0/s1/d2")).read_text(encoding="utf-8")
