@@ -1,0 +1,139 @@
+"""FCC-T (Bugert et al. 2020, 2021): token-level Football Coreference Corpus, event mentions only.
+
+Raw folder ``<raw-dir>/FCC/`` = the ``datasets`` folder the tudatalib recipe (``mbugert/fcc``) writes:
+``2020-10-05_FCC_cleaned/<split>/{documents,tokens}.csv`` and
+``2020-10-05_FCC-T/<split>/with_stacked_actions/cross_subtopic_mentions_action.csv`` (format: :mod:`ucdcr.formats.fcc_csv`).
+
+Structure (paper §7.1.5, REFERENCE.md §1.3): one topic ``0`` (football matches); subtopic = the document's seminal
+event, id ``shortuuid(seminal event)``; a document without a seminal event gets a subtopic of its own
+(``singleton_subtopic_<doc-id>``, as Bugert et al.); ``conll_doc_key = 0/<subtopic id>/<doc-id>``. Original splits
+(``dev`` -> ``val``). Chains: ``EVE`` + ``shortuuid(event)``, corpus-wide, so cross-subtopic (and cross-split)
+chains stay one chain; ``other_event`` is one chain, as in uCDCR's code (its README's per-collection renaming
+happens after the chain id is taken). Stacked actions (one span, several events) are kept as one mention per
+event (Table 8 counts 3,563 annotated mentions with them). Participants/time/location are not output.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.fcc_csv import FccAction, FccDocument, name_shortuuid, read_actions, read_documents, read_tokens
+from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.registry import DatasetSpec, ReadOptions, register
+
+DATASET_ID = "fcct"
+RAW_FOLDER = "FCC"
+SENTENCE_LEVEL_DIR = "2020-10-05_FCC_cleaned"
+TOKEN_LEVEL_DIR = "2020-10-05_FCC-T"
+ACTIONS_FILE = "with_stacked_actions/cross_subtopic_mentions_action.csv"
+SPLIT_FOLDERS: dict[Split, str] = {"train": "train", "val": "dev", "test": "test"}
+TOPIC_ID, TOPIC_NAME = "0", "0_football_matches"
+EVENT_TYPE = "EVENT"
+
+
+def manual_steps() -> str:
+    """The manifest's manual steps (shared with ``ucdcr download``)."""
+    manifest = json.loads(resources.files("ucdcr.manifests").joinpath(f"{DATASET_ID}.json").read_text("utf-8"))
+    return str(manifest["manual_steps"])
+
+
+def split_files(raw_dir: Path, split: Split) -> tuple[Path, Path, Path]:
+    """documents.csv, tokens.csv and the action mention table of one split."""
+    folder = SPLIT_FOLDERS[split]
+    sentence_level = raw_dir / SENTENCE_LEVEL_DIR / folder
+    return sentence_level / "documents.csv", sentence_level / "tokens.csv", raw_dir / TOKEN_LEVEL_DIR / folder / ACTIONS_FILE
+
+
+def _check_present(raw_dir: Path) -> None:
+    missing = [str(path.relative_to(raw_dir)) for split in SPLIT_FOLDERS for path in split_files(raw_dir, split)
+               if not path.is_file()]
+    if missing:
+        raise MissingRawData(f"fcct: missing {len(missing)} raw file(s) under {raw_dir}: {', '.join(missing)}.\n{manual_steps()}")
+
+
+def subtopic_of(document: FccDocument) -> str:
+    """The subtopic name: the seminal event, or a subtopic of the document's own."""
+    return document.seminal_event or f"singleton_subtopic_{document.doc_id}"
+
+
+def _documents(split: Split, documents: list[FccDocument], tokens_path: Path) -> tuple[dict[str, SourceDocument], dict[str, dict[int, int]]]:
+    """The split's documents with their tokens, and per document the length of every sentence."""
+    built: dict[str, SourceDocument] = {}
+    lengths: dict[str, dict[int, int]] = {}
+    for document in documents:
+        subtopic = subtopic_of(document)
+        built[document.doc_id] = SourceDocument(TOPIC_ID, TOPIC_NAME, name_shortuuid(subtopic), subtopic,
+                                                document.doc_id, document.doc_id, split, [], source_file=str(tokens_path))
+        lengths[document.doc_id] = {}
+    for token in read_tokens(tokens_path):
+        if token.doc_id not in built:
+            raise FormatError(tokens_path, f"token of unknown document {token.doc_id!r} (not in documents.csv)")
+        sentences = lengths[token.doc_id]
+        sentences[token.sentence] = max(sentences.get(token.sentence, 0), token.index + 1)
+        if token.text.strip():  # an empty cell cannot be a token; a mention over it keeps its other tokens
+            built[token.doc_id].tokens.append(SourceToken(f"{token.sentence}.{token.index}", token.text, token.sentence))
+    return built, lengths
+
+
+def _check_span(action: FccAction, lengths: dict[str, dict[int, int]], path: Path) -> None:
+    if action.doc_id not in lengths:
+        raise FormatError(path, f"mention of unknown document {action.doc_id!r}", action.line)
+    length = lengths[action.doc_id].get(action.sentence)
+    if length is None:
+        raise FormatError(path, f"sentence {action.sentence} does not exist in document {action.doc_id}", action.line)
+    if action.token_to > length:
+        raise FormatError(path, f"span {action.token_from}..{action.token_to - 1} is outside sentence {action.sentence} "
+                          f"({length} tokens) of document {action.doc_id}", action.line)
+
+
+def _mention(action: FccAction, doc: SourceDocument, known: set[str]) -> SourceMention | DroppedMention:
+    wanted = [f"{action.sentence}.{index}" for index in range(action.token_from, action.token_to)]
+    token_ids = tuple(token_id for token_id in wanted if token_id in known)
+    source_id = f"{action.doc_id}/{action.mention_id}"
+    if not token_ids:
+        return DroppedMention(doc.doc_key, source_id, f"sentence {action.sentence} tokens {action.token_from}..{action.token_to - 1}",
+                              "", "the span holds only empty token cells", "read")
+    return SourceMention(doc.doc_key, token_ids, "EVE" + name_shortuuid(action.event), "event", EVENT_TYPE,
+                         action.event, source_id, attributes={"event": action.event})
+
+
+def read_fcct(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
+    """The three splits of FCC-T -> SourceCorpus."""
+    _check_present(raw_dir)
+    corpus = SourceCorpus(documents=[], mentions=[], counts={"annotated": 0})
+    for split in SPLIT_FOLDERS:
+        documents_path, tokens_path, actions_path = split_files(raw_dir, split)
+        docs, lengths = _documents(split, read_documents(documents_path), tokens_path)
+        corpus.documents.extend(docs.values())
+        corpus.inputs.extend([documents_path, tokens_path, actions_path])
+        known = {doc_id: {token.token_id for token in doc.tokens} for doc_id, doc in docs.items()}
+        for action in read_actions(actions_path):
+            _check_span(action, lengths, actions_path)
+            corpus.counts["annotated"] += 1
+            result = _mention(action, docs[action.doc_id], known[action.doc_id])
+            if isinstance(result, DroppedMention):
+                corpus.dropped.append(result)
+            else:
+                corpus.mentions.append(result)
+    corpus.notes.append("participant/time/location mentions of FCC-T are not output (no coreference annotated)")
+    return corpus
+
+
+SPEC = register(
+    DatasetSpec(
+        id=DATASET_ID,
+        paper_name="FCC-T",
+        reference_name="FCC",
+        raw_folder=RAW_FOLDER,
+        mention_kinds=("event",),
+        licence="CC BY-SA 4.0",
+        read=read_fcct,
+        description="Football Coreference Corpus, token level: cross-subtopic event coreference in sports news.",
+        texts_redistributable=False,
+        topic_level=True,
+        mention_id_prefix="FCC-T_",
+    )
+)
