@@ -1,13 +1,44 @@
-"""`ucdcr score` (not implemented yet)."""
+"""`ucdcr score KEY RESPONSE`: score a CoNLL-2012 response file against a key file (v8.01 semantics and layout)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
-from ucdcr.errors import UcdcrError
+from ucdcr.cli.common import err_console, friendly_errors
+
+METRIC_HELP = "all, muc, bcub, ceafm, ceafe, blanc, lea or conll (comma-separated for several)."
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("score", help="(not implemented yet)")
-    def _cmd() -> None:
-        raise UcdcrError("`ucdcr score` is not implemented yet")
+    @app.command("score", help="Score a CoNLL-2012 RESPONSE file against a KEY file (CoNLL-2012 scorer v8.01 rules).")
+    @friendly_errors
+    def _cmd(
+        key: Annotated[Path, typer.Argument(exists=True, dir_okay=False, metavar="KEY", help="Key (gold) CoNLL-2012 file.")],
+        response: Annotated[Path, typer.Argument(exists=True, dir_okay=False, metavar="RESPONSE", help="Response (system) file.")],
+        metric: Annotated[str, typer.Option("--metric", "-m", help=METRIC_HELP)] = "all",
+        as_json: Annotated[bool, typer.Option("--json", help="Exact floats and counts as JSON.")] = False,
+    ) -> None:
+        from ucdcr import __version__
+        from ucdcr.scoring import resolve_metrics
+        from ucdcr.scoring.api import score_files
+        from ucdcr.scoring.report import format_report
+
+        requested = [name.strip() for name in metric.split(",") if name.strip()]
+        try:
+            metrics = resolve_metrics(requested)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--metric") from None
+        scores = score_files(key, response, metrics)
+        for note in scores.warnings:
+            err_console.print(f"[yellow]warning:[/] {note}", highlight=False, soft_wrap=True)
+        show_conll = any(name.lower() in ("all", "conll") for name in requested)
+        if as_json:
+            result = {"key": str(key), "response": str(response), **scores.as_dict()}
+            typer.echo(json.dumps(result, indent=2))
+        else:
+            title = f"ucdcr {__version__} score (CoNLL-2012 reference scorer v8.01 semantics)"
+            typer.echo(format_report(scores, show_conll, title), nl=False)

@@ -9,7 +9,10 @@ F1 are derived. A key document without a response is scored against an empty res
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
 
+from ucdcr.scoring.conll import check_token_counts, read_conll
 from ucdcr.scoring.mentions import identify_mentions
 from ucdcr.scoring.metrics import METRIC_FUNCTIONS, DocumentOverlap
 from ucdcr.scoring.results import CONLL_METRICS, METRICS, BlancScore, MetricScore, Scores
@@ -99,3 +102,24 @@ def _warnings(repeated_response: int, repeated_key: int, missing: list[str]) -> 
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         notes.append(f"{len(missing)} key document(s) missing from the response, scored as empty: {shown}")
     return notes
+
+
+def score_files(
+    key_path: str | Path, response_path: str | Path, metrics: str | Sequence[str] = "all"
+) -> Scores:
+    """Score a CoNLL-2012 response file against a key file: the key's documents, matched by name, as v8.01.
+
+    Response documents absent from the key are ignored (and noted in ``Scores.warnings``).
+    """
+    key, response = read_conll(key_path), read_conll(response_path)
+    check_token_counts(key, response)
+    documents = {
+        name: (doc.clusters, response.documents[name].clusters if name in response.documents else None)
+        for name, doc in key.documents.items()
+    }
+    scores = score_documents(documents, metrics)
+    extra = [name for name in response.documents if name not in key.documents]
+    notes = [*key.warnings, *response.warnings, *scores.warnings]
+    if extra:
+        notes.append(f"{len(extra)} response document(s) not in the key were ignored: {', '.join(extra[:5])}")
+    return replace(scores, warnings=tuple(notes))

@@ -1,0 +1,291 @@
+"""CoNLL-2012 coreference files: reader and writer (the file layer of the scorer).
+
+Format, as the reference scorer v8.01 reads it:
+
+- A document starts at a line ``#begin document NAME`` (``^#\\s*begin document (.*)$``; NAME is the whole rest of
+  the line, e.g. ``(bc/cctv/00/cctv_0000); part 000``, so every part is a document) and ends at the first line
+  containing ``#end document``.
+- Every non-blank line inside a document is a token (blank and whitespace-only lines are sentence breaks and are
+  not counted; other ``#`` lines are tokens). Token index = 0-based counter over the whole document, so mentions
+  may cross sentence breaks. Lines outside documents are ignored.
+- Columns are TAB-separated (trailing empty fields ignored) or, in a line without TAB, whitespace-separated; the
+  coreference annotation is the last column. ``-``, ``_`` or an empty column carry no mention.
+- The annotation holds ``(ID)`` (one-token mention), ``(ID`` (open), ``ID)`` (close), usually joined by ``|``
+  (the separator may be left out: ``(1(2`` is two opens). ``ID`` is any string without ``( ) |`` or whitespace;
+  ``(05)`` and ``(5)`` are different chains. ``(N+D)`` (double antecedent, OntoNotes) is discarded, as v8.01 does.
+- On one token, one-token mentions are taken first, then opens, then closes; a close pairs with the most recent
+  open of its chain (LIFO), so nested and crossing mentions of one chain pair as in v8.01.
+- Chains are ordered by the first appearance of their id, mentions within a chain by the token where they close.
+- A mention is its token span ``(start, end)`` (inclusive) within its document; duplicate spans are resolved in
+  mention identification (``mentions.py``).
+- If a document name occurs twice in a file, the last occurrence is used (as v8.01), with a warning.
+
+Refused with :class:`~ucdcr.errors.FormatError` (file, line, problem): a close with no open, a mention still open
+at ``#end document``, a document never closed (end of file or a new ``#begin document``), ``#end document``
+outside a document, an annotation that cannot be parsed, and (when scoring) key and response documents whose
+token counts differ.
+
+v8.01 differences, on input it handles by accident: it reads non-numeric ids as nothing, searches the whole line
+of a TAB-less file for brackets, and re-scans concatenated annotations after removing ``(N)`` (``(1(2)3)`` gives
+chain 13 there); ucdcr reads the last column and each bracket once.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ucdcr.errors import FormatError
+
+Span = tuple[int, int]
+
+BEGIN_RE = re.compile(r"^#\s*begin document (.*)$")
+END_RE = re.compile(r"#\s*end document")
+DOUBLE_ANTECEDENT_RE = re.compile(r"\(\d+\+\d\)")
+BRACKET_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)")
+EMPTY_ANNOTATIONS = frozenset({"", "-", "_"})
+
+
+@dataclass
+class ConllDocument:
+    """One document: its name, token count and chains ``{chain id: [(start, end), ...]}`` in v8.01 order."""
+
+    name: str
+    n_tokens: int = 0
+    chains: dict[str, list[Span]] = field(default_factory=dict)
+    line: int = 0
+    """Line number of the ``#begin document`` line (1-based)."""
+
+    @property
+    def clusters(self) -> list[list[Span]]:
+        return list(self.chains.values())
+
+
+@dataclass
+class ConllFile:
+    """The documents of one file by name (last occurrence wins) and notes about what was discarded."""
+
+    path: Path
+    documents: dict[str, ConllDocument]
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_conll(path: str | Path) -> ConllFile:
+    """Read every document of a CoNLL-2012 file (see the module docstring for the exact rules)."""
+    path = Path(path)
+    result = ConllFile(path=path, documents={})
+    current: _DocumentBuilder | None = None
+    with open(path, encoding="utf-8", errors="replace", newline="\n") as handle:
+        for number, raw in enumerate(handle, start=1):
+            line = raw.rstrip("\n")
+            if current is None:
+                current = _outside_line(path, number, line, result)
+                continue
+            if not line.strip():
+                continue
+            if END_RE.search(line):
+                _store(result, current.finish(number))
+                current = None
+            elif BEGIN_RE.match(line.rstrip("\r")):
+                raise FormatError(
+                    path, f"document {current.doc.name!r} (begun at line {current.doc.line}) is never closed: "
+                    "new #begin document before #end document", number
+                )
+            else:
+                current.add_token(line, number)
+    if current is not None:
+        raise FormatError(
+            path, f"document {current.doc.name!r} (begun at line {current.doc.line}) is never closed: "
+            "end of file before #end document", number
+        )
+    return result
+
+
+def _outside_line(path: Path, number: int, line: str, result: ConllFile) -> _DocumentBuilder | None:
+    begin = BEGIN_RE.match(line.rstrip("\r"))
+    if begin:
+        return _DocumentBuilder(path, ConllDocument(name=begin.group(1), line=number), result.warnings)
+    if END_RE.search(line):
+        raise FormatError(path, "#end document without a matching #begin document", number)
+    return None
+
+
+def _store(result: ConllFile, doc: ConllDocument) -> None:
+    if doc.name in result.documents:
+        previous = result.documents.pop(doc.name)
+        result.warnings.append(
+            f"{result.path}:{doc.line}: document {doc.name!r} occurs again (first at line {previous.line}); "
+            "the last occurrence is used, as the reference scorer does"
+        )
+    result.documents[doc.name] = doc
+
+
+class _DocumentBuilder:
+    """Collects the tokens and bracket annotations of one document."""
+
+    def __init__(self, path: Path, doc: ConllDocument, warnings: list[str]) -> None:
+        self.path, self.doc, self.warnings = path, doc, warnings
+        self.open: dict[str, list[tuple[int, int]]] = {}  # chain id -> stack of (start token, line)
+
+    def add_token(self, line: str, number: int) -> None:
+        annotation = coref_column(line)
+        if annotation not in EMPTY_ANNOTATIONS:
+            singles, opens, closes = self._parse(annotation, number)
+            token = self.doc.n_tokens
+            for chain in singles:
+                self.doc.chains.setdefault(chain, []).append((token, token))
+            for chain in opens:
+                self.doc.chains.setdefault(chain, [])
+                self.open.setdefault(chain, []).append((token, number))
+            for chain in closes:
+                self._close(chain, token, number)
+        self.doc.n_tokens += 1
+
+    def _parse(self, annotation: str, number: int) -> tuple[list[str], list[str], list[str]]:
+        if DOUBLE_ANTECEDENT_RE.search(annotation):
+            self.warnings.append(f"{self.path}:{number}: double antecedent {annotation!r} discarded (as v8.01)")
+            annotation = DOUBLE_ANTECEDENT_RE.sub("", annotation)
+        singles, opens, closes = [], [], []
+        for match in BRACKET_RE.finditer(annotation):
+            single, opened, closed = match.groups()
+            (singles if single else opens if opened else closes).append(single or opened or closed)
+        leftover = BRACKET_RE.sub("", annotation).replace("|", "").strip()
+        if leftover:
+            raise FormatError(
+                self.path, f"cannot parse coreference annotation {annotation!r} (left over: {leftover!r}); "
+                "expected (ID), (ID or ID) joined by |, or -", number
+            )
+        return singles, opens, closes
+
+    def _close(self, chain: str, token: int, number: int) -> None:
+        stack = self.open.get(chain)
+        if not stack:
+            raise FormatError(
+                self.path, f"closing bracket '{chain})' in document {self.doc.name!r} has no open mention of "
+                f"chain {chain!r}", number
+            )
+        start, _ = stack.pop()
+        self.doc.chains.setdefault(chain, []).append((start, token))
+
+    def finish(self, number: int) -> ConllDocument:
+        unclosed = [(chain, line) for chain, stack in self.open.items() for _, line in stack]
+        if unclosed:
+            listed = ", ".join(f"'({chain}' at line {line}" for chain, line in unclosed)
+            raise FormatError(
+                self.path, f"document {self.doc.name!r} ends with mention(s) never closed: {listed}", number
+            )
+        return self.doc
+
+
+def coref_column(line: str) -> str:
+    """The last column: TAB-separated (trailing empty fields dropped) or whitespace-separated."""
+    if "\t" in line:
+        fields = line.split("\t")
+        while fields and not fields[-1]:
+            fields.pop()
+        return fields[-1].strip() if fields else ""
+    fields = line.split()
+    return fields[-1] if fields else ""
+
+
+def check_token_counts(key: ConllFile, response: ConllFile) -> None:
+    """Raise if a document present in both files has different token counts."""
+    for name, key_doc in key.documents.items():
+        response_doc = response.documents.get(name)
+        if response_doc is not None and response_doc.n_tokens != key_doc.n_tokens:
+            raise FormatError(
+                response.path,
+                f"document {name!r} has {response_doc.n_tokens} tokens in the response but {key_doc.n_tokens} "
+                f"in the key ({key.path}:{key_doc.line}); key and response must have the same tokens",
+                response_doc.line,
+            )
+
+
+def coref_annotations(n_tokens: int, clusters: Mapping[str, Iterable[Span]]) -> list[str]:
+    """The last-column annotation of each token (``-`` when none): opens, one-token mentions, closes, joined by |.
+
+    Longer mentions open first and close last, so nested mentions of one chain read back as written.
+    """
+    opens: list[list[tuple[int, str]]] = [[] for _ in range(n_tokens)]
+    singles: list[list[str]] = [[] for _ in range(n_tokens)]
+    closes: list[list[tuple[int, str]]] = [[] for _ in range(n_tokens)]
+    clusters = {chain: list(spans) for chain, spans in clusters.items()}
+    for chain, spans in clusters.items():
+        if not chain or set(chain) & set("()| \t\n"):
+            raise ValueError(f"chain id {chain!r} cannot be written: it must be non-empty, without ( ) | or spaces")
+        for start, end in spans:
+            if not 0 <= start <= end < n_tokens:
+                raise ValueError(f"span ({start}, {end}) of chain {chain!r} is outside 0..{n_tokens - 1}")
+            if start == end:
+                singles[start].append(chain)
+            else:
+                opens[start].append((end, chain))
+                closes[end].append((start, chain))
+    columns = []
+    for token in range(n_tokens):
+        parts = [f"({chain}" for _, chain in sorted(opens[token], key=lambda item: -item[0])]
+        parts += [f"({chain})" for chain in singles[token]]
+        parts += [f"{chain})" for _, chain in sorted(closes[token], key=lambda item: -item[0])]
+        columns.append("|".join(parts) or "-")
+    _check_readable(opens, singles, closes, clusters)
+    return columns
+
+
+def _check_readable(opens, singles, closes, clusters: Mapping[str, Iterable[Span]]) -> None:
+    """Replay the reader's pairing rule; crossing or touching mentions of one chain cannot be written."""
+    stacks: dict[str, list[int]] = {}
+    read: dict[str, list[Span]] = {chain: [] for chain in clusters}
+    for token, (token_opens, token_singles, token_closes) in enumerate(zip(opens, singles, closes)):
+        for chain in token_singles:
+            read[chain].append((token, token))
+        for _, chain in sorted(token_opens, key=lambda item: -item[0]):
+            stacks.setdefault(chain, []).append(token)
+        for _, chain in sorted(token_closes, key=lambda item: -item[0]):
+            read[chain].append((stacks[chain].pop(), token))
+    for chain, spans in clusters.items():
+        if sorted(read[chain]) != sorted(spans):
+            raise ValueError(
+                f"chain {chain!r} has crossing or touching mentions that CoNLL brackets cannot express: "
+                f"{sorted(spans)} would read back as {sorted(read[chain])}"
+            )
+
+
+def write_conll(
+    path: str | Path,
+    documents: Iterable[tuple[str, Sequence[Sequence[str]], Mapping[str, Iterable[Span]]]],
+) -> None:
+    """Write documents ``(name, sentences of token strings, {chain id: spans})`` atomically.
+
+    Lines are ``NAME<TAB>TOKEN_INDEX<TAB>WORD<TAB>COREF``; a blank line separates sentences; spans index the tokens
+    of the whole document.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp")
+    try:
+        with handle:
+            for name, sentences, clusters in documents:
+                _write_document(handle, name, sentences, clusters)
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+
+
+def _write_document(handle, name: str, sentences: Sequence[Sequence[str]], clusters) -> None:
+    n_tokens = sum(len(sentence) for sentence in sentences)
+    clusters = {chain: list(spans) for chain, spans in clusters.items()}
+    annotations = iter(coref_annotations(n_tokens, clusters))
+    handle.write(f"#begin document {name}\n")
+    token = 0
+    for sentence in sentences:
+        for word in sentence:
+            word = " ".join(word.split()) or "_"
+            handle.write(f"{name}\t{token}\t{word}\t{next(annotations)}\n")
+            token += 1
+        handle.write("\n")
+    handle.write("#end document\n")
