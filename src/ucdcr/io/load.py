@@ -291,3 +291,17 @@ def load_documents(folder: str | Path) -> pa.Table | None:
     if missing:
         raise FormatError(path, f"missing columns: {', '.join(missing)}")
     return pq.read_table(path, columns=[DOC_KEY_COLUMN, "split"])
+
+
+def load_columns(folder: str | Path, columns: Sequence[str]) -> pa.Table:
+    """Scalar mention fields of every split, without the event/entity type: read from all_mentions.parquet when
+    there is one (cheap, any layout), else from the JSON files."""
+    folder = Path(folder)
+    path = folder / MENTIONS_PARQUET
+    if path.is_file():
+        missing = [name for name in columns if name not in pq.read_schema(path).names]
+        if missing:
+            raise FormatError(path, f"missing columns: {', '.join(missing)}")
+        return pq.read_table(path, columns=list(columns))
+    present = [split for split in SPLITS if any((folder / split / name).is_file() for name in KIND_FILES.values())]
+    return load_mentions(folder, splits=present, columns=columns).select(list(columns))

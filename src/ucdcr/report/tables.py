@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from rich.table import Table as RichTable
@@ -140,3 +141,20 @@ def to_rich(table: ResultTable) -> RichTable:
     for cells in _text_rows(table):
         rich_table.add_row(*cells)
     return rich_table
+
+
+def print_tables(tables: Sequence[ResultTable], fmt: str | None, console: Any, output: str | Path | None = None) -> None:
+    """Show tables on the terminal (rich) when ``fmt`` is None, else print them rendered in ``fmt``; with
+    ``output`` (a path) the rendering is written there atomically instead."""
+    if fmt is None:
+        for table in tables:
+            console.print(to_rich(table))
+        return
+    text = render(tables, fmt)  # type: ignore[arg-type]
+    if output is None:
+        console.out(text, end="", highlight=False)
+        return
+    target = Path(output)
+    temporary = target.with_name(f".{target.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(target)
