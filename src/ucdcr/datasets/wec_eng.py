@@ -14,19 +14,19 @@ Structure (paper §7.1.12, REFERENCE.md §1.3):
   token is the first occurrence of the head string in the mention (REFERENCE.md §2.1 rule D).
 - The context window uses the ``paragraph`` rule (REFERENCE.md §2.3 WEC variant).
 - Chain id = uCDCR's ``re.sub(r"\\W+", "", f"{coref_chain}_{coref_link with _}")[:35]``, description = the
-  linked page title. subtopic / document ids are short stable hashes of their titles (uCDCR uses shortuuid).
+  linked page title. subtopic / document ids are ``shortuuid(title)`` as in uCDCR.
 - A mention whose document is in no topic map row, whose head is not among its tokens, or whose
   ``tokens_number`` is not a contiguous run is dropped with that reason.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import defaultdict
 from pathlib import Path
 
 from ucdcr.datasets.gvc import require_raw_files
+from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.wec_json import TopicRow, WecMention, first_listed, read_mentions, read_topic_map, read_topic_names
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, register
@@ -43,11 +43,6 @@ TOPIC_NAMES_FILE = f"{TOPICS_DIR}/topics.json"
 
 def topic_map_file(split: Split) -> str:
     return f"{TOPICS_DIR}/topics_{split}.csv"
-
-
-def stable_id(title: str) -> str:
-    """A short id for a title that is the same on every run and machine."""
-    return hashlib.blake2s(title.encode("utf-8"), digest_size=8).hexdigest()
 
 
 def chain_id(coref_chain: str, coref_link: str) -> str:
@@ -82,7 +77,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
             row = maps[split].get(title)
             if row is None:
                 reason = f"document {title!r} is not in {topic_map_file(split)}"
-                corpus.dropped += [_dropped(f"?/?/{stable_id(title)}", m, reason) for m in by_doc[title]]
+                corpus.dropped += [_dropped(f"?/?/{name_shortuuid(title)}", m, reason) for m in by_doc[title]]
                 continue
             _add_document(corpus, by_doc[title], row, topic_ids[row.topic], split, MENTION_FILES[split])
     return corpus
@@ -107,9 +102,9 @@ def _add_document(
     document = SourceDocument(
         topic_id=topic_id,
         topic=row.topic,
-        subtopic_id=stable_id(row.subtopic),
+        subtopic_id=name_shortuuid(row.subtopic),
         subtopic=row.subtopic,
-        doc_id=stable_id(row.doc),
+        doc_id=name_shortuuid(row.doc),
         doc=row.doc,
         split=split,
         tokens=tokens,

@@ -1,0 +1,95 @@
+"""GVC through the reader and the full build pipeline, on a tiny raw dir laid out like ../shared/raw/GVC."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ucdcr.datasets import gvc
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.pipeline.build import build_dataset
+from ucdcr.registry import ReadOptions
+
+DOC_A, DOC_B, DOC_C = "a212420b8d7c079bd385ff4dba9fea86", "b38b3726bdb8fc28186f88217dfa7c7b", "c0ffee00c0ffee00c0ffee00c0ffee00"
+
+
+def document(doc: str, body: list[tuple[str, str, str]]) -> list[str]:
+    """verbose.conll lines of one document: DCT, a title, and body sentence b1 (token, verbose, chain)."""
+    rows = [(f"{doc}.DCT", "2017-01-14", "DCT", "-", "-"), (f"{doc}.t1.0", "Shooting", "TITLE", "-", "-"),
+            (f"{doc}.t1.1", "in", "TITLE", "-", "-"), (f"{doc}.t1.2", "Reno", "TITLE", "-", "-")]
+    rows += [(f"{doc}.b1.{i}", tok, "BODY", verbose, chain) for i, (tok, verbose, chain) in enumerate(body)]
+    return [f"#begin document ({doc});", *("\t".join(r) for r in rows), "#end document"]
+
+
+def write_raw(raw: Path, with_conll: bool = True) -> Path:
+    folder = raw / "GVC"
+    folder.mkdir(parents=True)
+    lines = document(DOC_A, [("A", "-", "-"), ("man", "-", "-"), ("was", "-", "-"), ("shot", "610379.injury.-", "(123)"),
+                             ("and", "-", "-"), ("killed", "610379.death.-", "(45)"), ("on", "-", "-"),
+                             ("Sunday", "-", "-"), (".", "-", "-"), ("NEWLINE", "-", "-"), ("Police", "-", "-"),
+                             ("responded", "610379.other.-", "(0)"), (".", "-", "-")])
+    lines += document(DOC_B, [("The", "-", "-"), ("victim", "-", "-"), ("was", "-", "-"), ("wounded", "610379.injury.-", "(123)"),
+                              ("by", "-", "-"), ("gun", "610379.shooting.-", "(88"), ("fire", "610379.shooting.-", "88)"),
+                              (".", "-", "-")])
+    lines += document(DOC_C, [("Nothing", "-", "-"), ("happened", "999999.other.-", "(7)"), (".", "-", "-")])
+    if with_conll:
+        (folder / "verbose.conll").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "gvc_doc_to_event.csv").write_text(
+        f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\n", encoding="utf-8")
+    (folder / "train.csv").write_text("0,610379\n", encoding="utf-8")
+    (folder / "dev.csv").write_text("0,693359\n", encoding="utf-8")
+    (folder / "test.csv").write_text("0,577792\n", encoding="utf-8")  # 999999 is in no split
+    return folder
+
+
+def test_reader_structure_and_splits(tmp_path: Path) -> None:
+    corpus = gvc.read(write_raw(tmp_path), ReadOptions())
+    assert [(d.doc_key, d.split, d.doc) for d in corpus.documents] == [
+        (f"0/610379/{DOC_A}", "train", "Shooting_in_Reno"),
+        (f"0/693359/{DOC_B}", "val", "Shooting_in_Reno"),
+    ]
+    assert corpus.counts["annotated"] == 6  # 3 in A, 2 in B, 1 in C
+    (dropped,) = corpus.dropped
+    assert dropped.text == "happened" and "incident 999999 is in no split" in dropped.reason
+    chains = [(m.chain_id, m.kind, m.full_type) for m in corpus.mentions]
+    assert chains[:2] == [("123", "event", "EVENT"), ("45", "event", "EVENT")]
+    assert chains[2][0] == f"Singleton_{DOC_A}.b1.11"  # cluster 0 -> a chain of its own
+    # sentences of A: DCT 0, title 1, body before NEWLINE 2, after NEWLINE 3
+    assert sorted({t.sent_id for t in corpus.documents[0].tokens}) == [0, 1, 2, 3]
+
+
+def test_build_through_the_pipeline(tmp_path: Path) -> None:
+    write_raw(tmp_path / "raw")
+    report = build_dataset("gvc", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
+    out = tmp_path / "data" / "gvc"
+    train = json.loads((out / "train" / "event_mentions.json").read_text(encoding="utf-8"))
+    val = json.loads((out / "val" / "event_mentions.json").read_text(encoding="utf-8"))
+    assert json.loads((out / "train" / "entity_mentions.json").read_text(encoding="utf-8")) == []
+    assert [m["tokens_str"] for m in train] == ["shot", "killed", "responded"]
+    assert [m["tokens_str"] for m in val] == ["wounded", "gun fire"]
+    # chain 123 has one mention in train and one in val: a singleton within each split (REFERENCE.md §1.5)
+    assert [m["is_singleton"] for m in train] == [True, True, True]
+    assert all(m["mention_type"] == "EVE" and m["topic"] == "0_gun_violence" for m in train + val)
+    assert val[1]["coref_chain"] == "88" and val[1]["subtopic_id"] == "693359"
+    assert report.counts["mentions_written"] == 5 and report.parse_rate == round(100 * 5 / 6, 2)
+    assert any("no split" in d["reason"] for d in report.dropped)
+    assert "NEWLINE" not in (out / "all_documents.parquet").read_bytes().decode("latin-1")
+
+
+def test_missing_conll_gives_manual_steps(tmp_path: Path) -> None:
+    write_raw(tmp_path, with_conll=False)
+    with pytest.raises(MissingRawData) as info:
+        build_dataset("gvc", raw_dir=tmp_path, data_dir=tmp_path / "data", jobs=1, progress=False)
+    message = str(info.value)
+    assert "verbose.conll" in message and "576be59c74099813af181d58e54e74709cb0ab35" in message
+    assert "https://raw.githubusercontent.com/cltl/GunViolenceCorpus/master/verbose.conll" in message
+    assert "CC BY 4.0" in message
+
+
+def test_document_missing_from_the_incident_map_is_an_error(tmp_path: Path) -> None:
+    folder = write_raw(tmp_path)
+    (folder / "gvc_doc_to_event.csv").write_text(f"doc-id,event-id\n{DOC_A},610379\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=f"document '{DOC_B}' is not in gvc_doc_to_event.csv"):
+        gvc.read(folder, ReadOptions())
