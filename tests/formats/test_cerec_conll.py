@@ -1,0 +1,65 @@
+"""CEREC e-mail CoNLL reader on tiny files written by the tests (double-tab 7-column format of data/COLING)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ucdcr.errors import FormatError
+from ucdcr.formats.cerec_conll import parse_labels, read_cerec_conll
+
+
+def line(token: str, message: str = "1", speaker: str = "Rita", coref: str = "-", mention: str = "-") -> str:
+    return "\t\t".join([token, message, "1", speaker, "-", mention, coref])
+
+
+THREAD = "\n".join([
+    "#begin document allen-p_inbox_1.txt",
+    line("Message", speaker="SYSTEM"),
+    "",
+    line("rita", coref="(16"),
+    line("wynne", coref="16)"),
+    line("wrote"),
+    "",
+    line("we", message="2", speaker="Phillip", coref="(3)|(5)"),
+    line("thank", message="2", speaker="Phillip", coref="(7|(8"),
+    line("you", message="2", speaker="Phillip", coref="8)|7)"),
+    "#end document",
+    "",
+])
+
+
+def test_reads_threads_tokens_and_mentions() -> None:
+    (thread,) = read_cerec_conll(THREAD, "val.conll")
+    assert thread.name == "allen-p_inbox_1.txt" and thread.stem == "allen-p_inbox_1"
+    assert [t.text for t in thread.tokens] == ["Message", "rita", "wynne", "wrote", "we", "thank", "you"]
+    assert [t.sentence for t in thread.tokens] == [0, 1, 1, 1, 2, 2, 2]
+    assert thread.tokens[4].speaker == "Phillip" and thread.tokens[4].message_id == "2"
+    spans = [(m.chain, m.first, m.last) for m in thread.mentions]
+    # sorted by start, longer first: "rita wynne" (16), "we" (3, 5), "thank you" (7, 8: nested same span)
+    assert spans == [("16", 1, 2), ("3", 4, 4), ("5", 4, 4), ("7", 5, 6), ("8", 5, 6)]
+    assert thread.mentions[0].line == 4
+
+
+def test_labels() -> None:
+    assert parse_labels("-", "f", 1) == []
+    assert parse_labels("(10|9)|(8)", "f", 1) == [("10", True, False), ("9", False, True), ("8", True, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("#begin document a.txt\n" + line("x", coref="4)") + "\n#end document\n",
+         r"val\.conll:2: closing bracket 4\) without an opening \(4"),
+        ("#begin document a.txt\n" + line("x", coref="(4") + "\n#end document\n",
+         r"val\.conll:3: mention \(4 opened on line 2 is not closed"),
+        ("#begin document a.txt\n" + line("x", coref="((4") + "\n#end document\n", "malformed coref label"),
+        ("#begin document a.txt\nx\t1\t1\tRita\t-\t-\t-\n#end document\n",
+         r"val\.conll:2: expected 7 columns separated by double tabs, found 1"),
+        (line("x") + "\n", "token line outside #begin/#end document"),
+        ("#begin document a.txt\n" + line("x") + "\n", "is not closed by #end document"),
+        ("", "no documents"),
+    ],
+)
+def test_malformed(text: str, message: str) -> None:
+    with pytest.raises(FormatError, match=message):
+        read_cerec_conll(text, "val.conll")
