@@ -335,7 +335,8 @@ def _lea_side(
     if singleton_chains.size:
         first_occurrence = np.searchsorted(side.chain, singleton_chains)
         other_chain = other_last[side.mention[first_occurrence]]
-        resolved = (other_chain >= 0) & (other_sizes[np.maximum(other_chain, 0)] == 1)
+        # index -1 (mention absent from the other side) reads the appended size 0
+        resolved = np.append(other_sizes, 0)[other_chain] == 1
         common[singleton_chains] = resolved
     links = np.where(sizes == 1, 1.0, sizes * (sizes - 1) / 2.0)
     return sequential_sum(sizes * common / links)
