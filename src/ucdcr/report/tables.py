@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,7 +145,7 @@ def to_rich(table: ResultTable) -> RichTable:
 
 
 def print_tables(tables: Sequence[ResultTable], fmt: str | None, console: Any, output: str | Path | None = None) -> None:
-    """Show tables on the terminal (rich) when ``fmt`` is None, else print them rendered in ``fmt``; with
+    """Show tables on the terminal (rich) when ``fmt`` is None, else write them rendered in ``fmt`` to stdout; with
     ``output`` (a path) the rendering is written there atomically instead."""
     if fmt is None:
         for table in tables:
@@ -152,7 +153,8 @@ def print_tables(tables: Sequence[ResultTable], fmt: str | None, console: Any, o
         return
     text = render(tables, fmt)  # type: ignore[arg-type]
     if output is None:
-        console.out(text, end="", highlight=False)
+        sys.stdout.write(text)
+        sys.stdout.flush()
         return
     target = Path(output)
     temporary = target.with_name(f".{target.name}.tmp")
