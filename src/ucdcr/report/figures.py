@@ -1,0 +1,144 @@
+"""The report's figures, as PNG files drawn with matplotlib (Agg, no display needed).
+
+- PD and MTLD histograms per dataset (paper Figures 5-6): chain values of the whole dataset, singletons included,
+  counted in right-open bins with fixed edges (REFERENCE.md §4.5: MTLD 0, 3, ..., 90; PD 0, 1, ..., 30) plus an
+  overflow bin ``[last..``.
+- Distributions of mentions per document and of chain sizes: one step line per dataset on logarithmic bins.
+- t-SNE maps (paper Figures 2-4): documents as TF-IDF vectors reduced by truncated SVD, mentions as sentence
+  embeddings (optional ``embed`` extra); both sampled per dataset with a fixed seed, so every run draws the
+  same map.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+MTLD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(0, 91, 3))
+PD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(0, 31))
+SEED = 0
+_PNG_METADATA = {"Software": None}  # keeps the files free of version strings
+
+
+def _pyplot():  # noqa: ANN202 - matplotlib's module
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def histogram_counts(values: Sequence[float], edges: Sequence[float]) -> list[int]:
+    """Counts in right-open bins ``[edges[i], edges[i+1])`` plus the overflow bin ``[edges[-1], ∞)``.
+
+    ``len(result) == len(edges)``; values below ``edges[0]`` count in the first bin (no value is dropped).
+    """
+    positions = np.digitize(np.asarray(values, dtype=float), np.asarray(edges, dtype=float)) - 1
+    positions = np.clip(positions, 0, len(edges) - 1)
+    return np.bincount(positions, minlength=len(edges)).tolist()
+
+
+def bin_labels(edges: Sequence[float]) -> list[str]:
+    """The authors' bin labels: ``[0.0..3.0)``, ..., ``[90.0..``."""
+    return [f"[{a:.1f}..{b:.1f})" for a, b in zip(edges[:-1], edges[1:])] + [f"[{edges[-1]:.1f}.."]
+
+
+def plot_histograms(
+    counts: Mapping[str, Sequence[int]], edges: Sequence[float], metric: str, path: Path
+) -> Path:
+    """Small multiples: one bar chart of chain counts per bin for each dataset (log count axis)."""
+    plt = _pyplot()
+    names = list(counts)
+    columns = min(4, max(1, len(names)))
+    rows = math.ceil(len(names) / columns) or 1
+    fig, axes = plt.subplots(rows, columns, figsize=(max(3.2 * columns, 7.0), 2.4 * rows + 0.6), squeeze=False)
+    width = edges[1] - edges[0]
+    for axis, name in zip(axes.flat, names):
+        axis.bar(np.asarray(edges, dtype=float), counts[name], width=width * 0.9, align="edge", color="#4C72B0")
+        axis.set_yscale("symlog", linthresh=1)
+        axis.set_title(f"{name} ({sum(counts[name])} chains)", fontsize=9)
+        axis.tick_params(labelsize=7)
+        axis.set_xlabel(f"{metric} (last bar: ≥ {edges[-1]:g})", fontsize=7)
+    for axis in list(axes.flat)[len(names) :]:
+        axis.set_visible(False)
+    fig.suptitle(f"{metric} of coreference chains per dataset (singletons included)", fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_distributions(values: Mapping[str, Sequence[int]], quantity: str, path: Path) -> Path:
+    """One step line per dataset: share of items per logarithmic bin of a positive count."""
+    plt = _pyplot()
+    fig, axis = plt.subplots(figsize=(7.5, 4.2))
+    top = max((max(v) for v in values.values() if len(v)), default=1)
+    edges = np.unique(np.round(np.logspace(0, math.log10(max(top, 2)) + 0.05, 25)))
+    for name, data in values.items():
+        if not len(data):
+            continue
+        counts, _ = np.histogram(np.asarray(data, dtype=float), bins=edges)
+        axis.step(edges[:-1], counts / len(data), where="post", label=f"{name} (n={len(data)})", linewidth=1.4)
+    axis.set_xscale("log")
+    axis.set_xlabel(quantity)
+    axis.set_ylabel("share")
+    axis.set_title(f"Distribution of {quantity}")
+    axis.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def sample_indices(count: int, limit: int, seed: int = SEED) -> list[int]:
+    """Up to ``limit`` of ``range(count)``, drawn uniformly with a fixed seed, in ascending order."""
+    if count <= limit:
+        return list(range(count))
+    return sorted(np.random.default_rng(seed).choice(count, size=limit, replace=False).tolist())
+
+
+def tsne_points(features: np.ndarray, seed: int = SEED) -> np.ndarray:
+    """2-D t-SNE of feature rows (scikit-learn, PCA init, fixed seed)."""
+    from sklearn.manifold import TSNE
+
+    perplexity = float(min(30, max(2, (len(features) - 1) // 3)))
+    return TSNE(n_components=2, perplexity=perplexity, init="pca", random_state=seed).fit_transform(features)
+
+
+def document_features(texts: Sequence[str], seed: int = SEED) -> np.ndarray:
+    """TF-IDF (English stop words removed, sublinear tf) reduced to at most 50 dimensions by truncated SVD."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    matrix = TfidfVectorizer(max_features=30000, sublinear_tf=True, stop_words="english").fit_transform(texts)
+    components = max(2, min(50, matrix.shape[1] - 1, len(texts) - 1))
+    return TruncatedSVD(n_components=components, random_state=seed).fit_transform(matrix)
+
+
+def plot_map(points: np.ndarray, labels: Sequence[str], title: str, path: Path) -> Path:
+    """A scatter plot of 2-D points coloured by label (dataset), legend in label order."""
+    plt = _pyplot()
+    fig, axis = plt.subplots(figsize=(7.5, 6))
+    cmap = plt.get_cmap("tab20")
+    names = list(dict.fromkeys(labels))
+    label_array = np.asarray(labels)
+    for index, name in enumerate(names):
+        chosen = label_array == name
+        axis.scatter(points[chosen, 0], points[chosen, 1], s=10, alpha=0.75, color=cmap(index % 20), label=name)
+    axis.set_xticks([])
+    axis.set_yticks([])
+    axis.set_title(title)
+    axis.legend(fontsize=7, markerscale=1.5, loc="best")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def _save(fig, path: Path) -> Path:  # noqa: ANN001 - a matplotlib Figure
+    import os
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.tmp.png")
+    fig.savefig(temp, dpi=110, metadata=_PNG_METADATA)
+    _pyplot().close(fig)
+    os.replace(temp, path)
+    return path
