@@ -1,0 +1,204 @@
+"""HyperCoref_exp (Bugert & Gurevych 2021): the BBC part of HyperCoref, sampled like the paper's experiments.
+
+Raw folder ``<raw-dir>/HyperCoref/<outlet>/6_CreateSplitsStage_create_splits/{train,dev,test}/*.parquet`` (the
+pipeline's own output; format: :mod:`ucdcr.formats.hypercoref_parquet`); outlet ``bbc.com`` unless
+``ReadOptions.extra["outlets"]`` lists others (e.g. ``abcnews.go.com``).
+
+Sampling (paper §7.1.7, per outlet and split, on the hyperlinks = mentions):
+1. test: drop the mentions of subtopics with a single mention; train/val: drop a mention whose chain has one
+   mention AND whose subtopic has one mention;
+2. train: keep at most 25,000 mentions, val: 2,400 (BBC) / 1,700 (ABC); test is not sampled. Whole chains are taken,
+   largest first, until the limit is reached (the chain that crosses it is kept). Ties between equal-sized chains go
+   to the alphabetically first target URL (uCDCR's order among them is pandas' unstable sort; the uCDCR code also
+   uses 4,200 for BBC val, against its paper and README).
+Documents without a kept mention are left out. Sampled-out mentions are counted in the build report
+(``reader_sampled_out_*``), not listed: Table 8 counts "annotated" after sampling.
+
+Structure: topic / subtopic from the URL (:func:`~ucdcr.formats.hypercoref_parquet.url_structure`); document id
+``shortuuid(url with / -> _)`` as uCDCR, document name = that string; ``conll_doc_key = Topic/outlet_sub/id``.
+Chain = the normalised target URL (also the description). The original CoreNLP tokenization is kept
+(``reparse=False``); heads come from the pipeline's deterministic rule (DESIGN.md §4.1), not uCDCR's rule C
+(REFERENCE.md §2.1), so no mention is lost to head failures.
+
+Event vs entity (finalize hook, REFERENCE.md §1.4): a mention is event-like when its head POS is not one of ADJ,
+ADV, ADP, NOUN, NUM, PRON, PROPN; a chain with any event-like mention is an event chain (type EVENT), the others
+are entity chains typed by their majority head NER (``O`` -> OTHER; ties: alphabetical).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ucdcr.errors import MissingRawData
+from ucdcr.formats.fcc_csv import name_shortuuid
+from ucdcr.formats.hypercoref_parquet import (
+    Hyperlink,
+    read_hyperlinks,
+    read_sentences,
+    read_tokens,
+    space_after_flags,
+    url_structure,
+)
+from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.registry import DatasetSpec, ReadOptions, register
+
+DATASET_ID = "hypercoref"
+RAW_FOLDER = "HyperCoref"
+DEFAULT_OUTLETS = ("bbc.com",)
+STAGE_FOLDERS = ("6_CreateSplitsStage_create_splits", "7_CreateSplitsStage_create_splits")
+SPLIT_FOLDERS: dict[Split, str] = {"train": "train", "val": "dev", "test": "test"}
+PARQUET_FILES = ("hyperlinks.parquet", "tokens.parquet", "sentences.parquet")
+TRAIN_LIMIT = 25_000
+VAL_LIMITS = {"bbc": 2_400, "abcnews": 1_700}
+ENTITY_HEAD_POS = frozenset({"ADJ", "ADV", "ADP", "NOUN", "NUM", "PRON", "PROPN"})
+EVENT_TYPE = "EVENT"
+
+
+def manual_steps() -> str:
+    """The manifest's manual steps (shared with ``ucdcr download``)."""
+    manifest = json.loads(resources.files("ucdcr.manifests").joinpath(f"{DATASET_ID}.json").read_text("utf-8"))
+    return str(manifest["manual_steps"])
+
+
+def stage_folder(raw_dir: Path, outlet: str) -> Path:
+    """The outlet's CreateSplitsStage folder (``6_…`` or ``7_…``); MissingRawData naming the files when absent."""
+    for name in STAGE_FOLDERS:
+        folder = raw_dir / outlet / name
+        if all((folder / split / file).is_file() for split in SPLIT_FOLDERS.values() for file in PARQUET_FILES):
+            return folder
+    expected = ", ".join(f"{outlet}/{STAGE_FOLDERS[0]}/{{train,dev,test}}/{file}" for file in PARQUET_FILES)
+    raise MissingRawData(f"hypercoref: missing raw files under {raw_dir}: expected {expected}.\n{manual_steps()}")
+
+
+def sample_limit(split: Split, outlet: str) -> int | None:
+    """The paper's mention limit for a split of an outlet (None: keep all)."""
+    if split == "train":
+        return TRAIN_LIMIT
+    if split == "val":
+        return VAL_LIMITS.get("abcnews" if outlet.startswith("abcnews") else outlet.split(".")[0], TRAIN_LIMIT)
+    return None
+
+
+def filter_lonely(links: list[Hyperlink], split: Split) -> list[Hyperlink]:
+    """Rule 1: drop mentions alone in their subtopic (test), or alone in both chain and subtopic (train/val)."""
+    per_subtopic = Counter(url_structure(link.url)[1] for link in links)
+    per_chain = Counter(link.target for link in links)
+    if split == "test":
+        return [link for link in links if per_subtopic[url_structure(link.url)[1]] > 1]
+    return [link for link in links if per_chain[link.target] > 1 or per_subtopic[url_structure(link.url)[1]] > 1]
+
+
+def downsample(links: list[Hyperlink], limit: int | None) -> list[Hyperlink]:
+    """Rule 2: whole chains, largest first (ties: target URL), until at least ``limit`` mentions are kept."""
+    if limit is None:
+        return links
+    sizes = Counter(link.target for link in links)
+    kept_chains: set[str] = set()
+    total = 0
+    for target, size in sorted(sizes.items(), key=lambda item: (-item[1], item[0])):
+        if total >= limit:
+            break
+        kept_chains.add(target)
+        total += size
+    return [link for link in links if link.target in kept_chains]
+
+
+def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: dict[tuple[str, int], str], source: str) -> SourceDocument:
+    topic, subtopic = url_structure(url)
+    name = url.replace("/", "_")
+    doc = SourceDocument(topic, topic, subtopic, subtopic, name_shortuuid(name), name, split, [], source_file=source)
+    by_sentence: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for sentence, index, text in tokens:
+        by_sentence[sentence].append((index, text))
+    for sentence, items in sorted(by_sentence.items()):
+        flags = space_after_flags([text for _, text in items], sentences.get((url, sentence), ""))
+        doc.tokens.extend(SourceToken(f"{sentence}.{index}", text, sentence, flag) for (index, text), flag in zip(items, flags))
+    return doc
+
+
+def _mention(link: Hyperlink, doc: SourceDocument, outlet: str, sentences: dict[tuple[str, int], str]) -> SourceMention:
+    sentence = sentences.get((link.url, link.sentence), "")
+    return SourceMention(
+        doc_key=doc.doc_key, token_ids=tuple(f"{link.sentence}.{i}" for i in range(link.token_from, link.token_to)),
+        chain_id=link.target, kind="event", full_type=EVENT_TYPE, description=link.target,
+        source_id=f"{outlet}_{link.row}", attributes={"text": sentence[link.chars_start:link.chars_end]},
+    )
+
+
+def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCorpus) -> None:
+    """Sample one split of one outlet and add its documents and mentions to ``corpus``."""
+    folder = stage_folder(raw_dir, outlet) / SPLIT_FOLDERS[split]
+    links = read_hyperlinks(folder / "hyperlinks.parquet")
+    filtered = filter_lonely(links, split)
+    kept = downsample(filtered, sample_limit(split, outlet))
+    corpus.counts[f"hyperlinks_{split}"] = corpus.counts.get(f"hyperlinks_{split}", 0) + len(links)
+    corpus.counts[f"sampled_out_{split}"] = corpus.counts.get(f"sampled_out_{split}", 0) + len(links) - len(kept)
+    corpus.counts["annotated"] = corpus.counts.get("annotated", 0) + len(kept)
+    urls = {link.url for link in kept}
+    tokens = read_tokens(folder / "tokens.parquet", urls)
+    sentences = read_sentences(folder / "sentences.parquet", urls)
+    corpus.inputs.extend(folder / file for file in PARQUET_FILES)
+    docs = {url: _document(url, split, tokens.get(url, []), sentences, str(folder / "tokens.parquet")) for url in sorted(urls)}
+    corpus.documents.extend(docs.values())
+    corpus.mentions.extend(_mention(link, docs[link.url], outlet, sentences) for link in kept)
+
+
+def read_hypercoref(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
+    """The sampled HyperCoref_exp corpus of the chosen outlets."""
+    outlets = tuple(options.extra.get("outlets") or DEFAULT_OUTLETS)
+    for outlet in outlets:
+        stage_folder(raw_dir, outlet)  # fail early, before reading anything
+    corpus = SourceCorpus(documents=[], mentions=[])
+    for outlet in outlets:
+        for split in SPLIT_FOLDERS:
+            read_outlet_split(raw_dir, outlet, split, corpus)
+    corpus.notes.append(f"outlets {', '.join(outlets)}; mentions sampled as in the paper (§7.1.7); original tokenization kept")
+    return corpus
+
+
+def _entity_type(records: list[dict[str, Any]]) -> str:
+    """Majority of head NER (``O`` counted as ENTITY), ties to the alphabetically first, then ENTITY -> OTHER."""
+    votes = Counter(r["mention_ner"] if r["mention_ner"] != "O" else "ENTITY" for r in records)
+    winner = min(votes.items(), key=lambda item: (-item[1], item[0]))[0]
+    return "OTHER" if winner == "ENTITY" else winner
+
+
+def split_by_head_pos(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Finalize hook: event chains (any mention with a non-nominal head) vs entity chains typed by head NER.
+
+    Sets ``mention_full_type`` / ``mention_type`` per chain and ``_kind`` ("event"/"entity") per record, the
+    output file the pipeline should use.
+    """
+    chains: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        chains[record["coref_chain"]].append(record)
+    for members in chains.values():
+        is_event = any(r["mention_head_pos"] not in ENTITY_HEAD_POS for r in members)
+        full_type = EVENT_TYPE if is_event else _entity_type(members)
+        for record in members:
+            record["mention_full_type"], record["mention_type"] = full_type, full_type[:3]
+            record["_kind"] = "event" if is_event else "entity"
+    return records, []
+
+
+SPEC = register(
+    DatasetSpec(
+        id=DATASET_ID,
+        paper_name="HyperCoref_exp",
+        reference_name="HyperCoref",
+        raw_folder=RAW_FOLDER,
+        mention_kinds=("event", "entity"),
+        licence="Apache-2.0 (pipeline code); texts from Common Crawl, not redistributable",
+        read=read_hypercoref,
+        description="Hyperlinks in BBC news as silver event coreference (experimental subset, sampled).",
+        texts_redistributable=False,
+        topic_level=True,
+        reparse=False,
+        finalize=split_by_head_pos,
+        mention_id_prefix="HyperCoref_",
+    )
+)

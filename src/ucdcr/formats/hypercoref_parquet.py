@@ -1,0 +1,150 @@
+"""HyperCoref pipeline output (UKPLab/emnlp2021-hypercoref-cdcr), stage ``CreateSplitsStage``: one folder per split.
+
+``<outlet>/6_CreateSplitsStage_create_splits/<split>/`` (``7_…`` in newer pipeline versions) holds pandas DataFrames
+written with pyarrow (``write_dataframe``), so index levels are stored as ordinary columns:
+
+* ``tokens.parquet``: index ``(url-normalized, sentence-idx, token-idx)``, column ``token`` (CoreNLP tokens,
+  ``ptb3Escaping=false``; sentence and token indices 0-based);
+* ``sentences.parquet``: index ``(url-normalized, sentence-idx)``, column ``sentence`` (the sentence string);
+* ``hyperlinks.parquet``: one row per anchor = mention, columns ``url-normalized`` (the document),
+  ``to-url`` / ``to-url-normalized`` (the link target = the event = the chain), ``sentence-idx``,
+  ``chars-start`` / ``chars-end`` (anchor span in the sentence string), ``token-idx-from`` / ``token-idx-to``
+  (token span, end exclusive); the DataFrame index (an integer, stored as ``__index_level_0__`` or as a range
+  in the pandas metadata) identifies the hyperlink;
+* ``page_infos.parquet`` (index ``url-normalized``; title, publish date …) is not needed.
+
+:func:`url_structure` derives topic and subtopic from a document URL (paper §7.1.7).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ucdcr.errors import FormatError
+
+URL = "url-normalized"
+TARGET = "to-url-normalized"
+HYPERLINK_COLUMNS = (URL, TARGET, "sentence-idx", "chars-start", "chars-end", "token-idx-from", "token-idx-to")
+TOKEN_COLUMNS = (URL, "sentence-idx", "token-idx", "token")
+SENTENCE_COLUMNS = (URL, "sentence-idx", "sentence")
+
+
+@dataclass(frozen=True, slots=True)
+class Hyperlink:
+    """One anchor: tokens ``token_from`` .. ``token_to - 1`` of sentence ``sentence`` of document ``url``."""
+
+    row: int
+    url: str
+    target: str
+    sentence: int
+    chars_start: int
+    chars_end: int
+    token_from: int
+    token_to: int
+
+
+def _table(path: Path, required: tuple[str, ...], urls: set[str] | None = None) -> pa.Table:
+    if not path.is_file():
+        raise FormatError(path, "file not found")
+    try:
+        schema = pq.read_schema(path)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise FormatError(path, f"not a readable parquet file: {exc}") from None
+    missing = [name for name in required if name not in schema.names]
+    if missing:
+        raise FormatError(path, f"missing column(s) {', '.join(missing)}; columns are {', '.join(schema.names)}")
+    filters = [(URL, "in", sorted(urls))] if urls is not None else None
+    columns = [*required, *(["__index_level_0__"] if "__index_level_0__" in schema.names else [])]
+    return pq.read_table(path, columns=columns, filters=filters)
+
+
+def _row_ids(path: Path, table: pa.Table) -> list[int]:
+    """The DataFrame index of each row: a stored index column, else the pandas range index, else 0..n-1."""
+    if "__index_level_0__" in table.column_names:
+        return [int(v) for v in table.column("__index_level_0__").to_pylist()]
+    metadata = (pq.read_schema(path).metadata or {}).get(b"pandas")
+    if metadata:
+        for index in json.loads(metadata).get("index_columns", []):
+            if isinstance(index, dict) and index.get("kind") == "range":
+                return list(range(index["start"], index["start"] + index["step"] * table.num_rows, index["step"]))
+    return list(range(table.num_rows))
+
+
+def read_hyperlinks(path: Path) -> list[Hyperlink]:
+    """``hyperlinks.parquet``; an empty or inverted span is an error naming the hyperlink."""
+    table = _table(path, HYPERLINK_COLUMNS)
+    columns = {name: table.column(name).to_pylist() for name in HYPERLINK_COLUMNS}
+    links = []
+    for i, row_id in enumerate(_row_ids(path, table)):
+        values = {name: column[i] for name, column in columns.items()}
+        if any(value is None for value in values.values()):
+            raise FormatError(path, f"hyperlink {row_id}: empty field(s) {[k for k, v in values.items() if v is None]}")
+        link = Hyperlink(row_id, str(values[URL]), str(values[TARGET]), int(values["sentence-idx"]),
+                         int(values["chars-start"]), int(values["chars-end"]),
+                         int(values["token-idx-from"]), int(values["token-idx-to"]))
+        if link.token_to <= link.token_from or link.token_from < 0:
+            raise FormatError(path, f"hyperlink {row_id}: bad token span {link.token_from}..{link.token_to} (end exclusive)")
+        links.append(link)
+    return links
+
+
+def read_tokens(path: Path, urls: set[str]) -> dict[str, list[tuple[int, int, str]]]:
+    """``(sentence-idx, token-idx, token)`` per document, only for ``urls``, sorted by position."""
+    table = _table(path, TOKEN_COLUMNS, urls)
+    documents: dict[str, list[tuple[int, int, str]]] = {}
+    for url, sentence, index, token in zip(*(table.column(name).to_pylist() for name in TOKEN_COLUMNS)):
+        documents.setdefault(url, []).append((int(sentence), int(index), "" if token is None else str(token)))
+    for tokens in documents.values():
+        tokens.sort()
+    return documents
+
+
+def read_sentences(path: Path, urls: set[str]) -> dict[tuple[str, int], str]:
+    """``(url, sentence-idx) -> sentence string`` for ``urls``."""
+    table = _table(path, SENTENCE_COLUMNS, urls)
+    return {
+        (url, int(sentence)): "" if text is None else str(text)
+        for url, sentence, text in zip(*(table.column(name).to_pylist() for name in SENTENCE_COLUMNS))
+    }
+
+
+def url_structure(url: str) -> tuple[str, str]:
+    """``(topic, subtopic)`` of a document URL (paper §7.1.7, uCDCR's rules).
+
+    Topic: the first path component, first letter upper-cased. BBC subtopic: ``bbc_`` + the second component up to
+    its first ``-`` (if the second component is ``0``, the third; if it is numeric, the topic). ABC News: the
+    components are used only when capitalised (topic ``Misc`` otherwise). Missing components fall back to the
+    topic; the subtopic is lower-cased.
+    """
+    parts = [part for part in url.split("/")]
+    outlet = "abcnews" if "abcnews.go.com" in parts[0] else parts[0].split(".")[0]
+    first = parts[1] if len(parts) > 1 and parts[1] else "misc"
+    second = parts[2] if len(parts) > 2 else ""
+    if outlet == "abcnews":
+        topic = first if first[0].isupper() else "Misc"
+        subtopic = second if second[:1].isupper() else topic
+    else:
+        topic = first
+        if second == "0":
+            second = parts[3] if len(parts) > 3 else ""
+        subtopic = second.split("-")[0] if second and not second[0].isdigit() else topic
+    return topic[0].upper() + topic[1:], f"{outlet}_{subtopic}".lower()
+
+
+def space_after_flags(tokens: list[str], sentence: str) -> list[bool | None]:
+    """Whether whitespace follows each token in the sentence string (None where a token is not found in order)."""
+    flags: list[bool | None] = []
+    cursor = 0
+    for token in tokens:
+        start = sentence.find(token, cursor) if token else -1
+        if start < 0:
+            flags.append(None)
+            continue
+        cursor = start + len(token)
+        flags.append(cursor < len(sentence) and sentence[cursor].isspace())
+    return flags
