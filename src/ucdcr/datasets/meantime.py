@@ -1,0 +1,178 @@
+"""MEANTIME_eng: the English part of MEANTIME (Minard et al. 2016), events and entities (paper appendix 7.1.8).
+
+Raw files (``<raw-dir>/MEANTIME/``): ``meantime_newsreader_english_oct15.zip`` (read directly; an extracted
+``meantime_newsreader_english_oct15/`` folder works too) and ``ucdcr-meta/train_val_test_split.json`` (topic
+numbers per split: train 0 airbus + 1 apple, val 2 gm, test 3 stock). Only
+``intra_cross-doc_annotation/corpus_<topic>/<article id>_<Title>.xml`` is read (CAT XML,
+:mod:`ucdcr.formats.cat_xml`).
+
+Structure: topic k = the k-th corpus folder in name order (``0_corpus_airbus`` …); one subtopic per article
+(id = the article id, name = the file stem); one document per subtopic in the English-only version, doc id
+``english<article id>`` (key ``0/82548/english82548``, as in the release).
+
+Mentions: every ENTITY_MENTION / EVENT_MENTION markable with tokens (TIMEX3, VALUE and SIGNAL markables are not
+coreference mentions and are counted in the notes); event vs entity by the tag. Chains through ``REFERS_TO``
+(source mention -> target instance):
+- target with an ``instance_id`` (cross-document): ``<instance_id>_<topic>``; the id is corpus-global, the topic
+  suffix keeps each chain inside its topic (23 ids occur in two topics, which are in different splits or
+  unrelated articles);
+- target without one (within-document instances): ``<TYPE[:3]>_<doc id>_<m_id>``;
+- a mention with no REFERS_TO (61 here) is kept as a singleton ``Singleton_<TAG[:3]>_<doc id>_<m_id>`` (the
+  reference leaves them out); a mention linked to two instances (11) stays in the first one, noted.
+Type: the entity instance's ``ent_type`` spelled out (ORG -> ORGANIZATION, …); the event instance's ``class``
+(SPEECH_COGNITIVE, GRAMMATICAL, MIXTURE …; class OTHER -> EVENT); unlinked: EVENT / OTHER. Description: the
+instance's TAG_DESCRIPTOR (unlinked: empty).
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+from ucdcr.datasets.np4e import read_split_map
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
+from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.registry import DatasetSpec, ReadOptions, register
+
+CORPUS = "meantime_newsreader_english_oct15"
+ZIP = f"{CORPUS}.zip"
+ANNOTATION = "intra_cross-doc_annotation"
+SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
+LANGUAGE = "english"
+MENTION_TAGS = ("ENTITY_MENTION", "EVENT_MENTION")
+ENTITY_TYPES = {  # MEANTIME ent_type abbreviations
+    "PRO": "PRODUCT", "FIN": "FINANCE", "LOC": "LOCATION", "ORG": "ORGANIZATION", "OTH": "OTHER",
+    "PER": "PERSON", "MIX": "MIXTURE",
+}
+EVENT_CLASSES = {"OTHER": "EVENT", "MIX": "MIXTURE"}
+_MEMBER = re.compile(rf"(?:^|/){re.escape(ANNOTATION)}/(corpus_[^/]+)/((\d+)_[^/]*)\.xml$")
+
+
+def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+    """The English MEANTIME zip -> SourceCorpus (one document per article, chains from REFERS_TO instances)."""
+    split_of = read_split_map(raw_folder / SPLIT_FILE)
+    corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw_folder / SPLIT_FILE])
+    files = list(_iter_files(raw_folder, corpus.inputs))
+    folders = sorted({folder for folder, _, _, _ in files})
+    skipped: Counter[str] = Counter()
+    extra_links = 0
+    for folder, stem, article, cat in files:
+        topic_number = str(folders.index(folder))
+        if topic_number not in split_of:
+            raise FormatError(raw_folder / SPLIT_FILE, f"topic {topic_number} ({folder}) is in no split")
+        document = _document(cat, folder, topic_number, stem, article, split_of[topic_number])
+        corpus.documents.append(document)
+        extra_links += _add_mentions(corpus, cat, document, skipped)
+    if not corpus.documents:
+        raise MissingRawData(f"no {ANNOTATION} documents in {raw_folder / ZIP}")
+    corpus.counts["annotated"] = len(corpus.mentions)
+    corpus.counts["unlinked_singletons"] = sum(1 for m in corpus.mentions if m.chain_id.startswith("Singleton_"))
+    corpus.counts["second_refers_to_links"] = extra_links
+    corpus.notes.append(
+        "not coreference mentions, not read: " + ", ".join(f"{n} {tag}" for tag, n in sorted(skipped.items()))
+    )
+    corpus.notes.append(f"{extra_links} mentions linked to a second instance stay in their first chain")
+    return corpus
+
+
+def _iter_files(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, str, CatDocument]]:
+    """(corpus folder, file stem, article id, document) for every annotated article, sorted by folder and name."""
+    archive, folder = raw / ZIP, raw / CORPUS
+    if archive.is_file():
+        inputs.append(archive)
+        with zipfile.ZipFile(archive) as bundle:
+            members = sorted((m, _MEMBER.search(m)) for m in bundle.namelist() if "__MACOSX" not in m)
+            for member, match in members:
+                if match:
+                    cat = read_cat_xml(bundle.read(member), name=f"{archive}:{member}")
+                    yield match.group(1), match.group(2), match.group(3), cat
+        return
+    if not folder.is_dir():
+        raise MissingRawData(f"missing {archive} (or the extracted {folder}); run `ucdcr download meantime`")
+    for path in sorted(folder.glob(f"{ANNOTATION}/corpus_*/*.xml")):
+        match = _MEMBER.search(path.as_posix())
+        if match:
+            inputs.append(path)
+            yield match.group(1), match.group(2), match.group(3), read_cat_xml(path)
+
+
+def _document(cat: CatDocument, folder: str, topic: str, stem: str, article: str, split: Split) -> SourceDocument:
+    return SourceDocument(
+        topic_id=topic, topic=f"{topic}_{folder}", subtopic_id=article, subtopic=stem,
+        doc_id=f"{LANGUAGE}{article}", doc=f"{LANGUAGE}{stem}", split=split,
+        tokens=[SourceToken(t.t_id, t.text, t.sentence) for t in cat.tokens],
+        source_file=cat.path,
+    )
+
+
+def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocument, skipped: Counter[str]) -> int:
+    """Add the document's mentions; returns how many second REFERS_TO links were ignored."""
+    target_of: dict[str, str] = {}
+    extra_links = 0
+    for relation in cat.relations:
+        if relation.tag != "REFERS_TO" or not relation.targets:
+            continue
+        for source in relation.sources:
+            if source in target_of:
+                extra_links += int(relation.targets[0] != target_of[source])
+                continue
+            target_of[source] = relation.targets[0]
+    for markable in cat.mentions():
+        if markable.tag not in MENTION_TAGS:
+            skipped[markable.tag] += 1
+            continue
+        target = cat.markables[target_of[markable.m_id]] if markable.m_id in target_of else None
+        corpus.mentions.append(_mention(markable, target, document))
+    return extra_links
+
+
+def _mention(markable: CatMarkable, target: CatMarkable | None, document: SourceDocument) -> SourceMention:
+    is_event = "EVENT" in markable.tag
+    if target is None:
+        chain = f"Singleton_{markable.tag[:3]}_{document.doc_id}_{markable.m_id}"
+        full_type, description = ("EVENT" if is_event else "OTHER"), ""
+    else:
+        full_type = _instance_type(target, is_event)
+        instance_id = target.attributes.get("instance_id")
+        chain = f"{instance_id}_{document.topic_id}" if instance_id else f"{full_type[:3]}_{document.doc_id}_{target.m_id}"
+        description = target.attributes.get("TAG_DESCRIPTOR", "")
+    return SourceMention(
+        doc_key=document.doc_key,
+        token_ids=tuple(sorted(dict.fromkeys(markable.token_ids), key=int)),
+        chain_id=chain,
+        kind="event" if is_event else "entity",
+        full_type=full_type,
+        description=description,
+        source_id=markable.m_id,
+    )
+
+
+def _instance_type(instance: CatMarkable, is_event: bool) -> str:
+    """ent_type spelled out, else the event class, else (attribute missing or empty) EVENT / OTHER by the tag."""
+    if instance.attributes.get("ent_type"):
+        code = instance.attributes["ent_type"]
+        return ENTITY_TYPES.get(code, code)
+    if instance.attributes.get("class"):
+        code = instance.attributes["class"]
+        return EVENT_CLASSES.get(code, code)
+    return "EVENT" if is_event else "OTHER"
+
+
+SPEC = register(
+    DatasetSpec(
+        id="meantime",
+        paper_name="MEANTIME_eng",
+        reference_name="MEANTIME",
+        raw_folder="MEANTIME",
+        mention_kinds=("event", "entity"),
+        licence="CC BY 4.0",
+        read=read_meantime,
+        topic_level=True,
+        description="Wikinews articles on four economic topics (English part), events and entities.",
+        mention_id_prefix="MEANTIME_",
+    )
+)
