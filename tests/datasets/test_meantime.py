@@ -1,0 +1,104 @@
+"""MEANTIME_eng dataset module on a tiny zip of CAT XML articles written by the tests."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ucdcr.datasets import meantime
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.registry import ReadOptions, get
+
+ROOT = "meantime_newsreader_english_oct15/intra_cross-doc_annotation"
+
+
+def article(doc_id: str, instance_id: str = "ORG123") -> str:
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<Document doc_id="{doc_id}" doc_name="{doc_id}_Airbus" lang="en">
+<token t_id="1" sentence="0" number="0">Airbus</token>
+<token t_id="2" sentence="0" number="1">delivered</token>
+<token t_id="3" sentence="0" number="2">it</token>
+<token t_id="4" sentence="1" number="0">Boeing</token>
+<token t_id="5" sentence="1" number="1">lost</token>
+<Markables>
+<ENTITY_MENTION m_id="1" syntactic_type="NAM"><token_anchor t_id="1"/></ENTITY_MENTION>
+<EVENT_MENTION m_id="2" pos="VERB"><token_anchor t_id="2"/></EVENT_MENTION>
+<ENTITY_MENTION m_id="3" syntactic_type="PRO"><token_anchor t_id="3"/></ENTITY_MENTION>
+<ENTITY_MENTION m_id="4" syntactic_type="NAM"><token_anchor t_id="4"/></ENTITY_MENTION>
+<TIMEX3 m_id="5"><token_anchor t_id="5"/></TIMEX3>
+<ENTITY m_id="10" TAG_DESCRIPTOR="Airbus" ent_type="ORG" instance_id="{instance_id}"/>
+<EVENT m_id="11" TAG_DESCRIPTOR="delivery" class="OTHER"/>
+<ENTITY m_id="12" TAG_DESCRIPTOR="plane" ent_type="PRO" instance_id="PRO9"/>
+</Markables>
+<Relations>
+<REFERS_TO r_id="1"><source m_id="1"/><source m_id="3"/><target m_id="10"/></REFERS_TO>
+<REFERS_TO r_id="2"><source m_id="2"/><target m_id="11"/></REFERS_TO>
+<REFERS_TO r_id="3"><source m_id="3"/><target m_id="12"/></REFERS_TO>
+</Relations>
+</Document>
+"""
+
+
+def write_raw(raw: Path, split: dict[str, list[int]] | None = None) -> Path:
+    raw.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(raw / meantime.ZIP, "w") as archive:
+        archive.writestr(f"{ROOT}/corpus_gm/200_GM_sells.xml", article("200", "ORG123"))
+        archive.writestr(f"{ROOT}/corpus_airbus/100_Airbus_A380.xml", article("100", "ORG123"))
+        archive.writestr(f"{ROOT}/corpus_airbus/101_Airbus_again.xml", article("101", "ORG123"))
+        archive.writestr("meantime_newsreader_english_oct15/intra-doc_annotation/corpus_airbus/100_Airbus_A380.xml",
+                         article("100"))
+    (raw / "ucdcr-meta").mkdir(exist_ok=True)
+    (raw / meantime.SPLIT_FILE).write_text(json.dumps(split or {"train": [0], "val": [], "test": [1]}))
+    return raw
+
+
+def test_registered() -> None:
+    spec = get("meantime")
+    assert spec.paper_name == "MEANTIME_eng" and spec.mention_kinds == ("event", "entity") and spec.topic_level
+
+
+def test_structure(tmp_path: Path) -> None:
+    corpus = meantime.read_meantime(write_raw(tmp_path), ReadOptions())
+    # intra_cross-doc_annotation only; topics by folder name: airbus 0 (train), gm 1 (test)
+    assert [(d.doc_key, d.split, d.topic, d.subtopic) for d in corpus.documents] == [
+        ("0/100/english100", "train", "0_corpus_airbus", "100_Airbus_A380"),
+        ("0/101/english101", "train", "0_corpus_airbus", "101_Airbus_again"),
+        ("1/200/english200", "test", "1_corpus_gm", "200_GM_sells")]
+
+
+def test_mentions_chains_and_types(tmp_path: Path) -> None:
+    corpus = meantime.read_meantime(write_raw(tmp_path), ReadOptions())
+    first = [m for m in corpus.mentions if m.doc_key == "0/100/english100"]
+    assert [(m.source_id, m.kind, m.chain_id, m.full_type, m.description) for m in first] == [
+        ("1", "entity", "ORG123_0", "ORGANIZATION", "Airbus"),
+        ("2", "event", "EVE_english100_11", "EVENT", "delivery"),  # instance without instance_id: within-document
+        ("3", "entity", "ORG123_0", "ORGANIZATION", "Airbus"),  # first REFERS_TO wins, the second link is counted
+        ("4", "entity", "Singleton_ENT_english100_4", "OTHER", ""),  # no REFERS_TO: kept as a singleton
+    ]
+    gm = [m for m in corpus.mentions if m.doc_key == "1/200/english200"]
+    assert gm[0].chain_id == "ORG123_1"  # the same instance id in another topic is another chain
+    assert corpus.counts == {"annotated": 12, "unlinked_singletons": 3, "second_refers_to_links": 3}
+    assert corpus.notes[0] == "not coreference mentions, not read: 3 TIMEX3"
+
+
+def test_topic_without_split(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match=r"topic 1 \(corpus_gm\) is in no split"):
+        meantime.read_meantime(write_raw(tmp_path, {"train": [0]}), ReadOptions())
+
+
+def test_missing_zip(tmp_path: Path) -> None:
+    (tmp_path / "ucdcr-meta").mkdir()
+    (tmp_path / meantime.SPLIT_FILE).write_text("{}")
+    with pytest.raises(MissingRawData, match="meantime_newsreader_english_oct15.zip"):
+        meantime.read_meantime(tmp_path, ReadOptions())
+
+
+def test_broken_article_names_the_member(tmp_path: Path) -> None:
+    raw = write_raw(tmp_path)
+    with zipfile.ZipFile(raw / meantime.ZIP, "a") as archive:
+        archive.writestr(f"{ROOT}/corpus_gm/201_Broken.xml", article("201")[:300])
+    with pytest.raises(FormatError, match=r"corpus_gm/201_Broken\.xml:\d+: malformed XML"):
+        meantime.read_meantime(raw, ReadOptions())
