@@ -116,6 +116,7 @@ def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], senten
         by_sentence[sentence].append((index, text))
     for sentence, items in sorted(by_sentence.items()):
         flags = space_after_flags([text for _, text in items], sentences.get((url, sentence), ""))
+        flags[-1] = True  # sentences of a document are separated by whitespace (as uCDCR)
         doc.tokens.extend(SourceToken(f"{sentence}.{index}", text, sentence, flag) for (index, text), flag in zip(items, flags))
     return doc
 
