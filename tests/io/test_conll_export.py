@@ -104,3 +104,28 @@ def test_unknown_document_or_token_is_an_error(tmp_path: Path) -> None:
     mentions, documents = _tables("train", [{**first, "mention_id": "FAR", "tokens_number": [40]}])
     with pytest.raises(FormatError, match="mention FAR: tokens \\[40\\]"):
         export_conll(mentions, documents, "document", tmp_path / "x.conll")
+
+
+def test_round_trip_export_then_score_gold_against_gold_is_100(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ucdcr.cli.app import app
+    from ucdcr.scoring.conll import read_conll
+
+    folder = tiny.write_tiny_dataset(tmp_path / "tiny")
+    runner = CliRunner()
+    result = runner.invoke(app, ["export", "conll", str(folder), "--split", "test", "--level", "topic",
+                                 "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    key = tmp_path / "out" / "tiny_test_topic.conll"
+    documents = read_conll(key).documents
+    # Topic "0" = d3 (14 tokens); FIRE = "fire" (1) and "The blaze" (7..8); CITY = "the city hall" (3..5), "the city"
+    # (11..12). Topic "1" = d4: FIRE = "fire" (3). Chain numbers by first appearance: FIRE 0, CITY 1.
+    assert documents["(0); part 000"].chains == {"0": [(1, 1), (7, 8)], "1": [(3, 5), (11, 12)]}
+    assert documents["(1); part 000"].chains == {"0": [(3, 3)]}
+    scored = runner.invoke(app, ["score", "--json", str(key), str(key)])
+    assert scored.exit_code == 0, scored.output
+    metrics = json.loads(scored.output)["metrics"]
+    assert {name: metrics[name]["f1"] for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")} == {
+        "muc": 1.0, "bcub": 1.0, "ceafm": 1.0, "ceafe": 1.0, "blanc": 1.0, "lea": 1.0
+    }

@@ -7,8 +7,9 @@ Format written (one file per split and level)::
     ...                                   (a blank line after every sentence)
     #end document
 
-The coref column is the last TAB field, as v8.01 reads it (SCORER.md §4.1): ``-`` for no mention, else labels
-joined by ``|``: ``(N)`` a one-token mention, ``(N`` the first and ``N)`` the last token of a longer one. ``N`` is an
+The coref column is the last TAB field, as v8.01 reads it (SCORER.md §4.1), written by the scorer's own
+:func:`ucdcr.scoring.conll.coref_annotations`: ``-`` for no mention, else labels joined by ``|``: ``(N)`` a
+one-token mention, ``(N`` the first and ``N)`` the last token of a longer one. ``N`` is an
 integer chain id (v8.01 ignores non-numeric ids); the JSON mapping file written beside the CoNLL file gives the
 original ``coref_chain`` of every integer. Token text has its whitespace replaced by ``_`` so that one token is one
 line.
@@ -38,6 +39,7 @@ import pyarrow.compute as pc
 
 from ucdcr.errors import FormatError
 from ucdcr.schema import DOC_KEY_COLUMN
+from ucdcr.scoring.conll import coref_annotations
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -198,42 +200,22 @@ def _representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[S
 def _document_lines(
     name: str, doc_keys: list[str], tokens_by_doc: dict[str, list[TokenRow]], spans: list[Span]
 ) -> list[str]:
-    labels = _labels(spans)
+    n_tokens = sum(len(tokens_by_doc[key]) for key in doc_keys)
+    clusters: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for span in spans:
+        clusters[str(span.chain)].append((span.start, span.end))
+    labels = iter(coref_annotations(n_tokens, clusters))
     lines = [f"#begin document ({name}); part 000"]
-    index = 0
     for doc_key in doc_keys:
         previous_sent = None
         for sent, token_id, text in tokens_by_doc[doc_key]:
             if previous_sent is not None and sent != previous_sent:
                 lines.append("")
             previous_sent = sent
-            coref = "|".join(labels.get(index, ())) or "-"
-            lines.append(f"{doc_key}\t{sent}\t{token_id}\t{_token_field(text)}\t{coref}")
-            index += 1
+            lines.append(f"{doc_key}\t{sent}\t{token_id}\t{_token_field(text)}\t{next(labels)}")
         lines.append("")
     lines.append("#end document")
     return lines
-
-
-def _labels(spans: list[Span]) -> dict[int, list[str]]:
-    """Bracket labels per token: opens (outer first), one-token mentions, closes (inner first)."""
-    opens: dict[int, list[Span]] = defaultdict(list)
-    closes: dict[int, list[Span]] = defaultdict(list)
-    singles: dict[int, list[Span]] = defaultdict(list)
-    for span in spans:
-        if span.start == span.end:
-            singles[span.start].append(span)
-        else:
-            opens[span.start].append(span)
-            closes[span.end].append(span)
-    labels: dict[int, list[str]] = defaultdict(list)
-    for token, group in opens.items():
-        labels[token] += [f"({s.chain}" for s in sorted(group, key=lambda s: (-s.end, s.chain))]
-    for token, group in singles.items():
-        labels[token] += [f"({s.chain})" for s in sorted(group, key=lambda s: s.chain)]
-    for token, group in closes.items():
-        labels[token] += [f"{s.chain})" for s in sorted(group, key=lambda s: (-s.start, s.chain))]
-    return labels
 
 
 def _token_field(text: str) -> str:
