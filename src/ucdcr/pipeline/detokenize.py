@@ -19,7 +19,11 @@ from functools import lru_cache
 from ucdcr.records import SourceToken
 
 _WHITESPACE = re.compile(r"\s")
-_GLUED_LEFT = {"n't", "N'T", "'s", "'S", "'re", "'ll", "'ve", "'m", "'d", "'RE", "'LL", "'VE", "'M", "'D"}
+_CLITIC_AFTER_APOSTROPHE = {"s", "S", "ve", "d", "m", "re", "ll", "t"}
+_INITIAL = re.compile(r"^[A-Za-z]\.$")
+_LETTER = re.compile(r"^[A-Za-z]$")
+_NUMBER_JOINERS = {".", ":"}
+_SPACED_CLITICS = {"'m", "'ve", "'re", "'ll", "'d"}  # the reference text keeps "I 'm" (spaCy: "'", "m")
 
 
 @lru_cache(maxsize=1)
@@ -58,10 +62,42 @@ def space_before_flags(texts: Sequence[str]) -> list[bool]:
         flags.append(spaced)
     if flags:
         flags[0] = False
-    for i, text in enumerate(texts):
-        if i and text in _GLUED_LEFT:
-            flags[i] = False
+    _apply_glue_rules(texts, flags)
     return flags
+
+
+def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
+    """Spacing the detokenizer gets wrong for split-up original tokens (ECB+ splits "U.S.", "6.1", "Lohan’s")."""
+    for i in range(1, len(texts)):
+        previous, current = texts[i - 1], texts[i]
+        following = texts[i + 1] if i + 1 < len(texts) else ""
+        if current in ("’", "'") and following in _CLITIC_AFTER_APOSTROPHE:  # Lohan ’ s -> Lohan’s
+            flags[i] = flags[i + 1] = False
+        elif _INITIAL.match(previous) and _INITIAL.match(current):  # U. S. -> U.S., a. m. -> a.m.
+            flags[i] = False
+        elif current == "." and _LETTER.match(previous) and _in_initials(texts, i):  # U . S . -> U.S.
+            flags[i] = False
+            if _LETTER.match(following):
+                flags[i + 1] = False
+        elif current in _NUMBER_JOINERS and previous[-1:].isdigit() and following[:1].isdigit():  # 6 . 1 -> 6.1
+            flags[i] = flags[i + 1] = False
+        elif current == "," and previous[-1:].isdigit() and re.fullmatch(r"\d{3}", following):  # 4 , 051 -> 4,051
+            flags[i] = flags[i + 1] = False
+        elif current == "." and following[:1].isdigit() and previous.istitle():  # Nov . 30 -> Nov. 30
+            flags[i], flags[i + 1] = False, True
+        elif current == "." and following[:1].isdigit() and not previous[-1:].isdigit():  # a .357 magnum
+            flags[i], flags[i + 1] = True, False
+        elif current == "-" and previous == "-":  # - - -> --
+            flags[i] = False
+        elif current in _SPACED_CLITICS:
+            flags[i] = True
+
+
+def _in_initials(texts: Sequence[str], i: int) -> bool:
+    """texts[i] is a "." after a single letter, in a run such as U . S . (at least two letter-dot pairs)."""
+    after = i + 2 < len(texts) and _LETTER.match(texts[i + 1]) and texts[i + 2] == "."
+    before = i >= 3 and texts[i - 2] == "." and _LETTER.match(texts[i - 3])
+    return bool(after or before)
 
 
 def rebuild_sentence(tokens: Sequence[SourceToken]) -> tuple[str, list[tuple[int, int]]]:
