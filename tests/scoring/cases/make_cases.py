@@ -255,16 +255,37 @@ def perl_block(scorer: Path, metric: str, key: Path, response: Path) -> str:
     return "\n" + "\n".join(lines[start:])
 
 
-def main(scorer: Path, commit: str) -> None:
+def many_repeats() -> tuple[str, str]:
+    """12 repeated response mentions: v8.01 refuses to score (> 10), ucdcr warns and scores."""
+    key_rows = ["(1)", "(1)", "(2)", "(2)", "(3)", "(3)", "(4)"]
+    response_rows = ["(1)|(1)|(2)", "(1)|(3)", "(2)|(2)|(1)", "(2)|(4)", "(3)|(3)|(5)", "(3)|(5)|(6)", "(6)|(4)|(5)"]
+    return doc("(d); part 000", key_rows), doc("(d); part 000", response_rows)
+
+
+def main(scorer: Path, commit: str, scorer_without_abort: Path | None = None) -> None:
+    """Write the cases; ``scorer_without_abort`` is a copy of v8.01 with its "> 10 repeats" exit removed."""
     OUT.mkdir(exist_ok=True)
-    expected: dict[str, object] = {"_source": f"perl scorer.pl <metric> KEY RESPONSE none, v8.01 commit {commit}"}
-    for name, (key_text, response_text) in all_cases().items():
+    expected: dict[str, object] = {
+        "_source": f"perl scorer.pl <metric> KEY RESPONSE none, v8.01 commit {commit}",
+        "_source_many_repeats": "same, with the `exit 1` after more than 10 repeated mentions removed",
+    }
+    cases = all_cases()
+    if scorer_without_abort:
+        cases["many_repeats"] = many_repeats()
+    for name, (key_text, response_text) in cases.items():
         key, response = OUT / f"{name}.key", OUT / f"{name}.response"
         key.write_bytes(key_text.encode())
         response.write_bytes(response_text.encode())
-        expected[name] = {metric: perl_block(scorer, metric, key, response) for metric in V801_METRICS}
+        run_with = scorer_without_abort if name == "many_repeats" else scorer
+        expected[name] = {metric: perl_block(run_with, metric, key, response) for metric in V801_METRICS}
+    official = HERE / "official"
+    for response in sorted(official.glob("TC-*.response")):
+        key = official / (response.name.rsplit("-", 1)[0] + ".key")
+        expected["official/" + response.stem] = {
+            metric: perl_block(scorer, metric, key, response) for metric in V801_METRICS
+        }
     (HERE / "expected_v801.json").write_text(json.dumps(expected, indent=1) + "\n")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), sys.argv[2])
+    main(Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3]) if len(sys.argv) > 3 else None)
