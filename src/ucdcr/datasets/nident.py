@@ -1,0 +1,169 @@
+"""NIdent_en-cd (Recasens et al. 2010, 2012): NP4E's documents re-annotated with identity and near-identity.
+
+Raw folders: ``<raw-dir>/NIdent/english-corpus/*.xml`` (the licensed NIdent-EN files, format:
+:mod:`ucdcr.formats.nident_xml`), ``<raw-dir>/NIdent/ucdcr-meta/train_val_test_split.json`` (subtopics 0-2 train,
+3 val, 4 test) and the NP4E MMAX2 tree ``<raw-dir>/NP4E/mmax2/`` (only for the subtopic of each document:
+``<event>/<id>newsML.mmax``). Optional: ``<raw-dir>/NIdent/nident_mapping.csv``, uCDCR's manual cross-document
+chain table (columns ``subtopic_id, doc_id, coref_chain, unified_id``; not public).
+
+Structure as NP4E (:mod:`ucdcr.datasets.np4e`): topic ``0``, subtopic ``<k>_<event>`` with k the event folder's
+position in name order, document key ``0/<k>_<event>/<doc id>``. Every ``sn`` is an entity mention.
+
+Chains. uCDCR merges the within-document chains (``entity``) across documents with its manual mapping file,
+which is not public. Without it, ucdcr merges them by the NP4E rule (:func:`ucdcr.datasets.np4e.merge_within_subtopic`:
+shared mention/head strings, transitive closure within a subtopic), so NIdent_en-cd chains here are heuristic and
+differ from the published ones. With ``nident_mapping.csv`` present, its ``unified_id`` is the chain id (mentions
+of chains the table does not list are dropped, as in uCDCR). ``coref_type`` is IDENTITY (identdegree 3) or
+NEAR_IDENTITY (2); non-identity mentions (identdegree 1) are dropped, as in uCDCR. A mention without an ``entity``
+is a singleton. Token "$" artefacts are removed as in NP4E; tokens that are just "_" are not kept.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from ucdcr.datasets import np4e
+from ucdcr.datasets.gvc import require_raw_files
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats import mmax2
+from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml
+from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.registry import DatasetSpec, ReadOptions, get, register
+
+DATASET_ID = "nident"
+CORPUS_DIR = "english-corpus"
+SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
+MAPPING_FILE = "nident_mapping.csv"
+MAPPING_COLUMNS = ("subtopic_id", "doc_id", "coref_chain", "unified_id")
+MAPPED_PREFIX = "map:"
+NON_IDENTITY = "1"
+PLACEHOLDER_TOKENS = frozenset({"_", ""})
+
+
+def np4e_subtopics(np4e_folder: Path) -> dict[str, str]:
+    """{NP4E doc id: "<k>_<event>"} from the NP4E MMAX2 tree (k = event folder position in name order)."""
+    root = np4e_folder / np4e.MMAX_FOLDER
+    if not root.is_dir():
+        raise MissingRawData(f"NIdent needs the NP4E MMAX2 tree for its subtopics: {root} not found; "
+                             "run `ucdcr download np4e` first.")
+    events = sorted(p.name for p in root.iterdir() if p.is_dir())
+    subtopic_of = {}
+    for number, event in enumerate(events):
+        for project in mmax2.project_files(root / event):
+            subtopic_of["".join(ch for ch in project.stem if ch.isdigit())] = f"{number}_{event}"
+    return subtopic_of
+
+
+def read_mapping(path: Path) -> dict[tuple[str, str, str], str]:
+    """``nident_mapping.csv`` -> {(subtopic_id, doc_id, within-doc chain): unified chain id}; rows with blanks skipped."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        if reader.fieldnames is None or not set(MAPPING_COLUMNS) <= set(reader.fieldnames):
+            raise FormatError(path, f"expected the columns {', '.join(MAPPING_COLUMNS)}", 1)
+        return {(row["subtopic_id"], row["doc_id"], row["coref_chain"]): row["unified_id"]
+                for row in reader if all(row.get(c) for c in MAPPING_COLUMNS)}
+
+
+def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+    """Raw ``NIdent/`` (+ ``NP4E/``) -> SourceCorpus with within-document chains (merged by :func:`finalize`)."""
+    require_raw_files(DATASET_ID, folder, [CORPUS_DIR, SPLIT_FILE])
+    files = sorted((folder / CORPUS_DIR).glob("*.xml"))
+    if not files:
+        require_raw_files(DATASET_ID, folder, [f"{CORPUS_DIR}/*.xml"])
+    split_of = np4e.read_split_map(folder / SPLIT_FILE)
+    subtopic_of = np4e_subtopics(folder.parent / get("np4e").raw_folder)
+    mapping = read_mapping(folder / MAPPING_FILE) if (folder / MAPPING_FILE).exists() else None
+    corpus = SourceCorpus(documents=[], mentions=[], inputs=[folder / SPLIT_FILE, *files])
+    corpus.notes.append(
+        f"cross-document chains from {MAPPING_FILE}" if mapping is not None else
+        f"{MAPPING_FILE} (uCDCR's manual cross-document chain table) is not public: within-document chains were "
+        "merged by the NP4E rule instead, so chains differ from the published NIdent_en-cd")
+    if mapping is not None:
+        corpus.inputs.append(folder / MAPPING_FILE)
+    for path in files:
+        _add_document(corpus, read_nident_xml(path), subtopic_of, split_of, mapping, folder)
+    corpus.counts["annotated"] = len(corpus.mentions) + len(corpus.dropped)
+    return corpus
+
+
+def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dict[str, str],
+                  split_of: dict[str, Any], mapping: dict[tuple[str, str, str], str] | None, folder: Path) -> None:
+    subtopic_id = subtopic_of.get(nident.doc_id)
+    if subtopic_id is None:
+        raise FormatError(nident.path, f"document {nident.doc_id} is not in the NP4E tree (no subtopic)")
+    number, event = subtopic_id.split("_", 1)
+    if number not in split_of:
+        raise FormatError(folder / SPLIT_FILE, f"subtopic {number} ({event}) is in no split")
+    kept = [w for w in nident.words if np4e.clean_token(w.text) not in PLACEHOLDER_TOKENS]
+    document = SourceDocument(
+        topic_id=np4e.TOPIC_ID, topic=np4e.TOPIC, subtopic_id=subtopic_id,
+        subtopic=f"{number}_{np4e.SUBTOPIC_NAMES.get(event, event)}", doc_id=nident.doc_id, doc=nident.doc_id,
+        split=split_of[number], tokens=[SourceToken(w.word_id, np4e.clean_token(w.text), w.sentence) for w in kept],
+        source_file=str(nident.path.relative_to(folder)),
+    )
+    corpus.documents.append(document)
+    order = {w.word_id: i for i, w in enumerate(kept)}
+    text = {w.word_id: w.text for w in nident.words}
+    for mention in nident.mentions:
+        _add_mention(corpus, document, mention, order, text, mapping)
+
+
+def _add_mention(corpus: SourceCorpus, document: SourceDocument, mention: NidentMention, order: dict[str, int],
+                 text: dict[str, str], mapping: dict[tuple[str, str, str], str] | None) -> None:
+    words = [w for w in mention.word_ids if w in order]
+    surface = " ".join(text[w] for w in mention.word_ids)
+    reason = None
+    if mention.degree == NON_IDENTITY:
+        reason = "non-identity mention (identdegree=1), excluded as in uCDCR"
+    elif not words:
+        reason = "mention has no words (empty / elliptical sn)"
+    chain = np4e.within_document_chain(document.subtopic_id, document.doc_id, mention.entity or f"single_{mention.marker_id}")
+    if reason is None and mapping is not None:
+        unified = mapping.get((document.subtopic_id, document.doc_id, mention.entity or ""))
+        reason = None if unified else f"chain {mention.entity} is not in {MAPPING_FILE}"
+        chain = f"{MAPPED_PREFIX}{unified}"
+    if reason is not None:
+        corpus.dropped.append(DroppedMention(document.doc_key, mention.marker_id, ",".join(mention.word_ids) or "-",
+                                             surface, reason, "read"))
+        return
+    first, last = min(order[w] for w in words), max(order[w] for w in words)
+    corpus.mentions.append(SourceMention(
+        doc_key=document.doc_key,
+        token_ids=tuple(document.tokens[i].token_id for i in range(first, last + 1)),
+        chain_id=chain, kind="entity", full_type=np4e.OTHER_TYPE, description="", source_id=mention.marker_id,
+        coref_type=IDENTITY_DEGREES[mention.degree], attributes={"entity": mention.entity or ""},
+    ))
+
+
+def finalize(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Chains from the mapping keep their id (type and description assigned); the others are merged by NP4E's rule."""
+    mapped: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    unmapped = []
+    for record in records:
+        if record["coref_chain"].startswith(MAPPED_PREFIX):
+            mapped[record["coref_chain"]].append(record)
+        else:
+            unmapped.append(record)
+    for chain, chain_records in mapped.items():
+        np4e.assign_chain(chain_records, chain.removeprefix(MAPPED_PREFIX))
+    np4e.merge_within_subtopic(unmapped)
+    return records, []
+
+
+register(
+    DatasetSpec(
+        id=DATASET_ID,
+        paper_name="NIdent_en-cd",
+        reference_name="NIdent",
+        raw_folder="NIdent",
+        mention_kinds=("entity",),
+        licence="not stated (licensed download on request from CLiC, University of Barcelona)",
+        read=read,
+        finalize=finalize,
+        description="NP4E documents re-annotated with identity and near-identity; cross-document chains merged heuristically.",
+        mention_id_prefix="NIdent_",
+    )
+)
