@@ -8,15 +8,14 @@ Parquet files themselves load unchanged with ``datasets.Dataset.from_parquet``.
 
 ``dataset`` is a dataset id (``"ecbplus"``) looked up in the data dir, or the path of any folder in the uCDCR
 layout, including the authors' released folders, whose list fields are Python repr strings
-(REFERENCE.md §1.6): those are parsed into real lists so every folder loads with the same schema.
-``mention_type="event"|"entity"`` reads the split's ``event_mentions.json`` / ``entity_mentions.json`` instead,
-because the file a mention sits in (not its ``mention_type``) is what makes it an event or an entity.
+(REFERENCE.md §1.6): mentions are read by :func:`ucdcr.io.load.load_mentions` (the analysis loader), which
+parses those into real lists, so every folder loads with the same schema. ``mention_type="event"|"entity"``
+keeps the mentions of the ``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention
+sits in (not its ``mention_type``) is what makes it an event or an entity.
 """
 
 from __future__ import annotations
 
-import ast
-import json
 from pathlib import Path
 from typing import Literal
 
@@ -25,18 +24,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError, UnknownDatasetError
+from ucdcr.io.load import KIND_COLUMN, KINDS, load_mentions
 from ucdcr.paths import resolve_data_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import DATASET_IDS
-from ucdcr.schema import (
-    DOCUMENT_SCHEMA,
-    DOCUMENTS_PARQUET,
-    ENTITY_FILE,
-    EVENT_FILE,
-    LIST_FIELDS,
-    MENTION_SCHEMA,
-    MENTIONS_PARQUET,
-)
+from ucdcr.schema import DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTIONS_PARQUET
 
 TableKind = Literal["mentions", "documents"]
 MentionFile = Literal["event", "entity"]
@@ -95,69 +87,29 @@ def load(
     if kind == "documents":
         if mention_type is not None:
             raise UcdcrError("mention_type applies to kind='mentions' only")
-        table = _read_documents(folder)
-    elif kind == "mentions":
-        table = _read_mention_files(folder, mention_type) if mention_type else _read_mentions(folder)
-    else:
-        raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
-    if split is not None:
-        table = table.filter(pc.equal(table["split"], split))
-    return table
+        return _read_documents(folder, split)
+    if kind == "mentions":
+        return _read_mentions(folder, split, mention_type)
+    raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
 
 
-def _read_mentions(folder: Path) -> pa.Table:
-    path = folder / MENTIONS_PARQUET
-    return conform_mentions(pq.read_table(path), path)
+def _read_mentions(folder: Path, split: str | None, mention_type: MentionFile | None) -> pa.Table:
+    if mention_type not in (None, *KINDS):
+        raise UcdcrError(f"unknown mention_type {mention_type!r}; valid: {', '.join(KINDS)}")
+    table = load_mentions(folder, splits=[split] if split else SPLITS)
+    if mention_type is not None:
+        table = table.filter(pc.equal(table[KIND_COLUMN], mention_type))
+    return table.drop_columns([KIND_COLUMN])
 
 
-def _read_documents(folder: Path) -> pa.Table:
+def _read_documents(folder: Path, split: str | None) -> pa.Table:
     path = folder / DOCUMENTS_PARQUET
     if not path.is_file():
         raise UcdcrError(
             f"{path} does not exist: this dataset's texts are not redistributed, so it has no document table"
         )
-    table = pq.read_table(path)
-    return _conform(table, DOCUMENT_SCHEMA, path)
-
-
-def _read_mention_files(folder: Path, mention_type: MentionFile) -> pa.Table:
-    file_name = {"event": EVENT_FILE, "entity": ENTITY_FILE}.get(mention_type)
-    if file_name is None:
-        raise UcdcrError(f"unknown mention_type {mention_type!r}; valid: event, entity")
-    tables = []
-    for split in SPLITS:
-        path = folder / split / file_name
-        if not path.is_file():
-            continue
-        try:
-            records = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
-        if not isinstance(records, list):
-            raise FormatError(path, "expected a JSON list of mention records")
-        if records:
-            tables.append(conform_mentions(pa.Table.from_pylist(records), path))
-    return pa.concat_tables(tables) if tables else MENTION_SCHEMA.empty_table()
-
-
-def conform_mentions(table: pa.Table, path: Path | None = None) -> pa.Table:
-    """A mention table in exactly :data:`MENTION_SCHEMA`: list fields given as repr strings are parsed,
-    extra columns (a pandas index) are dropped, a missing field is an error naming the file."""
-    for name in LIST_FIELDS:
-        if name in table.column_names and pa.types.is_string(table.schema.field(name).type):
-            parsed = pa.array([_parse_list(value, path, name) for value in table[name].to_pylist()])
-            table = table.set_column(table.column_names.index(name), name, parsed)
-    return _conform(table, MENTION_SCHEMA, path)
-
-
-def _parse_list(value: str | None, path: Path | None, field_name: str) -> list | None:
-    if value is None:
-        return None
-    try:
-        parsed = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        raise FormatError(path, f"field {field_name!r} holds {value[:60]!r}, not a list") from None
-    return list(parsed)
+    table = _conform(pq.read_table(path), DOCUMENT_SCHEMA, path)
+    return table if split is None else table.filter(pc.equal(table["split"], split))
 
 
 def _conform(table: pa.Table, schema: pa.Schema, path: Path | None) -> pa.Table:
