@@ -103,3 +103,24 @@ def test_missing_files_give_the_manual_steps(tmp_path: Path) -> None:
     assert "2020-10-05_FCC_cleaned/dev/tokens.csv" in message
     assert "tudatalib.ulb.tu-darmstadt.de/handle/tudatalib/2305" in message and "mbugert/fcc" in message
     assert "CC BY-SA 4.0" in message
+
+
+def test_full_build_on_fixture(tmp_path: Path) -> None:
+    import json
+
+    from ucdcr.pipeline.build import build_dataset
+
+    make_raw(tmp_path / "raw")
+    report = build_dataset("fcct", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
+    out = tmp_path / "data" / "fcct"
+    assert report.counts["mentions_written"] == 9 and report.parse_rate == 100.0
+    assert not (out / "all_documents.parquet").exists()  # article texts are not redistributable
+    train = json.loads((out / "train" / "event_mentions.json").read_text())
+    assert json.loads((out / "train" / "entity_mentions.json").read_text()) == []
+    assert len(train) == 7 and {m["conll_doc_key"].split("/")[0] for m in train} == {"0"}
+    semi = next(m for m in train if m["tokens_str"] == "semi-final win")
+    assert semi["coref_chain"] == "EVE" + name_shortuuid(SEMI) and semi["subtopic"] == FINAL
+    # singleton flags are per split: the final has 3 mentions in train, 1 in val
+    val = json.loads((out / "val" / "event_mentions.json").read_text())
+    assert [m["is_singleton"] for m in val] == [True]
+    assert not any(m["is_singleton"] for m in train if m["coref_chain"] == "EVE" + name_shortuuid(FINAL))

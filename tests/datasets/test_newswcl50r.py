@@ -150,3 +150,23 @@ def test_drop_duplicate_heads_keeps_the_longest() -> None:
     kept, dropped = drop_duplicate_heads(records)
     assert [r["mention_id"] for r in kept] == ["b", "c"]
     assert [d.source_id for d in dropped] == ["a"] and dropped[0].stage == "finalize"
+
+
+def test_full_build_on_fixture(tmp_path: Path) -> None:
+    from ucdcr.pipeline.build import build_dataset
+
+    make_raw(tmp_path / "raw")
+    report = build_dataset("newswcl50r", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
+    out = tmp_path / "data" / "newswcl50r"
+    assert not (out / "all_documents.parquet").exists()  # article texts are not redistributable
+    events = json.loads((out / "val" / "event_mentions.json").read_text())
+    entities = json.loads((out / "val" / "entity_mentions.json").read_text())
+    assert json.loads((out / "train" / "entity_mentions.json").read_text()) == []
+    assert [m["tokens_str"] for m in events] == ["secret trip"] and events[0]["is_singleton"]
+    assert {m["coref_chain"] for m in entities} == {"0_USA_Trump_ACTOR", "0_PRK_COUNTRY"}
+    trump = sorted(m["tokens_str"] for m in entities if m["coref_chain"] == "0_USA_Trump_ACTOR")
+    assert trump == ["Mr. Trump's", "President Trump", "Trump", "Trump"]
+    # the context window holds the mention at tokens_number_context
+    first = next(m for m in entities if m["tokens_str"] == "President Trump")
+    assert first["mention_context"][first["tokens_number_context"][0]] == "President"
+    assert report.counts["mentions_written"] == 8 and report.counts["dropped_read"] == 2

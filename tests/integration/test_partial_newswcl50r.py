@@ -72,3 +72,13 @@ def test_real_annotations_through_the_reader(raw: Path, tmp_path: Path) -> None:
     chains = {split: {m.chain_id for m in corpus.mentions if split_of[m.doc_key] == split} for split in ("val", "test")}
     assert len(chains["val"]) == 145 and len(chains["test"]) == 288
     assert Counter(m.kind for m in corpus.mentions).keys() == {"event", "entity"}
+
+
+def test_build_without_texts_stops_with_the_manual_steps(raw_dir: Path, tmp_path: Path) -> None:
+    from ucdcr.pipeline.build import build_dataset
+
+    require(raw_dir / "NewsWCL50r")
+    with pytest.raises(MissingRawData, match="article texts are not available") as info:
+        build_dataset("newswcl50r", raw_dir=raw_dir, data_dir=tmp_path, jobs=1, progress=False)
+    assert "https://github.com/fhamborg/NewsWCL50" in str(info.value)
+    assert not (tmp_path / "newswcl50r").exists()  # nothing written
