@@ -27,7 +27,8 @@ token counts differ.
 
 v8.01 differences, on input it handles by accident: it reads non-numeric ids as nothing, searches the whole line
 of a TAB-less file for brackets, and re-scans concatenated annotations after removing ``(N)`` (``(1(2)3)`` gives
-chain 13 there); ucdcr reads the last column and each bracket once.
+chain 13 there), and keeps the ``\r`` of CRLF token lines (so a trailing TAB before it hides the annotation);
+ucdcr reads the last column, each bracket once, and treats CRLF as a line end.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ BEGIN_RE = re.compile(r"^#\s*begin document (.*)$")
 END_RE = re.compile(r"#\s*end document")
 DOUBLE_ANTECEDENT_RE = re.compile(r"\(\d+\+\d\)")
 BRACKET_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)")
+STANDARD_NAME_RE = re.compile(r"^\((.*)\); part (\d+)$")
 EMPTY_ANNOTATIONS = frozenset({"", "-", "_"})
 
 
@@ -81,7 +83,7 @@ def read_conll(path: str | Path) -> ConllFile:
     current: _DocumentBuilder | None = None
     with open(path, encoding="utf-8", errors="replace", newline="\n") as handle:
         for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\n")
+            line = raw.rstrip("\n").removesuffix("\r")
             if current is None:
                 current = _outside_line(path, number, line, result)
                 continue
@@ -90,7 +92,7 @@ def read_conll(path: str | Path) -> ConllFile:
             if END_RE.search(line):
                 _store(result, current.finish(number))
                 current = None
-            elif BEGIN_RE.match(line.rstrip("\r")):
+            elif BEGIN_RE.match(line):
                 raise FormatError(
                     path, f"document {current.doc.name!r} (begun at line {current.doc.line}) is never closed: "
                     "new #begin document before #end document", number
@@ -106,7 +108,7 @@ def read_conll(path: str | Path) -> ConllFile:
 
 
 def _outside_line(path: Path, number: int, line: str, result: ConllFile) -> _DocumentBuilder | None:
-    begin = BEGIN_RE.match(line.rstrip("\r"))
+    begin = BEGIN_RE.match(line)
     if begin:
         return _DocumentBuilder(path, ConllDocument(name=begin.group(1), line=number), result.warnings)
     if END_RE.search(line):
@@ -260,8 +262,9 @@ def write_conll(
 ) -> None:
     """Write documents ``(name, sentences of token strings, {chain id: spans})`` atomically.
 
-    Lines are ``NAME<TAB>TOKEN_INDEX<TAB>WORD<TAB>COREF``; a blank line separates sentences; spans index the tokens
-    of the whole document.
+    Lines are ``DOC_ID<TAB>PART<TAB>TOKEN_INDEX<TAB>WORD<TAB>COREF`` (a name ``(DOC_ID); part NNN`` gives its id and
+    part, any other name is the id with part 0); a blank line separates sentences; spans index the tokens of the
+    whole document.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -281,11 +284,13 @@ def _write_document(handle, name: str, sentences: Sequence[Sequence[str]], clust
     clusters = {chain: list(spans) for chain, spans in clusters.items()}
     annotations = iter(coref_annotations(n_tokens, clusters))
     handle.write(f"#begin document {name}\n")
+    standard = STANDARD_NAME_RE.match(name)
+    doc_id, part = (standard.group(1), int(standard.group(2))) if standard else (name, 0)
     token = 0
     for sentence in sentences:
         for word in sentence:
             word = " ".join(word.split()) or "_"
-            handle.write(f"{name}\t{token}\t{word}\t{next(annotations)}\n")
+            handle.write(f"{doc_id}\t{part}\t{token}\t{word}\t{next(annotations)}\n")
             token += 1
         handle.write("\n")
     handle.write("#end document\n")

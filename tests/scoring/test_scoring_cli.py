@@ -1,0 +1,71 @@
+"""`ucdcr score` on the README example files: v8.01 layout, --metric, --json, and clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ucdcr.cli.app import app
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+KEY, RESPONSE = str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll")
+runner = CliRunner()
+
+# Printed by `perl scorer.pl <metric> examples/key.conll examples/response.conll none`, v8.01 commit f49f3f8
+V801_LINES = [
+    "Identification of Mentions: Recall: (9 / 10) 90%\tPrecision: (9 / 11) 81.81%\tF1: 85.71%",
+    "Coreference: Recall: (1 / 3) 33.33%\tPrecision: (1 / 2) 50%\tF1: 40%",
+    "Coreference: Recall: (6.66666666666667 / 10) 66.66%\tPrecision: (8 / 11) 72.72%\tF1: 69.56%",
+    "Coreference: Recall: (7 / 10) 70%\tPrecision: (7 / 11) 63.63%\tF1: 66.66%",
+    "Coreference: Recall: (5.13333333333333 / 7) 73.33%\tPrecision: (5.13333333333333 / 9) 57.03%\tF1: 64.16%",
+    "Non-coreference links: Recall: (11 / 17) 64.7%\tPrecision: (11 / 23) 47.82%\tF1: 55%",
+    "BLANC: Recall: (0.448529411764706 / 1) 44.85%\tPrecision: (0.489130434782609 / 1) 48.91%\tF1: 44.16%",
+]
+
+
+def test_text_output_has_v801_lines_lea_and_conll() -> None:
+    result = runner.invoke(app, ["score", KEY, RESPONSE])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    for line in V801_LINES:
+        assert line in lines
+    assert [line for line in lines if line.startswith("METRIC")] == [
+        f"METRIC {name}:" for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+    ]
+    # CoNLL F1 = (0.4 + 0.695652... + 0.641666...) / 3 = 0.57910628 -> 57.91 (F1s from the lines above, exact)
+    assert lines[-1].startswith("CoNLL F1: 57.91%")
+
+
+def test_single_metric_has_no_metric_header() -> None:
+    result = runner.invoke(app, ["score", KEY, RESPONSE, "--metric", "muc"])
+    assert result.exit_code == 0
+    assert "METRIC" not in result.stdout
+    assert V801_LINES[1] in result.stdout.splitlines()
+
+
+def test_json_gives_exact_counts() -> None:
+    result = runner.invoke(app, ["score", KEY, RESPONSE, "--metric", "conll", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert sorted(data["metrics"]) == ["bcub", "ceafe", "muc"]
+    # MUC counts printed by v8.01 above: (1 / 3), (1 / 2)
+    muc = data["metrics"]["muc"]
+    assert (muc["recall_num"], muc["recall_den"], muc["precision_num"], muc["precision_den"]) == (1, 3, 1, 2)
+    assert data["conll_f1"] == (muc["f1"] + data["metrics"]["bcub"]["f1"] + data["metrics"]["ceafe"]["f1"]) / 3
+
+
+def test_malformed_file_is_one_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conll"
+    bad.write_text("#begin document d\nw\t(1\n#end document\n")
+    result = runner.invoke(app, ["score", str(bad), RESPONSE])
+    assert result.exit_code == 2
+    assert "bad.conll:3:" in result.output and "never closed" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_metric_is_refused() -> None:
+    result = runner.invoke(app, ["score", KEY, RESPONSE, "--metric", "f1"])
+    assert result.exit_code != 0
+    assert "unknown metric 'f1'" in result.output

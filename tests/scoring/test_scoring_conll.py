@@ -1,0 +1,118 @@
+"""CoNLL-2012 reader/writer of the scorer: bracket rules, documents, and every malformed-input error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ucdcr.errors import FormatError
+from ucdcr.scoring.api import score_files
+from ucdcr.scoring.conll import coref_annotations, read_conll, write_conll
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def document(name: str, columns: list[str]) -> str:
+    rows = [f"{name}\t{i}\tw{i}\t{column}" if column else "" for i, column in enumerate(columns)]
+    return f"#begin document {name}\n" + "\n".join(rows) + "\n#end document\n"
+
+
+def test_brackets_nesting_and_order(tmp_path: Path) -> None:
+    path = write(tmp_path, "k", document("(d); part 000", ["(1|(2", "2)", "(1)|1)", "-", "(x)", "(05)|(5)"]))
+    doc = read_conll(path).documents["(d); part 000"]
+    assert doc.n_tokens == 6
+    # chains by first appearance; one-token mentions before closes on a token; string and zero-padded ids kept
+    assert doc.chains == {"1": [(2, 2), (0, 2)], "2": [(0, 1)], "x": [(4, 4)], "05": [(5, 5)], "5": [(5, 5)]}
+
+
+def test_sentence_breaks_do_not_count_and_mentions_cross_them(tmp_path: Path) -> None:
+    path = write(tmp_path, "k", "#begin document d\na\t(1\n\n  \nb\t-\n\nc\t1)\n#end document\n")
+    doc = read_conll(path).documents["d"]
+    assert (doc.n_tokens, doc.chains) == (3, {"1": [(0, 2)]})
+
+
+def test_close_then_open_of_one_chain_on_a_token(tmp_path: Path) -> None:
+    # opens are handled before closes (v8.01): "1)|(1" on token 1 pairs the new open -> (1,1), then (0,2)
+    path = write(tmp_path, "k", document("d", ["(1", "1)|(1", "1)"]))
+    assert read_conll(path).documents["d"].chains == {"1": [(1, 1), (0, 2)]}
+
+
+def test_space_separated_columns_and_unseparated_labels(tmp_path: Path) -> None:
+    path = write(tmp_path, "k", "#begin document d\nd 0 0 w (1(2\nd 0 1 w 2)\nd 0 2 w 1)\n#end document\n")
+    assert read_conll(path).documents["d"].chains == {"1": [(0, 2)], "2": [(0, 1)]}
+
+
+def test_trailing_tab_and_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "k"
+    path.write_bytes(b"#begin document d\r\nw\t(1)\t\r\nw\t(1)\r\n#end document\r\n")
+    doc = read_conll(path).documents["d"]
+    assert (doc.name, doc.chains) == ("d", {"1": [(0, 0), (1, 1)]})
+
+
+def test_repeated_document_name_keeps_the_last_with_a_warning(tmp_path: Path) -> None:
+    path = write(tmp_path, "k", document("d", ["(1)"]) + document("d", ["(2)"]))
+    parsed = read_conll(path)
+    assert parsed.documents["d"].chains == {"2": [(0, 0)]}
+    assert "occurs again" in parsed.warnings[0]
+
+
+@pytest.mark.parametrize(
+    "text, line, problem",
+    [
+        (document("d", ["(1", "-", "2)"]), 4, "closing bracket '2)'"),
+        (document("d", ["(1", "-", "-"]), 5, "never closed: '(1' at line 2"),
+        ("#begin document d\nw\t(1)\n", 2, "never closed: end of file"),
+        ("#begin document d\nw\t(1)\n" + document("e", ["-"]), 3, "never closed: new #begin document"),
+        ("w\t-\n#end document\n", 2, "#end document without a matching #begin document"),
+        (document("d", ["(1)", "1)x"]), 3, "cannot parse coreference annotation"),
+    ],
+    ids=["close-without-open", "unclosed-mention", "eof-inside-document", "begin-inside-document",
+         "end-without-begin", "garbage"],
+)
+def test_malformed_input_names_file_line_and_problem(tmp_path: Path, text: str, line: int, problem: str) -> None:
+    path = write(tmp_path, "bad.conll", text)
+    with pytest.raises(FormatError) as error:
+        read_conll(path)
+    assert error.value.path == str(path)
+    assert error.value.line == line
+    assert problem in error.value.problem
+    assert f"bad.conll:{line}:" in str(error.value)
+
+
+def test_token_counts_must_agree(tmp_path: Path) -> None:
+    key = write(tmp_path, "key", document("d", ["(1)", "-", "(1)"]))
+    response = write(tmp_path, "response", document("d", ["(1)", "(1)"]))
+    with pytest.raises(FormatError, match="has 2 tokens in the response but 3 in the key") as error:
+        score_files(key, response)
+    assert (error.value.path, error.value.line) == (str(response), 1)
+
+
+def test_writer_round_trip(tmp_path: Path) -> None:
+    chains = {"1": [(0, 3), (0, 1), (5, 5)], "a": [(1, 2), (4, 6)], "7": [(3, 3), (3, 3)]}
+    path = tmp_path / "out" / "doc.conll"
+    write_conll(path, [("(doc); part 000", [["w0", "w1", "w2"], ["w3", "w 4", "w5", "w6"]], chains)])
+    doc = read_conll(path).documents["(doc); part 000"]
+    assert doc.n_tokens == 7
+    assert {chain: sorted(spans) for chain, spans in doc.chains.items()} == {
+        chain: sorted(spans) for chain, spans in chains.items()
+    }
+    assert not list(path.parent.glob("*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "chains, problem",
+    [
+        ({"1": [(0, 2), (1, 3)]}, "crossing or touching"),
+        ({"1": [(0, 1), (1, 2)]}, "crossing or touching"),
+        ({"a b": [(0, 0)]}, "cannot be written"),
+        ({"1": [(2, 9)]}, "outside"),
+    ],
+)
+def test_writer_refuses_what_brackets_cannot_express(chains: dict, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        coref_annotations(4, chains)
