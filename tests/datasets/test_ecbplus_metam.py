@@ -131,3 +131,21 @@ def test_missing_mention_map_gives_manual_steps(tmp_path: Path) -> None:
         ecbplus_metam.read(folder, ReadOptions())
     message = str(info.value)
     assert "ecbplus_metam.json" in message and "8b766eb3c26ede6322bcdec434f88ad8d211ebe3" in message
+
+
+def test_build_through_the_pipeline(tmp_path: Path) -> None:
+    from ucdcr.pipeline.build import build_dataset
+
+    write_raw(tmp_path)
+    report = build_dataset("ecbplus_metam", raw_dir=tmp_path, data_dir=tmp_path / "data", jobs=1, progress=False)
+    out = tmp_path / "data" / "ecbplus_metam"
+    events = json.loads((out / "test" / "event_mentions.json").read_text(encoding="utf-8"))
+    entities = json.loads((out / "test" / "entity_mentions.json").read_text(encoding="utf-8"))
+    assert json.loads((out / "train" / "event_mentions.json").read_text(encoding="utf-8")) == []
+    assert [m["tokens_str"] for m in events] == ["threw a net over", "put in irons", "hurt"]
+    assert [m["tokens_text"] for m in events][:2] == [["threw", "a", "net", "over"], ["put", "in", "irons"]]
+    assert {m["coref_chain"] for m in events[:2]} == {"ACT123"} and not events[0]["is_singleton"]
+    assert [m["tokens_str"] for m in entities] == ["Police", "the gunman"]
+    assert all(m["mention_id"].startswith("ECBPlusMETAm_") for m in events + entities)
+    assert report.counts["mentions_written"] == 5 and report.parse_rate == round(100 * 5 / 6, 2)
+    assert "train" in report.unavailable_splits

@@ -1,0 +1,41 @@
+"""WEC-Eng on the real partial raw data: uCDCR's topic maps load and give the published structure; without the
+Hugging Face mention files the build gives the manual steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require
+from ucdcr.datasets.wec_eng import read_topic_maps
+from ucdcr.errors import MissingRawData
+from ucdcr.pipeline.build import build_dataset
+
+
+def test_topic_maps_give_the_published_structure(raw_dir: Path) -> None:
+    names, maps = read_topic_maps(require(raw_dir / "WEC-Eng"))
+    assert len(names) == 18  # WEC paper Table 7 / REFERENCE.md §7.2 "topics 18"
+    # REFERENCE.md §7.2 per-split documents: train 34132, val 1194, test 1803
+    assert {split: len(rows) for split, rows in maps.items()} == {"train": 34132, "val": 1194, "test": 1803}
+    subtopics = {split: {row.subtopic for row in rows.values()} for split, rows in maps.items()}
+    # REFERENCE.md §7.2: 7370 subtopics in all; paper Table 13 (test row): 322 subtopics, 15 topics
+    assert sum(len(s) for s in subtopics.values()) == 7370
+    assert len(subtopics["test"]) == 322
+    assert len({row.topic for row in maps["test"].values()}) == 15
+
+
+def test_build_without_mention_files_gives_manual_steps(raw_dir: Path, tmp_path: Path) -> None:
+    folder = require(raw_dir / "WEC-Eng")
+    if (folder / "Train_Event_gold_mentions.json").exists():
+        report = build_dataset("wec_eng", raw_dir=raw_dir, data_dir=tmp_path, jobs=2, progress=False)
+        # paper Table 8: WEC-Eng 43672 original mentions, 43672 parsed
+        assert report.counts["mentions_annotated"] == 43672
+        return
+    with pytest.raises(MissingRawData) as info:
+        build_dataset("wec_eng", raw_dir=raw_dir, data_dir=tmp_path, jobs=1, progress=False)
+    message = str(info.value)
+    for name in ("Train_Event_gold_mentions.json", "Dev_Event_gold_mentions_validated.json",
+                 "Test_Event_gold_mentions_validated.json"):
+        assert name in message
+    assert "https://huggingface.co/datasets/Intel/WEC-Eng" in message and "CC BY-SA 3.0" in message
