@@ -1,13 +1,47 @@
-"""`ucdcr download` (not implemented yet)."""
+"""`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
-from ucdcr.errors import UcdcrError
+from ucdcr.cli.common import RawDirOption, console, err_console, friendly_errors
+from ucdcr.errors import ManualDownloadRequired
+from ucdcr.paths import resolve_raw_dir
+from ucdcr.registry import DATASET_IDS, get
+
+
+def expand_ids(names: list[str]) -> list[str]:
+    """Dataset ids from command-line names (``all`` = every dataset)."""
+    if any(name.lower() == "all" for name in names):
+        return list(DATASET_IDS)
+    return [get(name).id for name in names]
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("download", help="(not implemented yet)")
-    def _cmd() -> None:
-        raise UcdcrError("`ucdcr download` is not implemented yet")
+    @app.command("download", help="Fetch and verify the raw files of datasets (or take them from --mirror).")
+    @friendly_errors
+    def _cmd(
+        datasets: Annotated[list[str], typer.Argument(help="Dataset ids, or 'all'.")],
+        raw_dir: RawDirOption = None,
+        mirror: Annotated[
+            Path | None, typer.Option("--mirror", help="A local folder laid out like the raw dir (e.g. ../shared/raw).")
+        ] = None,
+    ) -> None:
+        from ucdcr.download import download
+
+        target = resolve_raw_dir(raw_dir)
+        manual = []
+        for dataset_id in expand_ids(datasets):
+            try:
+                fetched = download(dataset_id, target, mirror)
+            except ManualDownloadRequired as exc:
+                manual.append(dataset_id)
+                err_console.print(f"[yellow]{dataset_id}: manual steps needed[/]\n{exc}", highlight=False)
+                continue
+            for item in fetched:
+                console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False)
+        if manual:
+            raise typer.Exit(1)
