@@ -59,10 +59,13 @@ def subtopic_of(document: FccDocument) -> str:
     return document.seminal_event or f"singleton_subtopic_{document.doc_id}"
 
 
-def _documents(split: Split, documents: list[FccDocument], tokens_path: Path) -> tuple[dict[str, SourceDocument], dict[str, dict[int, int]]]:
+Lengths = dict[str, dict[int, int]]  # doc-id -> sentence-idx -> number of tokens
+
+
+def _documents(split: Split, documents: list[FccDocument], tokens_path: Path) -> tuple[dict[str, SourceDocument], Lengths]:
     """The split's documents with their tokens, and per document the length of every sentence."""
     built: dict[str, SourceDocument] = {}
-    lengths: dict[str, dict[int, int]] = {}
+    lengths: Lengths = {}
     for document in documents:
         subtopic = subtopic_of(document)
         built[document.doc_id] = SourceDocument(TOPIC_ID, TOPIC_NAME, name_shortuuid(subtopic), subtopic,
@@ -74,11 +77,12 @@ def _documents(split: Split, documents: list[FccDocument], tokens_path: Path) ->
         sentences = lengths[token.doc_id]
         sentences[token.sentence] = max(sentences.get(token.sentence, 0), token.index + 1)
         if token.text.strip():  # an empty cell cannot be a token; a mention over it keeps its other tokens
-            built[token.doc_id].tokens.append(SourceToken(f"{token.sentence}.{token.index}", token.text, token.sentence))
+            token_id = f"{token.sentence}.{token.index}"
+            built[token.doc_id].tokens.append(SourceToken(token_id, token.text, token.sentence))
     return built, lengths
 
 
-def _check_span(action: FccAction, lengths: dict[str, dict[int, int]], path: Path) -> None:
+def _check_span(action: FccAction, lengths: Lengths, path: Path) -> None:
     if action.doc_id not in lengths:
         raise FormatError(path, f"mention of unknown document {action.doc_id!r}", action.line)
     length = lengths[action.doc_id].get(action.sentence)
@@ -94,8 +98,8 @@ def _mention(action: FccAction, doc: SourceDocument, known: set[str]) -> SourceM
     token_ids = tuple(token_id for token_id in wanted if token_id in known)
     source_id = f"{action.doc_id}/{action.mention_id}"
     if not token_ids:
-        return DroppedMention(doc.doc_key, source_id, f"sentence {action.sentence} tokens {action.token_from}..{action.token_to - 1}",
-                              "", "the span holds only empty token cells", "read")
+        span = f"sentence {action.sentence} tokens {action.token_from}..{action.token_to - 1}"
+        return DroppedMention(doc.doc_key, source_id, span, "", "the span holds only empty token cells", "read")
     return SourceMention(doc.doc_key, token_ids, "EVE" + name_shortuuid(action.event), "event", EVENT_TYPE,
                          action.event, source_id, attributes={"event": action.event})
 

@@ -107,7 +107,10 @@ def downsample(links: list[Hyperlink], limit: int | None) -> list[Hyperlink]:
     return [link for link in links if link.target in kept_chains]
 
 
-def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: dict[tuple[str, int], str], source: str) -> SourceDocument:
+Sentences = dict[tuple[str, int], str]  # (url, sentence-idx) -> sentence string
+
+
+def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: Sentences, source: str) -> SourceDocument:
     topic, subtopic = url_structure(url)
     name = url.replace("/", "_")
     doc = SourceDocument(topic, topic, subtopic, subtopic, name_shortuuid(name), name, split, [], source_file=source)
@@ -117,11 +120,13 @@ def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], senten
     for sentence, items in sorted(by_sentence.items()):
         flags = space_after_flags([text for _, text in items], sentences.get((url, sentence), ""))
         flags[-1] = True  # sentences of a document are separated by whitespace (as uCDCR)
-        doc.tokens.extend(SourceToken(f"{sentence}.{index}", text, sentence, flag) for (index, text), flag in zip(items, flags))
+        doc.tokens.extend(
+            SourceToken(f"{sentence}.{index}", text, sentence, flag) for (index, text), flag in zip(items, flags)
+        )
     return doc
 
 
-def _mention(link: Hyperlink, doc: SourceDocument, outlet: str, sentences: dict[tuple[str, int], str]) -> SourceMention:
+def _mention(link: Hyperlink, doc: SourceDocument, outlet: str, sentences: Sentences) -> SourceMention:
     sentence = sentences.get((link.url, link.sentence), "")
     return SourceMention(
         doc_key=doc.doc_key, token_ids=tuple(f"{link.sentence}.{i}" for i in range(link.token_from, link.token_to)),
@@ -143,7 +148,8 @@ def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCo
     tokens = read_tokens(folder / "tokens.parquet", urls)
     sentences = read_sentences(folder / "sentences.parquet", urls)
     corpus.inputs.extend(folder / file for file in PARQUET_FILES)
-    docs = {url: _document(url, split, tokens.get(url, []), sentences, str(folder / "tokens.parquet")) for url in sorted(urls)}
+    source = str(folder / "tokens.parquet")
+    docs = {url: _document(url, split, tokens.get(url, []), sentences, source) for url in sorted(urls)}
     corpus.documents.extend(docs.values())
     corpus.mentions.extend(_mention(link, docs[link.url], outlet, sentences) for link in kept)
 

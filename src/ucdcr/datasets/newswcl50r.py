@@ -138,7 +138,8 @@ def _tokens(article: NewsArticle) -> tuple[list[SourceToken], dict[int, list[tup
         spans[number] = []
         for index, (start, end) in enumerate(offsets):
             token_id = f"p{number}.{index}"
-            tokens.append(SourceToken(token_id, paragraph[start:end], number - 1, end < len(paragraph) and paragraph[end].isspace()))
+            space_after = end < len(paragraph) and paragraph[end].isspace()
+            tokens.append(SourceToken(token_id, paragraph[start:end], number - 1, space_after))
             spans[number].append((start, end, token_id))
     return tokens, spans
 
@@ -239,10 +240,10 @@ def drop_duplicate_heads(records: list[dict[str, Any]]) -> tuple[list[dict[str, 
         if kept is None or len(record["tokens_str"]) > len(kept["tokens_str"]):
             best[key] = record
     winners = {id(record) for record in best.values()}
+    reason = "duplicate: a longer mention of the same chain has the same head in this sentence"
     dropped = [
-        DroppedMention(record["conll_doc_key"], record["mention_id"], f"sentence {record['sent_id']} tokens {record['tokens_number']}",
-                       record["tokens_str"], "duplicate: a longer mention of the same chain has the same head in this sentence",
-                       "finalize")
+        DroppedMention(record["conll_doc_key"], record["mention_id"],
+                       f"sentence {record['sent_id']} tokens {record['tokens_number']}", record["tokens_str"], reason, "finalize")
         for record in records if id(record) not in winners
     ]
     return [record for record in records if id(record) in winners], dropped
