@@ -7,8 +7,8 @@ Layout of the output folder::
     tables.json       every table with exact values (machine-readable)
     figures/*.png     histograms, distributions, t-SNE maps
 
-Tables come from the builders of the ``stats``, ``diversity`` and ``baseline`` commands (each command module's
-``build_tables(folders)``), so the report shows exactly what those commands print. Figures are described in
+Tables come from the same functions the ``stats``, ``diversity`` and ``baseline`` commands print with (their
+default tables), so the report shows exactly what those commands show. Figures are described in
 :mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional ``embed``
 extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from the
 network; every sample and t-SNE uses a fixed seed.
@@ -16,7 +16,6 @@ network; every sample and t-SNE uses a fixed seed.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,11 +33,6 @@ from ucdcr.report import figures
 from ucdcr.report.html import render_html, render_markdown
 from ucdcr.report.tables import ResultTable, render
 
-TABLE_COMMANDS: tuple[tuple[str, str], ...] = (
-    ("Dataset statistics (`ucdcr stats`)", "ucdcr.cli.stats"),
-    ("Lexical diversity (`ucdcr diversity`)", "ucdcr.cli.diversity"),
-    ("Same-head-lemma baseline (`ucdcr baseline`)", "ucdcr.cli.baseline"),
-)
 REPORT_FIELDS = ("coref_chain", "split", "tokens_text", "tokens_str", "mention_head", "mention_head_lemma",
                  "conll_doc_key")
 DOCS_PER_DATASET = 100  # documents per dataset on the t-SNE map (as in the paper, Figure 3)
@@ -50,11 +44,10 @@ Progress = Callable[[str], None]
 
 @dataclass
 class Section:
-    """A group of tables under one heading; ``missing`` says why the section has no tables."""
+    """A group of tables under one heading."""
 
     title: str
     tables: list[ResultTable] = field(default_factory=list)
-    missing: str | None = None
 
 
 @dataclass
@@ -102,9 +95,9 @@ def build_report(
     """
     say = progress or (lambda message: None)
     report = Report(out_dir, list(folders))
-    for title, module in TABLE_COMMANDS:
+    for title, builder in TABLE_SECTIONS:
         say(f"tables: {title}")
-        report.sections.append(_section(title, module, folders))
+        report.sections.append(Section(title, builder(folders)))
     data = []
     for name, folder in folders.items():
         say(f"loading {name}")
@@ -123,12 +116,34 @@ def build_report(
     return report
 
 
-def _section(title: str, module_name: str, folders: dict[str, Path]) -> Section:
-    builder = getattr(importlib.import_module(module_name), "build_tables", None)
-    if builder is None:
-        command = module_name.rsplit(".", 1)[-1]
-        return Section(title, missing=f"`ucdcr {command}` has no table builder in this version")
-    return Section(title, tables=list(builder(folders)))
+def stats_tables(folders: dict[str, Path]) -> list[ResultTable]:
+    """The tables of ``ucdcr stats`` (paper Tables 2, 3, 4, 12, 9-11)."""
+    from ucdcr.cli.stats import build_tables
+
+    return build_tables(folders)
+
+
+def diversity_tables(folders: dict[str, Path]) -> list[ResultTable]:
+    """The table of ``ucdcr diversity`` (paper Table 5)."""
+    from ucdcr.cli.diversity import build_tables
+
+    return build_tables(folders)
+
+
+def baseline_tables(folders: dict[str, Path]) -> list[ResultTable]:
+    """The tables of ``ucdcr baseline`` (paper Tables 6, 7, 13)."""
+    from ucdcr.analysis.baseline import run_baseline
+    from ucdcr.cli.baseline import load_for_protocol, result_tables
+
+    results = [run_baseline(name, *load_for_protocol(folder)) for name, folder in folders.items()]
+    return result_tables(results, "same-head-lemma baseline", per_setting=False)
+
+
+TABLE_SECTIONS: tuple[tuple[str, Callable[[dict[str, Path]], list[ResultTable]]], ...] = (
+    ("Dataset statistics (`ucdcr stats`)", stats_tables),
+    ("Lexical diversity (`ucdcr diversity`)", diversity_tables),
+    ("Same-head-lemma baseline (`ucdcr baseline`)", baseline_tables),
+)
 
 
 def _dataset_data(name: str, folder: Path) -> DatasetData:

