@@ -149,3 +149,5 @@ def test_build_through_the_pipeline(tmp_path: Path) -> None:
     assert all(m["mention_id"].startswith("ECBPlusMETAm_") for m in events + entities)
     assert report.counts["mentions_written"] == 5 and report.parse_rate == round(100 * 5 / 6, 2)
     assert "train" in report.unavailable_splits
+    (dropped,) = report.dropped
+    assert dropped["text"] == "on Tuesday" and "no longer occurs in the paraphrased sentence" in dropped["reason"]
