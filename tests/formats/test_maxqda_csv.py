@@ -102,6 +102,13 @@ def test_news_please_paragraphs(tmp_path: Path) -> None:
     assert article.paragraphs == ("Title here", "First para.  ", "Second para.")
 
 
+def test_news_please_name_from_file_when_source_domain_is_a_domain(tmp_path: Path) -> None:
+    path = write_article(tmp_path / "0_L.json", "www.nytimes.com", "T", "", "Body.")
+    assert read_news_please_json(path).name == "0_L"
+    path = write_article(tmp_path / "0_R.json", "", "T", "", "Body.")
+    assert read_news_please_json(path).name == "0_R"
+
+
 def test_news_please_errors(tmp_path: Path) -> None:
     broken = tmp_path / "b.json"
     broken.write_text('{"title": "x", "text": ', encoding="utf-8")

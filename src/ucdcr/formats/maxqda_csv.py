@@ -131,7 +131,8 @@ def read_concept_types(path: Path) -> dict[tuple[str, str], str]:
 
 
 def read_news_please_json(path: Path) -> NewsArticle:
-    """One article; its name is ``source_domain`` (NewsWCL50r's document name), else the file stem."""
+    """One article. Its name is ``source_domain`` when that holds a document name (NewsWCL50r re-uses the field,
+    e.g. ``1_L``); when it is empty or a web domain (as news-please fills it, ``www.nytimes.com``), the file stem."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
@@ -147,7 +148,8 @@ def read_news_please_json(path: Path) -> NewsArticle:
             parts.append(value)
     if not record.get("text"):
         raise FormatError(path, "field 'text' is missing or empty")
-    name = str(record.get("source_domain") or "").strip() or path.stem
+    source_domain = str(record.get("source_domain") or "").strip()
+    name = source_domain if source_domain and "." not in source_domain else path.stem
     return NewsArticle(name=name, paragraphs=tuple("\n".join(parts).split("\n")), path=str(path))
 
 
