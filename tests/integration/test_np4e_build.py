@@ -1,0 +1,64 @@
+"""NP4E_cd built from ../shared/raw/NP4E, compared with the paper and with the authors' release (reference/NP4E)."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from tests.conftest import require
+from ucdcr.datasets.np4e import read_np4e
+from ucdcr.registry import ReadOptions
+
+
+def test_reader_counts(raw_dir: Path) -> None:
+    corpus = read_np4e(require(raw_dir / "NP4E"), ReadOptions())
+    # paper Table 8: NP4E_cd Original 6574 mentions (= the coref markables); Table 2: 94 documents
+    assert len(corpus.mentions) == 6574 and len(corpus.documents) == 94
+    # paper Table 12: documents per split 55 / 19 / 20
+    assert Counter(d.split for d in corpus.documents) == {"train": 55, "val": 19, "test": 20}
+
+
+def test_build(built: Any) -> None:
+    report = built.report("np4e")
+    # Every markable is kept: 6574 (paper Table 8 "Original"); the paper's 6559 lost 15 to re-mapping failures and
+    # to pronoun-only cross-document groups the reference drops (REFERENCE.md §1.3 step 5).
+    assert report.counts["mentions_written"] == 6574 and report.parse_rate >= 99.0
+    assert report.dropped == []
+    assert {s: report.splits[s]["documents"] for s in ("train", "val", "test")} == {"train": 55, "val": 19, "test": 20}
+    # Table 2: NP4E_cd has 0 singletons (every markable is in a coref set; merged chains only grow)
+    assert sum(report.splits[s]["singletons"] for s in report.splits) == 0
+    # Table 4 / REFERENCE.md §7.2: test 1440 mentions (test has no re-mapping losses in the reference either)
+    assert report.splits["test"]["mentions"] == 1440
+    # Chains: our transitive closure merges more than the reference's two-hop expansion (667 chains in the CSV);
+    # measured here: 320 / 190 / 119 = 629.
+    chains = sum(report.splits[s]["chains"] for s in ("train", "val", "test"))
+    assert 600 <= chains <= 667
+
+
+def _spans(path: Path) -> dict[tuple[str, int, tuple[int, ...]], dict[str, Any]]:
+    rows = pq.read_table(path, columns=["conll_doc_key", "sent_id", "tokens_number", "mention_head_lemma",
+                                        "context_start_end_global_id"]).to_pylist()
+    spans = {}
+    for row in rows:
+        for column in ("tokens_number", "context_start_end_global_id"):
+            if isinstance(row[column], str):
+                row[column] = ast.literal_eval(row[column])
+        spans.setdefault((row["conll_doc_key"], row["sent_id"], tuple(row["tokens_number"])), row)
+    return spans
+
+
+def test_agreement_with_the_authors_release(built: Any, reference_dir: Path) -> None:
+    ours = _spans(built("np4e") / "all_mentions.parquet")
+    theirs = _spans(require(reference_dir / "NP4E" / "all_mentions.parquet"))
+    matched = [(ours[k], theirs[k]) for k in theirs if k in ours]
+    # bench/compare_np4e_reference.py measured: 6302 of 6428 distinct reference spans (98.0%) found in our build;
+    # head lemma 91.2% (our deterministic head rule vs the reference's first-token rule, REFERENCE.md §2.1);
+    # context window ids 77.1% (re-tokenization differences shift global token ids). Floors 1-2 points below.
+    assert len(matched) / len(theirs) >= 0.97
+    assert sum(a["mention_head_lemma"] == b["mention_head_lemma"] for a, b in matched) / len(matched) >= 0.89
+    same_context = sum(a["context_start_end_global_id"] == b["context_start_end_global_id"] for a, b in matched)
+    assert same_context / len(matched) >= 0.75
