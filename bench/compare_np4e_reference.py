@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         from ucdcr.pipeline.build import build_dataset
 
         started = time.perf_counter()
-        report = build_dataset("np4e", raw_dir=args.raw, data_dir=tempfile.mkdtemp(prefix="np4e-"), jobs=1, progress=False)
+        data_dir = tempfile.mkdtemp(prefix="np4e-")
+        report = build_dataset("np4e", raw_dir=args.raw, data_dir=data_dir, jobs=1, progress=False)
         built = Path(report.output_dir)
         print(f"built np4e in {time.perf_counter() - started:.1f} s: {report.counts['mentions_written']} mentions, "
               f"parse rate {report.parse_rate}%")

@@ -19,7 +19,8 @@ def write_np4e(raw: Path) -> Path:
         write_project(raw / "mmax2" / event, name="11newsML")
         write_project(raw / "mmax2" / event, name="12newsML")
     (raw / "ucdcr-meta").mkdir(parents=True)
-    (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0"], "val": [], "test": ["1"]}))
+    split = {"train": ["0"], "val": [], "test": ["1"]}
+    (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps(split))
     return raw
 
 

@@ -24,7 +24,8 @@ def test_reads_conll(tmp_path: Path) -> None:
     path.write_text(CONLL)
     tokens = cd2cr.read_conll(path)
     assert [(t.doc_id, t.sentence_id, t.token_id, t.text) for t in tokens] == [
-        ("0_news_1", 0, 0, "A"), ("0_news_1", 0, 1, "study"), ("0_news_1", 1, 2, "It"), ("0_science_2", 0, 0, "Abstract")]
+        ("0_news_1", 0, 0, "A"), ("0_news_1", 0, 1, "study"), ("0_news_1", 1, 2, "It"),
+        ("0_science_2", 0, 0, "Abstract")]
     assert tokens[0].topic == "0" and tokens[0].line == 2
 
 
@@ -69,7 +70,8 @@ def test_reads_entities(tmp_path: Path) -> None:
     [
         ('[{"doc_id": "d"', r"train_entities\.json:1: invalid JSON"),
         ('{"a": 1}', "expected a JSON list"),
-        ('[{"doc_id": "d", "sentence_id": 0, "topic": 0, "tokens": "x", "cluster_id": 1}]', r"record 0: missing keys \['tokens_ids'\]"),
+        ('[{"doc_id": "d", "sentence_id": 0, "topic": 0, "tokens": "x", "cluster_id": 1}]',
+         r"record 0: missing keys \['tokens_ids'\]"),
         ('[{"doc_id": "d", "sentence_id": 0, "tokens_ids": [], "topic": 0, "tokens": "x", "cluster_id": 1}]',
          "tokens_ids must be a non-empty list of integers"),
     ],

@@ -12,9 +12,10 @@ the news URL's last path component or the paper's DOI. Original splits (dev -> v
 
 Rules:
 - Chain = the original ``cluster_id`` (cluster ids do not repeat across splits).
-- Sentences: the CoNLL sentence split is automatic and 50 mentions cross it (56 boundaries) (e.g. "aged 3·0 years [ SD 2·5 ]");
-  the sentences such a mention spans are joined into one sentence, so no mention is cut or dropped (the reference
-  keeps only the part in the first sentence). Sentence ids are renumbered 0.. per document.
+- Sentences: the CoNLL sentence split is automatic and 50 mentions cross 56 of its boundaries (e.g.
+  "aged 3·0 years [ SD 2·5 ]"); the sentences such a mention spans are joined into one sentence, so no mention
+  is cut or dropped (the reference keeps only the part in the first sentence). Sentence ids are renumbered 0..
+  per document.
 - A mention whose token ids are not in its document, or whose topic differs from its document's, is dropped
   with the reason.
 - Entity type (finalize hook): the majority over the chain of the head NER (O -> OTHER), ties alphabetically
@@ -138,7 +139,9 @@ def _drop(corpus: SourceCorpus, doc_key: str, entity: fmt.EntityMention, stem: s
     )
 
 
-def _joined_sentences(doc_tokens: list[fmt.ConllToken], entities: list[fmt.EntityMention]) -> tuple[dict[int, int], int]:
+def _joined_sentences(
+    doc_tokens: list[fmt.ConllToken], entities: list[fmt.EntityMention]
+) -> tuple[dict[int, int], int]:
     """Original sentence id -> new sentence id, joining the sentences each mention spans; and #boundaries removed."""
     sentence_of_token = {t.token_id: t.sentence_id for t in doc_tokens}
     sentences = sorted({t.sentence_id for t in doc_tokens})

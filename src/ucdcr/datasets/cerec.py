@@ -44,7 +44,7 @@ UNKNOWN_SPEAKER = "unknown"
 
 @dataclass(frozen=True)
 class SplitSource:
-    """Where one split's file was found: the file (or zip) path, the member inside a zip, and whether it is a stand-in."""
+    """Where one split's file was found: file (or zip) path, member inside the zip, whether it is a stand-in."""
 
     split: Split
     final_name: str
@@ -125,7 +125,8 @@ def read_cerec(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
         else:
             sources.append(source)
     if not sources:
-        raise MissingRawData(f"no CEREC split file found in {raw_folder}: " + "; ".join(corpus.unavailable_splits.values()))
+        reasons = "; ".join(corpus.unavailable_splits.values())
+        raise MissingRawData(f"no CEREC split file found in {raw_folder}: {reasons}")
     for source in sources:
         if source.path not in corpus.inputs:
             corpus.inputs.append(source.path)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,7 +138,8 @@ def _mention(markable: CatMarkable, target: CatMarkable | None, document: Source
     else:
         full_type = _instance_type(target, is_event)
         instance_id = target.attributes.get("instance_id")
-        chain = f"{instance_id}_{document.topic_id}" if instance_id else f"{full_type[:3]}_{document.doc_id}_{target.m_id}"
+        within_document = f"{full_type[:3]}_{document.doc_id}_{target.m_id}"
+        chain = f"{instance_id}_{document.topic_id}" if instance_id else within_document
         description = target.attributes.get("TAG_DESCRIPTOR", "")
     return SourceMention(
         doc_key=document.doc_key,

@@ -78,7 +78,8 @@ def read_conll(path: Path) -> list[ConllToken]:
                 continue
             columns = line.split("\t")
             if len(columns) != CONLL_COLUMNS:
-                raise FormatError(path, f"expected {CONLL_COLUMNS} tab-separated columns, found {len(columns)}", line_number)
+                problem = f"expected {CONLL_COLUMNS} tab-separated columns, found {len(columns)}"
+                raise FormatError(path, problem, line_number)
             topic, subtopic, doc_id, sentence, token_id, text = columns[:6]
             token = ConllToken(
                 topic, subtopic, doc_id, _int(sentence, "sentence id", path, line_number),
