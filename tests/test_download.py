@@ -1,0 +1,148 @@
+"""Downloads and verification (ucdcr.download) with small manifests and files made by the tests."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ucdcr import download as dl
+from ucdcr.cli.app import app
+from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired
+
+CONTENT = b"Topic,File,Sentence Number\n1,10ecbplus,1\n"
+SHA = hashlib.sha256(CONTENT).hexdigest()
+
+
+def manifest(*entries: dict[str, Any], manual_steps: str | None = None) -> dict[str, Any]:
+    return {"dataset": "ecbplus", "licence": "CC BY 3.0", "homepage": "", "files": list(entries), "manual_steps": manual_steps}
+
+
+def file_entry(**changes: Any) -> dict[str, Any]:
+    entry = {"path": "a/sentences.csv", "url": None, "size": len(CONTENT), "sha256": SHA, "git_blob": None,
+             "required": True, "note": ""}
+    entry.update(changes)
+    return entry
+
+
+@pytest.fixture
+def mirror(tmp_path: Path) -> Path:
+    root = tmp_path / "mirror"
+    (root / "ECBplus" / "a").mkdir(parents=True)
+    (root / "ECBplus" / "a" / "sentences.csv").write_bytes(CONTENT)
+    tree = root / "ECBplus" / "t" / "ECB+"
+    (tree / "1").mkdir(parents=True)
+    (tree / "1" / "1_1ecb.xml").write_text("<Document/>")
+    (tree / "2.txt").write_text("x")
+    return root
+
+
+def use(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any]) -> None:
+    monkeypatch.setattr(dl, "load_manifest", lambda _: data)
+
+
+def test_copy_from_mirror_then_already_there(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(file_entry()))
+    raw = tmp_path / "raw"
+    assert [f.action for f in dl.download("ecbplus", raw, mirror)] == ["copied from mirror"]
+    assert (raw / "ECBplus" / "a" / "sentences.csv").read_bytes() == CONTENT
+    assert [f.action for f in dl.download("ecbplus", raw, mirror)] == ["already there"]
+    status = dl.dataset_status("ecbplus", raw)
+    assert status.complete and status.summary() == "1/1 found, 1 verified"
+
+
+def test_hash_mismatch_names_file_and_both_hashes(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(file_entry(sha256="0" * 64)))
+    raw = tmp_path / "raw"
+    with pytest.raises(ChecksumError) as error:
+        dl.download("ecbplus", raw, mirror)
+    message = str(error.value)
+    assert str(raw / "ECBplus" / "a" / "sentences.csv") in message and "0" * 64 in message and SHA in message
+    assert not any((raw / "ECBplus" / "a").iterdir())  # nothing half-written stays behind
+
+
+def test_size_mismatch(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(file_entry(size=5)))
+    with pytest.raises(ChecksumError, match=f"size mismatch: expected 5, got {len(CONTENT)}"):
+        dl.download("ecbplus", tmp_path / "raw", mirror)
+
+
+def test_download_from_url_and_git_blob(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = mirror / "ECBplus" / "a" / "sentences.csv"
+    blob = hashlib.sha1(b"blob %d\0" % len(CONTENT) + CONTENT).hexdigest()
+    use(monkeypatch, manifest(file_entry(url=source.as_uri(), sha256=None, size=None, git_blob=blob)))
+    raw = tmp_path / "raw"
+    assert [f.action for f in dl.download("ecbplus", raw)] == ["downloaded"]
+    assert dl.git_blob_id(raw / "ECBplus" / "a" / "sentences.csv") == blob
+
+
+def test_failed_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(file_entry(url=(tmp_path / "nowhere.csv").as_uri())))
+    with pytest.raises(DownloadError, match="download failed"):
+        dl.download("ecbplus", tmp_path / "raw")
+
+
+def tree_entry(mirror: Path, **changes: Any) -> dict[str, Any]:
+    folder = mirror / "ECBplus"
+    entry = {"path": "t/ECB+", "kind": "tree", "tree_sha256": dl.tree_sha256(folder, folder / "t" / "ECB+"),
+             "files": 2, "url": None, "required": False, "one_of": "corpus", "note": ""}
+    entry.update(changes)
+    return entry
+
+
+def test_tree_hash_is_the_manifest_md_shell_pipeline(mirror: Path) -> None:
+    folder = mirror / "ECBplus"
+    shell = subprocess.run("find t/ECB+ -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum",
+                           shell=True, cwd=folder, capture_output=True, text=True, check=True).stdout.split()[0]
+    assert dl.tree_sha256(folder, folder / "t" / "ECB+") == shell
+
+
+def test_tree_and_one_of_group(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    zip_entry = file_entry(path="t/ECB+.zip", url=None, sha256=None, size=None, required=False, one_of="corpus")
+    use(monkeypatch, manifest(zip_entry, tree_entry(mirror)))
+    raw = tmp_path / "raw"
+    actions = {f.path: f.action for f in dl.download("ecbplus", raw, mirror)}
+    assert actions == {"t/ECB+": "copied from mirror", "t/ECB+.zip": "skipped (an alternative of group 'corpus' is there)"}
+    assert (raw / "ECBplus" / "t" / "ECB+" / "1" / "1_1ecb.xml").exists()
+    assert dl.dataset_status("ecbplus", raw).complete
+
+
+def test_tree_mismatch(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(tree_entry(mirror, tree_sha256="f" * 64)))
+    with pytest.raises(ChecksumError, match="tree hash mismatch: expected f{64}"):
+        dl.download("ecbplus", tmp_path / "raw", mirror)
+    assert not (tmp_path / "raw" / "ECBplus" / "t" / "ECB+").exists()
+
+
+def test_manual_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(file_entry(), manual_steps="Ask the authors and put sentences.csv into a/."))
+    with pytest.raises(ManualDownloadRequired, match="Ask the authors"):
+        dl.download("ecbplus", tmp_path / "raw")
+
+
+def test_cli_download_and_datasets(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(file_entry()))
+    runner = CliRunner()
+    raw = tmp_path / "raw"
+    result = runner.invoke(app, ["download", "ecbplus", "--raw-dir", str(raw), "--mirror", str(mirror)])
+    assert result.exit_code == 0, result.output
+    assert "ecbplus: a/sentences.csv: copied from mirror" in result.output
+    from ucdcr.cli.datasets_cmd import dataset_rows
+
+    rows = {r["id"]: r for r in dataset_rows(raw, tmp_path / "data")}
+    assert len(rows) == 12 and rows["ecbplus"]["raw"] == "1/1 found, 1 verified (complete)"
+    assert rows["ecbplus"]["built"] == "no" and rows["ecbplus"]["types"] == "event+entity"
+
+
+def test_shipped_ecbplus_manifest_is_well_formed() -> None:
+    data = dl.load_manifest("ecbplus")
+    assert data["dataset"] == "ecbplus" and data["licence"] == "CC BY 3.0"
+    tree = next(e for e in data["files"] if e.get("kind") == "tree")
+    # MANIFEST.md, section 1: 982 files, tree hash 66e0d717...
+    assert tree["files"] == 982 and tree["tree_sha256"].startswith("66e0d717")
+    csv = next(e for e in data["files"] if e["path"].endswith("ECBplus_coreference_sentences.csv"))
+    assert csv["size"] == 23008 and csv["sha256"].startswith("afee49e0")
