@@ -24,6 +24,7 @@ from statistics import fmean
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ucdcr.analysis.chains import FULL_SCOPE, ChainEntry, chain_entries, chain_ids, scopes
 from ucdcr.analysis.diversity import SELECTIONS, chain_diversity, scope_diversity
@@ -51,7 +52,7 @@ REANNOTATIONS = ("nident", "ecbplus_metam")
 
 def chain_context_lengths(table: pa.Table, entries: Sequence[ChainEntry]) -> list[float]:
     """ctx(c) of each chain entry: the mean len(mention_context) of its mentions."""
-    lengths = [len(context) for context in table["mention_context"].to_pylist()]
+    lengths = pc.list_value_length(table["mention_context"]).to_pylist()
     return [fmean(lengths[row] for row in entry.rows) for entry in entries]
 
 
