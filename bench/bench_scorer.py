@@ -36,9 +36,10 @@ def meta_document(n_mentions: int, n_chains: int, seed: int = 0) -> tuple[list[l
     weights = [1 / (rank + 1) ** 0.8 for rank in range(n_chains)]
     key: list[list[str]] = [[] for _ in range(n_chains)]
     mentions = [f"doc{i % (n_mentions // 50 or 1)}:{i}" for i in range(n_mentions)]
-    for chain, mention in zip(range(n_chains), mentions):
+    for chain, mention in zip(range(n_chains), mentions[:n_chains], strict=True):
         key[chain].append(mention)  # every chain gets at least one mention
-    for mention, chain in zip(mentions[n_chains:], rng.choices(range(n_chains), weights, k=n_mentions - n_chains)):
+    chains = rng.choices(range(n_chains), weights, k=n_mentions - n_chains)
+    for mention, chain in zip(mentions[n_chains:], chains, strict=True):
         key[chain].append(mention)
     return key, perturb(key, rng)
 
@@ -104,12 +105,13 @@ def bench_case(n_mentions: int, n_chains: int, repeat: int, scorch_ceaf: bool) -
           f"response {n_response:,} mentions / {len(response):,} chains ==")
     total, scores = timed(lambda: score_clusters(key, response), repeat)
     print(f"ucdcr all 6 metrics (muc bcub ceafm ceafe blanc lea), end to end: {total:8.3f} s")
-    print(f"ucdcr score_files on the same as CoNLL-2012 files (read + score): {time_files(key, response, repeat):8.3f} s")
+    file_seconds = time_files(key, response, repeat)
+    print(f"ucdcr score_files on the same as CoNLL-2012 files (read + score): {file_seconds:8.3f} s")
     identify_time, doc = timed(lambda: identify_mentions(key, response), repeat)
     print(f"  mention identification + encoding               {identify_time:8.3f} s")
     for name, function in METRIC_FUNCTIONS.items():
         # a fresh overlap each run, so the shared contingency tables are included in every metric's time
-        seconds, _ = timed(lambda: function(DocumentOverlap(doc)), repeat)
+        seconds, _ = timed(lambda function=function: function(DocumentOverlap(doc)), repeat)
         print(f"  {name:6s}                                           {seconds:8.3f} s")
     key_sets, response_sets = [set(c) for c in key], [set(c) for c in response]
     scorch_total = 0.0
@@ -118,10 +120,11 @@ def bench_case(n_mentions: int, n_chains: int, repeat: int, scorch_ceaf: bool) -
             print(f"scorch {scorch_name:8s} skipped ({len(key):,} x {len(response):,} chain pairs in Python; "
                   "--scorch-ceaf-large to run)")
             continue
-        seconds, values = timed(lambda: getattr(scorch.scores, scorch_name)(key_sets, response_sets), 1)
+        scorch_metric = getattr(scorch.scores, scorch_name)
+        seconds, values = timed(lambda metric=scorch_metric: metric(key_sets, response_sets), 1)
         scorch_total += seconds
         ours = scores[name]
-        difference = max(abs(a - b) for a, b in zip(values, (ours.recall, ours.precision, ours.f1)))
+        difference = max(abs(a - b) for a, b in zip(values, (ours.recall, ours.precision, ours.f1), strict=True))
         print(f"scorch {scorch_name:8s} {seconds:8.3f} s   max |scorch - ucdcr| over R,P,F1 = {difference:.2e}")
     print(f"scorch total (metrics run)                          {scorch_total:8.3f} s")
     print("ucdcr F1: " + "  ".join(f"{name} {scores[name].f1 * 100:.2f}" for name in scores)

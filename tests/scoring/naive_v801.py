@@ -81,7 +81,7 @@ def ceaf(keys, response, entity):
             common = sum(1 for a in k if a in r)
             sim[i, j] = 2 * common / (len(k) + len(r)) if entity else common
     rows, cols = linear_sum_assignment(sim, maximize=True)
-    best = dict(zip(rows.tolist(), sim[rows, cols].tolist()))
+    best = dict(zip(rows.tolist(), sim[rows, cols].tolist(), strict=True))
     numerator = 0.0
     for i in range(len(keys)):
         numerator += 1 - (1 - best.get(i, 0.0))

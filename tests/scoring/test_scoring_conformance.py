@@ -7,6 +7,7 @@ files (``cases/official``, copied from its test/DataFiles) and on the generated 
 The official expected R/P/F1 values are transcribed from its test/CorefMetricTestConfig.pm.
 """
 
+# ruff: noqa: E501  (the official expected values are transcribed one case per line)
 from __future__ import annotations
 
 import json
@@ -98,7 +99,7 @@ def test_official_expected_values(case_id: str, key: str, response: str, expecte
     for metric, values in expected.items():
         actual = (scores[metric].recall, scores[metric].precision, scores[metric].f1)
         # test.pl's rule: the summed absolute difference of (R, P, F1) is below 1e-4
-        assert sum(abs(e - a) for e, a in zip(values, actual)) < 1e-4, (case_id, metric, actual)
+        assert sum(abs(e - a) for e, a in zip(values, actual, strict=True)) < 1e-4, (case_id, metric, actual)
 
 
 def test_official_check_count() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+import naive_v801
 import pytest
 
-import naive_v801
 from ucdcr.scoring import METRICS, MetricScore, resolve_metrics, score_clusters, score_documents, truncate_percent
 
 KEY = [["a"], ["b", "c"], ["d", "e", "f"]]

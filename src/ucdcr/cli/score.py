@@ -17,8 +17,10 @@ def register(app: typer.Typer) -> None:
     @app.command("score", help="Score a CoNLL-2012 RESPONSE file against a KEY file (CoNLL-2012 scorer v8.01 rules).")
     @friendly_errors
     def _cmd(
-        key: Annotated[Path, typer.Argument(exists=True, dir_okay=False, metavar="KEY", help="Key (gold) CoNLL-2012 file.")],
-        response: Annotated[Path, typer.Argument(exists=True, dir_okay=False, metavar="RESPONSE", help="Response (system) file.")],
+        key: Annotated[Path, typer.Argument(exists=True, dir_okay=False, metavar="KEY", help="Key (gold) file.")],
+        response: Annotated[
+            Path, typer.Argument(exists=True, dir_okay=False, metavar="RESPONSE", help="Response (system) file.")
+        ],
         metric: Annotated[str, typer.Option("--metric", "-m", help=METRIC_HELP)] = "all",
         as_json: Annotated[bool, typer.Option("--json", help="Exact floats and counts as JSON.")] = False,
     ) -> None:

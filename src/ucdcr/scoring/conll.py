@@ -241,7 +241,7 @@ def _check_readable(opens, singles, closes, clusters: Mapping[str, Iterable[Span
     """Replay the reader's pairing rule; crossing or touching mentions of one chain cannot be written."""
     stacks: dict[str, list[int]] = {}
     read: dict[str, list[Span]] = {chain: [] for chain in clusters}
-    for token, (token_opens, token_singles, token_closes) in enumerate(zip(opens, singles, closes)):
+    for token, (token_opens, token_singles, token_closes) in enumerate(zip(opens, singles, closes, strict=True)):
         for chain in token_singles:
             read[chain].append((token, token))
         for _, chain in sorted(token_opens, key=lambda item: -item[0]):
@@ -268,7 +268,10 @@ def write_conll(
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp")
+    # closed explicitly below, then renamed over the target (atomic write)
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
+        "w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp"
+    )
     try:
         with handle:
             for name, sentences, clusters in documents:

@@ -184,36 +184,27 @@ def _aligned_similarity(cells: Contingency, phi: np.ndarray, overlap: DocumentOv
 
 def blanc(overlap: DocumentOverlap) -> BlancScore:
     """BLANC link counts of one document (summed over documents before combining, as v8.01)."""
-    counts = _LinkCounts.clean_part(overlap)
-    duplicated = np.flatnonzero(
-        (np.bincount(overlap.key.mention, minlength=overlap.doc.n_mentions) > 1)
-        | (np.bincount(overlap.response.mention, minlength=overlap.doc.n_mentions) > 1)
+    n = overlap.doc.n_mentions
+    repeated = (np.bincount(overlap.key.mention, minlength=n) > 1) | (
+        np.bincount(overlap.response.mention, minlength=n) > 1
     )
-    if duplicated.size:
-        counts.add_duplicated(overlap, duplicated)
+    counts = _LinkCounts(overlap, clean=~repeated)
+    if repeated.any():
+        counts.add_duplicated(overlap, np.flatnonzero(repeated))
     coreference = MetricScore(counts.both_coref, counts.key_coref, counts.both_coref, counts.response_coref)
     non_coreference = MetricScore(counts.both_non, counts.key_non, counts.both_non, counts.response_non)
     return BlancScore.from_links(coreference, non_coreference)
 
 
 class _LinkCounts:
-    """BLANC's six link-set sizes, built from the mentions occurring at most once per side plus corrections."""
+    """BLANC's six link-set sizes: closed form over the *clean* mentions (at most one occurrence per side), then
+    the links touching a repeated mention added one by one."""
 
-    def __init__(self) -> None:
-        self.key_coref = self.key_non = self.response_coref = self.response_non = 0
-        self.both_coref = self.both_non = 0
-
-    @classmethod
-    def clean_part(cls, overlap: DocumentOverlap) -> _LinkCounts:
-        n = overlap.doc.n_mentions
-        clean = (np.bincount(overlap.key.mention, minlength=n) <= 1) & (
-            np.bincount(overlap.response.mention, minlength=n) <= 1
-        )
+    def __init__(self, overlap: DocumentOverlap, clean: np.ndarray) -> None:
         key_chain = overlap.key_last[clean]
         response_chain = overlap.response_last[clean]
         in_key, in_response = key_chain >= 0, response_chain >= 0
         both = in_key & in_response
-        self = cls()
         self.clean_key = np.bincount(key_chain[in_key], minlength=overlap.key.n_chains)
         self.clean_response = np.bincount(response_chain[in_response], minlength=overlap.response.n_chains)
         self.clean_key_both = np.bincount(key_chain[both], minlength=overlap.key.n_chains)
@@ -225,22 +216,24 @@ class _LinkCounts:
         self.response_coref = int(_pairs(self.clean_response).sum())
         self.response_non = _pairs(int(self.clean_response.sum())) - self.response_coref
         self.both_coref = int(_pairs(self.clean_cells.counts).sum())
+        # pairs on both sides, minus those sharing a key chain or a response chain, plus those sharing both
         self.both_non = (
             _pairs(self.clean_both)
             - int(_pairs(self.clean_key_both).sum())
             - int(_pairs(self.clean_response_both).sum())
             + self.both_coref
         )
-        return self
 
     def add_duplicated(self, overlap: DocumentOverlap, duplicated: np.ndarray) -> None:
         """Add every link touching a mention that occurs more than once on a side (t12, t13 cases)."""
         key_chains = _chains_holding(overlap.key, duplicated)
         response_chains = _chains_holding(overlap.response, duplicated)
-        cells = dict(zip(zip(self.clean_cells.rows.tolist(), self.clean_cells.cols.tolist()), self.clean_cells.counts.tolist()))
+        cell_keys = zip(self.clean_cells.rows.tolist(), self.clean_cells.cols.tolist(), strict=True)
+        cells = dict(zip(cell_keys, self.clean_cells.counts.tolist(), strict=True))
         for mention in duplicated.tolist():
-            self._add_links_to_clean(key_chains[mention], response_chains[mention], cells)
-            self._add_link(key_chains[mention], key_chains[mention], response_chains[mention], response_chains[mention], self_link=True)
+            key_set, response_set = key_chains[mention], response_chains[mention]
+            self._add_links_to_clean(key_set, response_set, cells)
+            self._add_link(key_set, key_set, response_set, response_set, self_link=True)
         for index, first in enumerate(duplicated.tolist()):
             for second in duplicated[index + 1 :].tolist():
                 self._add_link(key_chains[first], key_chains[second], response_chains[first], response_chains[second])
@@ -286,7 +279,7 @@ def _chains_holding(partition: Partition, mentions: np.ndarray) -> dict[int, dic
     """For each given mention, {chain: occurrences in that chain}."""
     holding: dict[int, dict[int, int]] = {int(m): {} for m in mentions}
     selected = np.isin(partition.mention, mentions)
-    for mention, chain in zip(partition.mention[selected].tolist(), partition.chain[selected].tolist()):
+    for mention, chain in zip(partition.mention[selected].tolist(), partition.chain[selected].tolist(), strict=True):
         holding[mention][chain] = holding[mention].get(chain, 0) + 1
     return holding
 
@@ -315,7 +308,9 @@ def _self_link(a: dict[int, int], _: dict[int, int]) -> tuple[int, int]:
 
 def lea(overlap: DocumentOverlap) -> MetricScore:
     """LEA (link-based entity-aware), as in coval."""
-    recall_num = _lea_side(overlap.key, overlap.key_sizes, overlap.key_by_response, overlap.response_last, overlap.response_sizes)
+    recall_num = _lea_side(
+        overlap.key, overlap.key_sizes, overlap.key_by_response, overlap.response_last, overlap.response_sizes
+    )
     precision_num = _lea_side(
         overlap.response, overlap.response_sizes, overlap.response_by_key, overlap.key_last, overlap.key_sizes
     )

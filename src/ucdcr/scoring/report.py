@@ -23,7 +23,7 @@ RULE = "-" * 74
 
 def perl_number(value: float) -> str:
     """A number as Perl stringifies it (``%.15g``)."""
-    return "%.15g" % value
+    return f"{value:.15g}"
 
 
 def percent(fraction: float) -> str:

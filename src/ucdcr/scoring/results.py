@@ -85,7 +85,7 @@ class MetricScore:
 
 @dataclass(frozen=True)
 class BlancScore(MetricScore):
-    """BLANC from its link counts; ``recall_num``/``precision_num`` hold R and P over a denominator of 1 (as printed)."""
+    """BLANC from its link counts; ``recall_num``/``precision_num`` hold R and P over 1 (as v8.01 prints them)."""
 
     coreference: MetricScore = field(default_factory=MetricScore)
     non_coreference: MetricScore = field(default_factory=MetricScore)
