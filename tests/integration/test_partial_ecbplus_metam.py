@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import require
 from ucdcr.datasets.ecbplus_metam import SPLIT_FILE, read_topic_splits
+from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.metam_json import read_draft_tasks
 from ucdcr.pipeline.build import build_dataset
@@ -44,3 +45,13 @@ def test_build_without_mention_map_gives_manual_steps(raw_dir: Path, tmp_path: P
     message = str(info.value)
     assert "ecbplus_metam.json" in message and "8b766eb3c26ede6322bcdec434f88ad8d211ebe3" in message
     assert "MIT" in message and "ucdcr download ecbplus" in message
+
+
+def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
+    status = dataset_status("ecbplus_metam", raw_dir)
+    missing = sorted(e.path for e in status.entries if e.required and e.state == "missing")
+    present = [e for e in status.entries if e.state != "missing"]
+    if missing:
+        assert not status.complete
+        assert missing == ["ecbplus_metam.json"]  # MANIFEST.md: only uCDCR meta + a superseded draft
+    assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))

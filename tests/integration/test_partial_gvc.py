@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import require
 from ucdcr.datasets.gvc import read_structure
+from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline.build import build_dataset
 
@@ -37,3 +38,13 @@ def test_build_without_or_with_verbose_conll(raw_dir: Path, tmp_path: Path) -> N
     # paper Table 8: GVC Original 7298 mentions; REFERENCE.md §7.2: 510 documents
     assert report.counts["mentions_annotated"] == 7298
     assert report.counts["documents"] == 510
+
+
+def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
+    status = dataset_status("gvc", raw_dir)
+    missing = sorted(e.path for e in status.entries if e.required and e.state == "missing")
+    present = [e for e in status.entries if e.state != "missing"]
+    if missing:
+        assert not status.complete
+        assert missing == ["verbose.conll"]  # MANIFEST.md: the 3 CoNLL files are absent; only verbose.conll is read
+    assert all(e.state == "verified" for e in present if e.path.startswith(""))

@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import require
 from ucdcr.datasets import np4e
 from ucdcr.datasets.nident import SPLIT_FILE, np4e_subtopics
+from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline.build import build_dataset
 
@@ -36,3 +37,26 @@ def test_build_without_corpus_gives_manual_steps(raw_dir: Path, tmp_path: Path) 
         build_dataset("nident", raw_dir=raw_dir, data_dir=tmp_path, jobs=1, progress=False)
     message = str(info.value)
     assert "english-corpus" in message and "http://clic.ub.edu/corpus/en/nident" in message
+
+
+def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
+    status = dataset_status("nident", raw_dir)
+    missing = sorted(e.path for e in status.entries if e.required and e.state == "missing")
+    present = [e for e in status.entries if e.state != "missing"]
+    if missing:
+        assert not status.complete
+        assert missing == ["english-corpus"]  # MANIFEST.md: only the uCDCR split file
+    assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
+
+
+def test_download_prints_the_manual_steps(raw_dir: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ucdcr.cli.app import app
+
+    result = CliRunner().invoke(app, ["download", "nident", "--raw-dir", str(tmp_path), "--mirror", str(raw_dir)])
+    assert result.exit_code == 1
+    output = " ".join(result.output.split())  # rich wraps long lines
+    assert "manual steps needed" in output and "http://clic.ub.edu/corpus/en/nident" in output
+    assert "<raw-dir>/NIdent/english-corpus/" in output
+    assert (tmp_path / "NIdent" / "ucdcr-meta" / "train_val_test_split.json").exists()  # the obtainable part is copied

@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import require
 from ucdcr.datasets.wec_eng import read_topic_maps
+from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline.build import build_dataset
 
@@ -39,3 +40,13 @@ def test_build_without_mention_files_gives_manual_steps(raw_dir: Path, tmp_path:
                  "Test_Event_gold_mentions_validated.json"):
         assert name in message
     assert "https://huggingface.co/datasets/Intel/WEC-Eng" in message and "CC BY-SA 3.0" in message
+
+
+def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
+    status = dataset_status("wec_eng", raw_dir)
+    missing = sorted(e.path for e in status.entries if e.required and e.state == "missing")
+    present = [e for e in status.entries if e.state != "missing"]
+    if missing:
+        assert not status.complete
+        assert missing == ["Dev_Event_gold_mentions_validated.json", "Test_Event_gold_mentions_validated.json", "Train_Event_gold_mentions.json"]  # MANIFEST.md: raw JSON missing
+    assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
