@@ -33,7 +33,6 @@ CHROMIUM_FLAGS = (
     "--no-first-run",
     "--enable-logging=stderr",
     "--v=0",
-    "--window-size=1400,1000",
 )
 _CONSOLE = re.compile(r":CONSOLE(?::\d+)?\]\s*(.*)$")
 
@@ -46,11 +45,11 @@ def chromium_binary() -> str:
     sys.exit("chromium not found: apt-get update && apt-get install -y chromium")
 
 
-def render(page: Path, png: Path) -> tuple[list[str], float]:
-    """Screenshot ``page`` to ``png``; returns the page's console messages and the seconds it took."""
+def render(page: Path, png: Path, height: int = 1000) -> tuple[list[str], float]:
+    """Screenshot ``page`` to ``png`` (1400 px wide); returns the page's console messages and the seconds it took."""
     with tempfile.TemporaryDirectory(prefix="ucdcr-chromium-") as profile:
-        command = [chromium_binary(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--screenshot={png}",
-                   page.resolve().as_uri()]
+        command = [chromium_binary(), *CHROMIUM_FLAGS, f"--window-size=1400,{height}", f"--user-data-dir={profile}",
+                   f"--screenshot={png.resolve()}", page.resolve().as_uri()]
         start = time.perf_counter()
         result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
         elapsed = time.perf_counter() - start
@@ -82,6 +81,7 @@ def main() -> int:
     parser.add_argument("--doc", help="conll_doc_key of the viewer page (default: the first document)")
     parser.add_argument("--html", nargs="+", type=Path, default=[], help="render these pages instead")
     parser.add_argument("--out", type=Path, default=Path("chromium-check"), help="output folder")
+    parser.add_argument("--height", type=int, default=1000, help="window height in px (taller shows more)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     pages = list(args.html)
@@ -92,7 +92,7 @@ def main() -> int:
     failed = False
     for page in pages:
         png = args.out / (page.stem + ".png")
-        messages, seconds = render(page, png)
+        messages, seconds = render(page, png, args.height)
         ok = png.is_file() and png.stat().st_size > 0
         print(f"{page}: {'rendered' if ok else 'NOT rendered'} -> {png} "
               f"({png.stat().st_size if ok else 0} bytes, {seconds:.1f} s), console messages: {len(messages)}")

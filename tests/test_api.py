@@ -98,3 +98,8 @@ def test_parquet_loads_unchanged_with_hugging_face_datasets(data_dir: Path) -> N
     dataset = hf.Dataset.from_parquet(str(data_dir / "np4e" / "all_mentions.parquet"))
     assert dataset.num_rows == 13
     assert dataset[0]["tokens_text"] == ["Obama"]
+
+
+def test_load_selected_columns(data_dir: Path) -> None:
+    table = load("np4e", split="test", columns=["mention_id", "coref_chain"], data_dir=data_dir)
+    assert table.column_names == ["mention_id", "coref_chain"] and table.num_rows == 5

@@ -16,6 +16,7 @@ sits in (not its ``mention_type``) is what makes it an event or an entity.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -28,7 +29,7 @@ from ucdcr.io.load import KIND_COLUMN, KINDS, load_mentions
 from ucdcr.paths import resolve_data_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import DATASET_IDS
-from ucdcr.schema import DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTIONS_PARQUET
+from ucdcr.schema import DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTION_SCHEMA, MENTIONS_PARQUET
 
 TableKind = Literal["mentions", "documents"]
 MentionFile = Literal["event", "entity"]
@@ -66,6 +67,7 @@ def load(
     kind: TableKind = "mentions",
     data_dir: str | Path | None = None,
     mention_type: MentionFile | None = None,
+    columns: Sequence[str] | None = None,
 ) -> pa.Table:
     """Load one built dataset as a ``pyarrow.Table``.
 
@@ -74,6 +76,7 @@ def load(
     kind: "mentions" (one row per mention, 29 columns) or "documents" (one row per token).
     data_dir: where built datasets live (default: env ``UCDCR_DATA_DIR`` or the user data dir).
     mention_type: "event" or "entity" to read only the mentions of that file (kind "mentions" only).
+    columns: only these mention fields (kind "mentions"; default all 29, in schema order), to save memory.
 
     Example::
 
@@ -89,17 +92,19 @@ def load(
             raise UcdcrError("mention_type applies to kind='mentions' only")
         return _read_documents(folder, split)
     if kind == "mentions":
-        return _read_mentions(folder, split, mention_type)
+        return _read_mentions(folder, split, mention_type, columns)
     raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
 
 
-def _read_mentions(folder: Path, split: str | None, mention_type: MentionFile | None) -> pa.Table:
+def _read_mentions(
+    folder: Path, split: str | None, mention_type: MentionFile | None, columns: Sequence[str] | None
+) -> pa.Table:
     if mention_type not in (None, *KINDS):
         raise UcdcrError(f"unknown mention_type {mention_type!r}; valid: {', '.join(KINDS)}")
-    table = load_mentions(folder, splits=[split] if split else SPLITS)
+    table = load_mentions(folder, splits=[split] if split else SPLITS, columns=columns)
     if mention_type is not None:
         table = table.filter(pc.equal(table[KIND_COLUMN], mention_type))
-    return table.drop_columns([KIND_COLUMN])
+    return table.select(list(columns) if columns is not None else MENTION_SCHEMA.names)
 
 
 def _read_documents(folder: Path, split: str | None) -> pa.Table:

@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from ucdcr.api import dataset_dir, load
         from ucdcr.errors import UcdcrError
-        from ucdcr.io.conll_export import LEVELS, export_conll
+        from ucdcr.io.conll_export import EXPORT_FIELDS, LEVELS, export_conll
 
         if level not in LEVELS:
             raise UcdcrError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
@@ -38,7 +38,9 @@ def register(app: typer.Typer) -> None:
         folder = dataset_dir(dataset, data_dir)
         name = folder.name.lower()
         documents = load(folder, kind="documents")
-        table = load(folder, mention_type=None if mentions == "all" else mentions)  # type: ignore[arg-type]
+        table = load(
+            folder, mention_type=None if mentions == "all" else mentions, columns=EXPORT_FIELDS  # type: ignore[arg-type]
+        )
         for one_split in [split] if split else list(SPLITS):
             split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
             split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)

@@ -46,6 +46,7 @@ os.umask(_UMASK)
 
 Level = Literal["document", "subtopic", "topic"]
 LEVELS: tuple[Level, ...] = ("document", "subtopic", "topic")
+EXPORT_FIELDS: tuple[str, ...] = ("mention_id", "coref_chain", "conll_doc_key", "sent_id", "tokens_number", "split")
 
 
 @dataclass(frozen=True, slots=True)
