@@ -9,14 +9,19 @@ Structure (paper §7.1.6, REFERENCE.md §1.3): topic ``0`` ("0_gun_violence"), s
 ``_``; the split of a document is the split CSV listing its incident. Chains keep their GVC cluster id; cluster
 ``0`` (unlinked) makes a singleton. Every mention is an EVENT. A document whose incident is in no split file is
 left out, each of its mentions reported as dropped.
+
+:func:`require_raw_files` (the MissingRawData message built from a dataset's manifest: missing names, the
+manifest's manual steps, expected hashes / git blob ids) is shared by the datasets whose originals are not all
+public or reachable (GVC, WEC-Eng, ECB+METAm, NIdent).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from ucdcr.download import load_manifest
+from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.gvc_conll import (
     DOC_TO_EVENT_FILE,
     SPLIT_FILES,
@@ -27,20 +32,12 @@ from ucdcr.formats.gvc_conll import (
     read_split_events,
     read_verbose_conll,
 )
-from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
 DATASET_ID = "gvc"
 CONLL_FILE = "verbose.conll"
 TOPIC_ID, TOPIC_NAME = "0", "0_gun_violence"
-
-
-def load_manifest(dataset_id: str) -> dict[str, Any]:
-    """The package manifest ``ucdcr/manifests/<dataset_id>.json``."""
-    path = Path(__file__).resolve().parent.parent / "manifests" / f"{dataset_id}.json"
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
 
 
 def manual_steps_message(dataset_id: str, folder: Path, missing: list[str]) -> str:
@@ -88,7 +85,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     for gvc_doc in read_verbose_conll(conll_path):
         annotated += len(gvc_doc.mentions)
         if gvc_doc.doc_id not in structure:
-            raise_unmapped(conll_path, gvc_doc)
+            _raise_unmapped(conll_path, gvc_doc)
         incident, split = structure[gvc_doc.doc_id]
         doc_key = f"{TOPIC_ID}/{incident}/{gvc_doc.doc_id}"
         if split is None:
@@ -100,7 +97,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     return corpus
 
 
-def raise_unmapped(conll_path: Path, gvc_doc: GvcDocument) -> None:
+def _raise_unmapped(conll_path: Path, gvc_doc: GvcDocument) -> None:
     raise FormatError(conll_path, f"document {gvc_doc.doc_id!r} is not in {DOC_TO_EVENT_FILE}", gvc_doc.line)
 
 
