@@ -66,7 +66,7 @@ def test_repeated_response_mention_matching_the_key_is_removed() -> None:
 def test_repeated_twinless_response_mention_is_kept() -> None:
     # t12: "x" twice stays twice: B3 precision denominator 6 + 2 = 8
     scores = score_clusters(KEY, [["a"], ["b", "c"], ["d", "e", "f", "x", "x"]])
-    assert scores.repeated_response_mentions == 0
+    assert (scores.repeated_response_mentions, scores.repeated_twinless_mentions) == (0, 1)
     assert scores["bcub"].precision_den == 8
     assert scores.mentions.precision_den == 7  # distinct response mentions
 

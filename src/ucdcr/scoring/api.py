@@ -60,7 +60,7 @@ def score_documents(
     names = resolve_metrics(metrics)
     totals: dict[str, MetricScore] = {}
     mentions = MetricScore()
-    repeated_response = repeated_key = 0
+    repeated_response = repeated_key = repeated_twinless = 0
     missing: list[str] = []
     for doc_name, (key, response) in documents.items():
         if response is None:
@@ -71,6 +71,7 @@ def score_documents(
         mentions = mentions + doc.identification
         repeated_response += doc.repeated_response
         repeated_key += doc.repeated_key
+        repeated_twinless += doc.repeated_twinless
         for name in names:
             score = METRIC_FUNCTIONS[name](overlap)
             totals[name] = totals[name] + score if name in totals else score
@@ -80,8 +81,9 @@ def score_documents(
         documents=len(documents),
         repeated_response_mentions=repeated_response,
         repeated_key_mentions=repeated_key,
+        repeated_twinless_mentions=repeated_twinless,
         missing_documents=tuple(missing),
-        warnings=tuple(_warnings(repeated_response, repeated_key, missing)),
+        warnings=tuple(_warnings(repeated_response, repeated_key, repeated_twinless, missing)),
     )
 
 
@@ -89,7 +91,7 @@ def _empty(name: str) -> MetricScore:
     return BlancScore.from_links(MetricScore(), MetricScore()) if name == "blanc" else MetricScore()
 
 
-def _warnings(repeated_response: int, repeated_key: int, missing: list[str]) -> list[str]:
+def _warnings(repeated_response: int, repeated_key: int, repeated_twinless: int, missing: list[str]) -> list[str]:
     notes = []
     if repeated_response:
         note = f"{repeated_response} repeated response mention(s) matching a key mention were removed (kept the first)"
@@ -98,6 +100,10 @@ def _warnings(repeated_response: int, repeated_key: int, missing: list[str]) -> 
         notes.append(note)
     if repeated_key:
         notes.append(f"{repeated_key} repeated key mention(s): each occurrence stays in its chain (as v8.01)")
+    if repeated_twinless:
+        notes.append(
+            f"{repeated_twinless} repeated response mention(s) not in the key: each occurrence stays (as v8.01)"
+        )
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         notes.append(f"{len(missing)} key document(s) missing from the response, scored as empty: {shown}")

@@ -51,6 +51,7 @@ class IdentifiedDocument:
     identification: MetricScore
     repeated_response: int
     repeated_key: int
+    repeated_twinless: int = 0
 
 
 def identify_mentions(
@@ -93,6 +94,7 @@ def identify_mentions(
         identification=identification,
         repeated_response=repeated_response,
         repeated_key=key_occurrences - n_key_mentions,
+        repeated_twinless=sum(map(len, response_chains)) - n_response_mentions,
     )
 
 

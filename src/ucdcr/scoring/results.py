@@ -135,7 +135,8 @@ class Scores(Mapping[str, MetricScore]):
 
     ``repeated_response_mentions`` counts response mentions removed because their span already occurred in the
     response and matched a key mention (v8.01 removes them too, and refuses to score above 10: ucdcr warns).
-    ``repeated_key_mentions`` counts key spans that occur more than once (kept in their chains, as v8.01).
+    ``repeated_key_mentions`` counts extra occurrences of key mentions (kept in their chains, as v8.01), and
+    ``repeated_twinless_mentions`` extra occurrences of response mentions not in the key (kept too, as v8.01).
     ``warnings`` holds human-readable notes about both and about missing or extra documents.
     """
 
@@ -144,6 +145,7 @@ class Scores(Mapping[str, MetricScore]):
     documents: int = 0
     repeated_response_mentions: int = 0
     repeated_key_mentions: int = 0
+    repeated_twinless_mentions: int = 0
     missing_documents: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
 
@@ -175,6 +177,7 @@ class Scores(Mapping[str, MetricScore]):
             result["conll_f1"] = self.conll_f1
         result["repeated_response_mentions"] = self.repeated_response_mentions
         result["repeated_key_mentions"] = self.repeated_key_mentions
+        result["repeated_twinless_mentions"] = self.repeated_twinless_mentions
         result["missing_documents"] = list(self.missing_documents)
         result["warnings"] = list(self.warnings)
         return result
