@@ -108,3 +108,12 @@ def test_columns_and_documents(tmp_path: Path) -> None:
                    folder / "all_documents.parquet")
     documents = load_documents(folder)
     assert documents is not None and documents.num_rows == 3
+
+
+def test_ecb_file_rule_only_for_the_authors_parquet(tmp_path: Path) -> None:
+    # our own parquet (real lists) carries no file information: the JSON files are required
+    folder = tmp_path / "ecbplus"
+    folder.mkdir()
+    pq.write_table(pa.Table.from_pylist([mention("ACT1", ["a"], split="train")]), folder / "all_mentions.parquet")
+    with pytest.raises(FormatError, match="provide the event_mentions.json"):
+        load_mentions(folder)

@@ -71,3 +71,13 @@ def test_bad_options_are_clear_errors(data_dir: Path) -> None:
     assert result.exit_code == 2 and "unknown format 'xml'" in result.output
     result = CliRunner().invoke(app, ["baseline", "--data-dir", str(data_dir), "--datasets", "gvc"])
     assert result.exit_code == 2 and "no dataset 'gvc'" in result.output
+
+
+def test_stats_summary_table_has_every_csv_column(data_dir: Path) -> None:
+    result = CliRunner().invoke(app, ["stats", "--data-dir", str(data_dir), "--tables", "summary", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)[0]["rows"]
+    assert [row["split"] for row in rows] == ["", "test"]
+    # 4 test mentions in 2 chains (A: m1, m2; B: m3, m4), none flagged singleton
+    assert (rows[0]["mentions"], rows[0]["coref_chain_all"], rows[0]["singletons"]) == (4, 2, 0)
+    assert rows[0]["lexical_ambiguity_wo_singl"] == 1.0

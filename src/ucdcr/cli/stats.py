@@ -25,7 +25,8 @@ from ucdcr.io.load import dataset_id, discover_datasets, load_documents, load_me
 from ucdcr.paths import resolve_data_dir
 from ucdcr.report.tables import FORMATS, ResultTable, print_tables
 
-TABLES = ("2", "3", "4", "12", "9", "10", "11")
+TABLES = ("2", "3", "4", "12", "9", "10", "11", "summary")
+DEFAULT_TABLES = ",".join(TABLES[:-1])
 FormatOption = Annotated[
     str | None, typer.Option("--format", "-f", help=f"Print as {'|'.join(FORMATS)} (default: tables on the terminal).")
 ]
@@ -43,7 +44,7 @@ def check_format(fmt: str | None) -> None:
         raise UcdcrError(f"unknown format {fmt!r}; valid formats: {', '.join(FORMATS)}")
 
 
-def build_tables(folders: dict[str, Path], wanted: tuple[str, ...] = TABLES) -> list[ResultTable]:
+def build_tables(folders: dict[str, Path], wanted: tuple[str, ...] = TABLES[:-1]) -> list[ResultTable]:
     """The statistics tables for the given dataset folders."""
     summaries: dict[str, list[dict[str, Any]]] = {}
     distributions: dict[str, dict[str, Any]] = {"pos": {}, "ner": {}, "type": {}}
@@ -85,7 +86,19 @@ def build_tables(folders: dict[str, Path], wanted: tuple[str, ...] = TABLES) -> 
     for number, field, title in (("9", "pos", "head POS"), ("10", "ner", "head NER"), ("11", "type", "mention type")):
         if number in wanted:
             tables.append(_distribution_table(f"Table {number}: {title} distribution", distributions[field]))
+    if "summary" in wanted:
+        tables.append(_summary_table(summaries))
     return tables
+
+
+def _summary_table(summaries: dict[str, list[dict[str, Any]]]) -> ResultTable:
+    """Every summary value per dataset and split, named like the authors' summary CSV columns."""
+    columns = list(dict.fromkeys(key for rows in summaries.values() for row in rows for key in row))
+    table = ResultTable("Summary per dataset and split (the authors' CSV columns)", ["dataset", *columns])
+    for name, rows in summaries.items():
+        for row in rows:
+            table.add({"dataset": name, **row})
+    return table
 
 
 def _dataset_table(title: str, rows: dict[str, dict[str, Any]]) -> ResultTable:
@@ -111,7 +124,9 @@ def register(app: typer.Typer) -> None:
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
         fmt: FormatOption = None,
-        tables: Annotated[str, typer.Option("--tables", help="Comma-separated table numbers.")] = ",".join(TABLES),
+        tables: Annotated[
+            str, typer.Option("--tables", help="Comma-separated: 2,3,4,12,9,10,11 and 'summary' (every value).")
+        ] = DEFAULT_TABLES,
         output: OutputOption = None,
     ) -> None:
         check_format(fmt)

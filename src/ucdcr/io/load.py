@@ -259,13 +259,19 @@ def _kind_rule(folder: Path) -> Callable[[dict[str, Any]], MentionKind]:
     if key in _SINGLE_KIND:
         kind = _SINGLE_KIND[key]
         return lambda row: kind
-    if key in ("ecbplus", "ecbplus_metam"):
+    # The chain-prefix rule is how the AUTHORS' ECB+ parsers chose the file; our builds choose by annotation type
+    # and always write the JSON files, so it applies to the authors' parquet (repr-string lists) only.
+    if key in ("ecbplus", "ecbplus_metam") and _is_authors_parquet(folder / MENTIONS_PARQUET):
         return lambda row: "event" if _ECB_EVENT_CHAIN.match(row["coref_chain"]) else "entity"
     raise FormatError(
         folder,
         "mention files are missing and the event/entity file of a mention cannot be inferred for this dataset: "
         f"provide the {EVENT_FILE} and {ENTITY_FILE} files of every split",
     )
+
+
+def _is_authors_parquet(path: Path) -> bool:
+    return pa.types.is_string(pq.read_schema(path).field("tokens_text").type)
 
 
 def _to_table(

@@ -137,10 +137,14 @@ def to_rich(table: ResultTable) -> RichTable:
         column: all(isinstance(row.get(column), int | float) or row.get(column) is None for row in table.rows)
         for column in table.columns
     }
-    for column in table.columns:
-        rich_table.add_column(column, justify="right" if numeric[column] else "left")
-    for cells in _text_rows(table):
-        rich_table.add_row(*cells)
+    cells = _text_rows(table)
+    for index, column in enumerate(table.columns):
+        widest = max((len(row[index]) for row in cells), default=0)  # values stay whole; headers may wrap
+        rich_table.add_column(
+            column, justify="right" if numeric[column] else "left", min_width=widest, overflow="fold"
+        )
+    for row in cells:
+        rich_table.add_row(*row)
     return rich_table
 
 
