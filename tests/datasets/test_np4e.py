@@ -8,10 +8,28 @@ from typing import Any
 
 import pytest
 
-from tests.formats.test_mmax2 import write_project
 from ucdcr.datasets import np4e
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.registry import ReadOptions, get
+
+
+def write_project(folder: Path, name: str) -> None:
+    """A two-sentence MMAX2 project with four coref markables (one discontinuous), as in NP4E's mmax2/ tree."""
+    words = ["ZAIRE", ":", "Zaire", "planes", "bomb", "rebels", ".", "They", "fled", "."]
+    (folder / "Basedata").mkdir(parents=True, exist_ok=True)
+    (folder / "markables").mkdir(exist_ok=True)
+    (folder / f"{name}.mmax").write_text(f"<mmax_project><words>{name}_words.xml</words></mmax_project>")
+    body = "".join(f'<word id="word_{i}">{w}</word>' for i, w in enumerate(words, 1))
+    (folder / "Basedata" / f"{name}_words.xml").write_text(f"<words>{body}</words>")
+    levels = {
+        "sentence": ['span="word_1..word_7"', 'span="word_8..word_10"'],
+        "coref": ['span="word_3..word_4" coref_set="set_1"', 'span="word_6" coref_set="set_2"',
+                  'span="word_8" coref_set="set_2"', 'span="word_1..word_1,word_3" coref_set="set_3"'],
+    }
+    for level, markables in levels.items():
+        body = "".join(f'<markable id="markable_{i}" {m}/>' for i, m in enumerate(markables))
+        (folder / "markables" / f"{name}_{level}_level.xml").write_text(
+            f'<markables xmlns="www.eml.org/NameSpaces/{level}">{body}</markables>')
 
 
 def write_np4e(raw: Path) -> Path:
@@ -36,7 +54,7 @@ def test_structure(tmp_path: Path) -> None:
         "0/0_bukavu/11", "0/0_bukavu/12", "0/1_peru/11", "0/1_peru/12"]
     assert [d.split for d in corpus.documents] == ["train", "train", "test", "test"]
     assert corpus.documents[0].subtopic == "0_Bukavu_bombing" and corpus.documents[0].topic == "0_bomb_explosion_kidnap"
-    # 4 coref markables per project (write_project's default)
+    # 4 coref markables per project
     assert len(corpus.mentions) == 16 and corpus.counts == {"annotated": 16}
     first = corpus.mentions[0]
     assert first.token_ids == ("word_3", "word_4") and first.chain_id == "0_bukavu_11_set_1" and first.kind == "entity"

@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import require
 from ucdcr.datasets.cd2cr import read_cd2cr
 from ucdcr.registry import ReadOptions
 
 
 def test_reader_counts(raw_dir: Path) -> None:
-    corpus = read_cd2cr(require(raw_dir / "CD2CR"), ReadOptions())
+    corpus = read_cd2cr(raw_dir / "CD2CR", ReadOptions())
     # paper Table 8: CD2CR Original 7602 mentions; Table 2: 528 documents in 264 subtopics
     assert len(corpus.mentions) == 7602 and corpus.dropped == []
     assert len(corpus.documents) == 528 and len({d.subtopic_id for d in corpus.documents}) == 264

@@ -6,13 +6,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import require
 from ucdcr.datasets.meantime import read_meantime
 from ucdcr.registry import ReadOptions
 
 
 def test_reader_counts(raw_dir: Path) -> None:
-    corpus = read_meantime(require(raw_dir / "MEANTIME"), ReadOptions())
+    corpus = read_meantime(raw_dir / "MEANTIME", ReadOptions())
     # paper Table 2: 120 documents = 120 subtopics, 4 topics; appendix 7.1.8: train airbus+apple, val gm, test stock
     assert len(corpus.documents) == 120
     assert Counter(d.split for d in corpus.documents) == {"train": 60, "val": 30, "test": 30}

@@ -9,13 +9,12 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from tests.conftest import require
 from ucdcr.datasets.np4e import read_np4e
 from ucdcr.registry import ReadOptions
 
 
 def test_reader_counts(raw_dir: Path) -> None:
-    corpus = read_np4e(require(raw_dir / "NP4E"), ReadOptions())
+    corpus = read_np4e(raw_dir / "NP4E", ReadOptions())
     # paper Table 8: NP4E_cd Original 6574 mentions (= the coref markables); Table 2: 94 documents
     assert len(corpus.mentions) == 6574 and len(corpus.documents) == 94
     # paper Table 12: documents per split 55 / 19 / 20
@@ -53,7 +52,7 @@ def _spans(path: Path) -> dict[tuple[str, int, tuple[int, ...]], dict[str, Any]]
 
 def test_agreement_with_the_authors_release(built: Any, reference_dir: Path) -> None:
     ours = _spans(built("np4e") / "all_mentions.parquet")
-    theirs = _spans(require(reference_dir / "NP4E" / "all_mentions.parquet"))
+    theirs = _spans(reference_dir / "NP4E" / "all_mentions.parquet")
     matched = [(ours[k], theirs[k]) for k in theirs if k in ours]
     # bench/compare_np4e_reference.py measured: 6302 of 6428 distinct reference spans (98.0%) found in our build;
     # head lemma 91.2% (our deterministic head rule vs the reference's first-token rule, REFERENCE.md §2.1);
