@@ -114,3 +114,16 @@ def test_mapping_without_header_is_an_error(tmp_path: Path) -> None:
     path.write_text(f"{DOC},610379\n", encoding="utf-8")
     with pytest.raises(FormatError, match="header"):
         read_doc_to_event(path)
+
+
+def test_newline_inside_a_mention_is_skipped(tmp_path: Path) -> None:
+    lines = conll_lines()
+    # make "arrived NEWLINE He" one mention of chain 5: (5 / 5) on the NEWLINE / ... closed on "He"
+    lines = [line.replace("\t610379.other.-\t(0)", "\t610379.other.-\t(5") for line in lines]
+    lines = [line.replace("NEWLINE\tBODY\t-\t-", "NEWLINE\tBODY\t-\t5") for line in lines]
+    lines = [line.replace("He\tBODY\t-\t-", "He\tBODY\t-\t5)") for line in lines]
+    (doc,) = read_verbose_conll(write(tmp_path, lines))
+    mention = doc.mentions[2]
+    assert [k.split(".", 1)[1] for k in mention.token_keys] == ["b2.1", "b2.3"]
+    # no sentence break inside the open mention: b2 stays one sentence
+    assert {t.sent_index for t in doc.tokens if ".b2." in t.key} == {3}

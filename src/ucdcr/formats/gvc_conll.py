@@ -107,10 +107,15 @@ class _DocumentBuilder:
         self._chain(chain, key, verbose, line)
 
     def _newline(self, chain_value: str, line: int) -> None:
-        if chain_value != "-" and self._open is None:
-            raise FormatError(self.path, "a NEWLINE token cannot start or be a mention", line)
+        """A NEWLINE ends the sentence; inside a mention it is skipped (and may close the mention)."""
         if self._open is None:
+            if chain_value != "-":
+                raise FormatError(self.path, "a NEWLINE token cannot start or be a mention", line)
             self._break_pending = True
+        elif chain_value == f"{self._open[0]})":
+            open_chain, description, start_line, keys = self._open
+            self.doc.mentions.append(GvcMention(tuple(keys), open_chain, description, start_line))
+            self._open = None
 
     def _start_sentence_if_needed(self, sent_key: str) -> None:
         if sent_key != self._sent_key or self._break_pending:
