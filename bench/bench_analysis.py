@@ -48,7 +48,7 @@ def main() -> None:
     print(f"{'dataset':<16}{'command':<11}{'seconds':>9}")
     for name, folder in folders.items():
         for command, run in commands.items():
-            seconds = _best_of(args.repeat, lambda: run(folder))
+            seconds = _best_of(args.repeat, lambda run=run, folder=folder: run(folder))
             total += seconds
             print(f"{name:<16}{command:<11}{seconds:>9.2f}")
     print(f"{'all':<16}{'all three':<11}{total:>9.2f}   ({len(folders)} datasets, best of {args.repeat})")

@@ -22,8 +22,10 @@ from ucdcr.io.load import load_mentions
 def _worked_example(tmp_path: Path) -> Path:
     # REFERENCE §5.4: gold A = {m1 attack, m2 attack, m3 bombing}, B = {m4 attack, m5 strike}
     records = [
-        mention("A", ["attack"], mention_id="m1"), mention("A", ["attack"], mention_id="m2"),
-        mention("A", ["bombing"], mention_id="m3"), mention("B", ["attack"], mention_id="m4"),
+        mention("A", ["attack"], mention_id="m1"),
+        mention("A", ["attack"], mention_id="m2"),
+        mention("A", ["bombing"], mention_id="m3"),
+        mention("B", ["attack"], mention_id="m4"),
         mention("B", ["strike"], mention_id="m5"),
     ]
     return write_dataset(tmp_path / "toy", {("test", "event"): records})
@@ -45,7 +47,8 @@ def test_single_type_dataset_repeats_the_joint_mean(tmp_path: Path) -> None:
     table = load_mentions(_worked_example(tmp_path), splits=("test",), columns=EVAL_FIELDS)
     means = run_baseline("toy", table, topic_level=False).means
     assert [(m.level, m.type, m.duplicated_from_joint) for m in means] == [
-        ("subtopic", "", False), ("subtopic", "event", True)
+        ("subtopic", "", False),
+        ("subtopic", "event", True),
     ]
     assert means[0].scores == means[1].scores
 
@@ -63,7 +66,10 @@ def _keep_rule_dataset(tmp_path: Path) -> Path:
         mention("P", ["attack"], subtopic="1a", mention_id="p1"),
         mention("P", ["assault"], subtopic="1a", mention_id="p2"),
     ]
-    entities = [mention("Q", ["city"], subtopic="1a", mention_id="q1"), mention("Q", ["town"], subtopic="1a", mention_id="q2")]
+    entities = [
+        mention("Q", ["city"], subtopic="1a", mention_id="q1"),
+        mention("Q", ["town"], subtopic="1a", mention_id="q2"),
+    ]
     return write_dataset(tmp_path / "keep", {("test", "event"): events, ("test", "entity"): entities})
 
 
@@ -86,16 +92,16 @@ def test_chain_keep_rule_and_settings(tmp_path: Path) -> None:
 def test_means_are_unweighted_and_ucdcr_averages_datasets(tmp_path: Path) -> None:
     table = load_mentions(_keep_rule_dataset(tmp_path), splits=("test",), columns=EVAL_FIELDS)
     result = run_baseline("keep", table, topic_level=True)
-    event_topic = [s for s in result.settings if s.setting == Setting("topic", "1", "event")][0]
+    event_topic = next(s for s in result.settings if s.setting == Setting("topic", "1", "event"))
     # topic 1 events: gold {z1, z2}, {p1, p2}; lemmas strike, strike, attack, assault -> predicted {z1, z2}, {p1}, {p2}
     # MUC R = 1/2, P = 1/1; B3 R = (1+1+1/2+1/2)/4 = 0.75, P = 1; CEAFe: phi(Z)=1, phi(P,{p1})=2/3 -> R=(5/3)/2, P=(5/3)/3
     assert (event_topic.scores["R_MUC"], event_topic.scores["P_MUC"]) == (50.0, 100.0)
     assert (event_topic.scores["R_B3"], event_topic.scores["P_B3"]) == (75.0, 100.0)
     assert (event_topic.scores["R_CEAF_E"], event_topic.scores["P_CEAF_E"]) == (83.33, 55.55)
-    joint = [m for m in result.means if m.level == "subtopic" and m.type == ""][0]
+    joint = next(m for m in result.means if m.level == "subtopic" and m.type == "")
     assert joint.settings == 1
     combined = ucdcr_means(result.means + [joint.__class__("other", "subtopic", "", 1, {k: 0.0 for k in joint.scores})])
-    first = [m for m in combined if m.level == "subtopic" and m.type == ""][0]
+    first = next(m for m in combined if m.level == "subtopic" and m.type == "")
     assert first.settings == 2 and first.scores["F1_CONLL"] == pytest.approx(joint.scores["F1_CONLL"] / 2)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _toy_data import mention
 
 from ucdcr.analysis.diversity import (
     chain_diversity,
@@ -14,8 +15,6 @@ from ucdcr.analysis.diversity import (
     table5_row,
 )
 from ucdcr.io.load import load_mentions
-
-from _toy_data import mention
 
 
 def test_stopword_list_is_nltk_english_179_words() -> None:
@@ -100,8 +99,11 @@ def test_mtld_rejects_empty_chains() -> None:
 def _toy(make_dataset):
     # chain A: lemmas attack/Attack/strike; chain B: attack/bombing; chain C: one mention (a singleton)
     records = [
-        mention("A", ["attack"]), mention("A", ["Attack"]), mention("A", ["strike"]),
-        mention("B", ["attack"], doc="d2"), mention("B", ["bombing"], doc="d2"),
+        mention("A", ["attack"]),
+        mention("A", ["Attack"]),
+        mention("A", ["strike"]),
+        mention("B", ["attack"], doc="d2"),
+        mention("B", ["bombing"], doc="d2"),
         mention("C", ["attack"], doc="d3", singleton=True),
     ]
     return load_mentions(make_dataset({("test", "event"): records}))

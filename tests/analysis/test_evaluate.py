@@ -19,9 +19,12 @@ from ucdcr.io.load import load_mentions
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     events = [
-        mention("A", ["attack"], mention_id="m1"), mention("A", ["attack"], mention_id="m2"),
-        mention("A", ["bombing"], mention_id="m3"), mention("B", ["attack"], mention_id="m4"),
-        mention("B", ["strike"], mention_id="m5"), mention("S", ["walk"], mention_id="s1", singleton=True),
+        mention("A", ["attack"], mention_id="m1"),
+        mention("A", ["attack"], mention_id="m2"),
+        mention("A", ["bombing"], mention_id="m3"),
+        mention("B", ["attack"], mention_id="m4"),
+        mention("B", ["strike"], mention_id="m5"),
+        mention("S", ["walk"], mention_id="s1", singleton=True),
     ]
     return write_dataset(tmp_path / "data" / "toy", {("test", "event"): events})
 

@@ -11,7 +11,14 @@ import pytest
 from _toy_data import mention, write_dataset
 
 from ucdcr.errors import FormatError, UcdcrError
-from ucdcr.io.load import KIND_COLUMN, dataset_id, discover_datasets, load_columns, load_documents, load_mentions
+from ucdcr.io.load import (
+    KIND_COLUMN,
+    dataset_id,
+    discover_datasets,
+    load_columns,
+    load_documents,
+    load_mentions,
+)
 from ucdcr.schema import LIST_FIELDS, MENTION_FIELDS
 
 
@@ -19,7 +26,10 @@ def _records():
     return {
         ("train", "event"): [mention("ACT1", ["fired"], split="train", mention_id="e-train")],
         ("train", "entity"): [mention("HUM1", ["he"], split="train", mention_id="n-train")],
-        ("test", "event"): [mention("ACT2", ["quake"], mention_id="e-test-1"), mention("ACT2", ["jolt"], mention_id="e-test-2")],
+        ("test", "event"): [
+            mention("ACT2", ["quake"], mention_id="e-test-1"),
+            mention("ACT2", ["jolt"], mention_id="e-test-2"),
+        ],
         ("test", "entity"): [mention("Singleton_ACTx", ["shook"], mention_id="n-test", singleton=True)],
     }
 
@@ -49,8 +59,12 @@ def _authors_parquet(folder: Path, rows: list[dict]) -> None:
 def test_authors_parquet_fills_missing_json_files(tmp_path: Path) -> None:
     records = _records()
     folder = tmp_path / "ECBplus"
-    rows = [*records[("train", "entity")], *records[("train", "event")], *records[("test", "entity")],
-            *records[("test", "event")]]
+    rows = [
+        *records[("train", "entity")],
+        *records[("train", "event")],
+        *records[("test", "entity")],
+        *records[("test", "event")],
+    ]
     _authors_parquet(folder, rows)
     (folder / "test").mkdir()  # test has its event file only; train has no JSON at all
     (folder / "test" / "event_mentions.json").write_text(json.dumps(records[("test", "event")]))
@@ -102,10 +116,18 @@ def test_discovery_and_names(tmp_path: Path) -> None:
 
 def test_columns_and_documents(tmp_path: Path) -> None:
     folder = write_dataset(tmp_path / "toy", _records())
-    assert load_columns(folder, ["coref_chain"])["coref_chain"].to_pylist() == ["ACT1", "ACT2", "ACT2", "HUM1", "Singleton_ACTx"]
+    assert load_columns(folder, ["coref_chain"])["coref_chain"].to_pylist() == [
+        "ACT1",
+        "ACT2",
+        "ACT2",
+        "HUM1",
+        "Singleton_ACTx",
+    ]
     assert load_documents(folder) is None
-    pq.write_table(pa.table({"topic/subtopic_name/doc": ["1/1a/d1"] * 3, "split": ["test"] * 3, "token": list("abc")}),
-                   folder / "all_documents.parquet")
+    pq.write_table(
+        pa.table({"topic/subtopic_name/doc": ["1/1a/d1"] * 3, "split": ["test"] * 3, "token": list("abc")}),
+        folder / "all_documents.parquet",
+    )
     documents = load_documents(folder)
     assert documents is not None and documents.num_rows == 3
 

@@ -30,12 +30,40 @@ def toy(tmp_path: Path) -> Path:
             mention("E1", ["sacked"], split="train", topic="1", subtopic="1a", doc="d1", context_len=20),
         ],
         ("train", "entity"): [
-            mention("N1", ["he"], split="train", topic="1", subtopic="1b", doc="d2", context_len=30, singleton=True,
-                    pos="PRON", full_type="HUMAN_PART_PER"),
+            mention(
+                "N1",
+                ["he"],
+                split="train",
+                topic="1",
+                subtopic="1b",
+                doc="d2",
+                context_len=30,
+                singleton=True,
+                pos="PRON",
+                full_type="HUMAN_PART_PER",
+            ),
         ],
         ("test", "event"): [
-            mention("X", ["quake"], topic="2", subtopic="2a", doc="d3", context_len=40, pos="NOUN", full_type="ACTION_OCCURRENCE"),
-            mention("X", ["shook"], topic="2", subtopic="2b", doc="d4", context_len=60, pos="VERB", full_type="ACTION_OCCURRENCE"),
+            mention(
+                "X",
+                ["quake"],
+                topic="2",
+                subtopic="2a",
+                doc="d3",
+                context_len=40,
+                pos="NOUN",
+                full_type="ACTION_OCCURRENCE",
+            ),
+            mention(
+                "X",
+                ["shook"],
+                topic="2",
+                subtopic="2b",
+                doc="d4",
+                context_len=60,
+                pos="VERB",
+                full_type="ACTION_OCCURRENCE",
+            ),
             mention("E1", ["dismissal"], topic="2", subtopic="2a", doc="d3", context_len=60, singleton=True),
         ],
         ("test", "entity"): [
@@ -101,8 +129,18 @@ def test_distributions(toy: Path) -> None:
 
 def test_ucdcr_rows_follow_the_paper() -> None:
     def row(topics, chains, per_doc):
-        return {"Topics": topics, "Subtopics": 1, "Docs": 1, "Tokens": 10, "Tokens/doc": per_doc, "Context": 1.0,
-                "Chains": chains, "Mentions": 1, "Singletons": 0, "Mentions/doc": 1.0}
+        return {
+            "Topics": topics,
+            "Subtopics": 1,
+            "Docs": 1,
+            "Tokens": 10,
+            "Tokens/doc": per_doc,
+            "Context": 1.0,
+            "Chains": chains,
+            "Mentions": 1,
+            "Singletons": 0,
+            "Mentions/doc": 1.0,
+        }
 
     rows = {"ecbplus": row(43, 10, 2.0), "nident": row(1, 5, 4.0), "np4e": row(1, 1, 6.0)}
     result = ucdcr_table2_row(rows)

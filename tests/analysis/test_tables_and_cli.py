@@ -13,7 +13,15 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
-from ucdcr.report.tables import ResultTable, render, to_csv, to_json, to_latex, to_markdown, to_rich
+from ucdcr.report.tables import (
+    ResultTable,
+    render,
+    to_csv,
+    to_json,
+    to_latex,
+    to_markdown,
+    to_rich,
+)
 
 
 def _table() -> ResultTable:
@@ -27,7 +35,11 @@ def test_text_formats() -> None:
     table = _table()
     assert "| ECB+ | 2.23 | 3 |" in to_markdown(table)  # floats to 2 decimals
     assert "| x\\|y | – | 0 |" in to_markdown(table)  # pipes escaped, missing as a dash
-    assert list(csv.reader(io.StringIO(to_csv(table)))) == [["Dataset", "Value", "Count"], ["ECB+", "2.23", "3"], ["x|y", "", "0"]]
+    assert list(csv.reader(io.StringIO(to_csv(table)))) == [
+        ["Dataset", "Value", "Count"],
+        ["ECB+", "2.23", "3"],
+        ["x|y", "", "0"],
+    ]
     assert json.loads(to_json(table))["rows"][0] == {"Dataset": "ECB+", "Value": 2.226, "Count": 3}  # exact values
     latex = to_latex(table)
     assert r"\caption{T: a\_b}" in latex and r"\begin{tabular}{lrr}" in latex

@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import require
-from ucdcr.analysis.baseline import EVAL_FIELDS, run_baseline
+from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.diversity import chain_diversity, table5_row
 from ucdcr.analysis.evaluate import evaluate
 from ucdcr.analysis.stats import STATS_FIELDS, distribution, summary_rows
@@ -68,7 +68,9 @@ def _compare_summary(ours: list[dict[str, Any]], reference: list[dict[str, str]]
         expected = by_split[row["split"]]
         compared = [key for key in row if key in expected and key not in skip and key != "split"]
         assert len(compared) >= 18  # 33 CSV columns minus the skipped ones
-        differences = {key: (_printed(row[key]), expected[key]) for key in compared if _printed(row[key]) != expected[key]}
+        differences = {
+            key: (_printed(row[key]), expected[key]) for key in compared if _printed(row[key]) != expected[key]
+        }
         assert differences == {}, f"{dataset} split {row['split']!r}"
 
 
@@ -78,7 +80,9 @@ def test_ecbplus_summary_rows_match_the_csv(ecbplus_summary, reference_dir: Path
 
 
 def test_ecbplus_table5(ecbplus: Path, reference_dir: Path) -> None:
-    mentions = load_mentions(ecbplus, columns=("coref_chain", "split", "tokens_text", "mention_head", "mention_head_lemma"))
+    mentions = load_mentions(
+        ecbplus, columns=("coref_chain", "split", "tokens_text", "mention_head", "mention_head_lemma")
+    )
     row = table5_row(mentions, chain_diversity(mentions))
     reference = {(r["dataset"], r["split"]): r for r in _csv(reference_dir, SUMMARY)}
     full, test = reference[("ECBplus", "")], reference[("ECBplus", "test")]
@@ -170,7 +174,9 @@ def test_np4e_baseline_on_the_committed_files(reference_dir: Path) -> None:
 def test_commands_run_on_our_ecbplus_build(built) -> None:
     folder = built("ecbplus")
     for command in ("stats", "diversity", "baseline"):
-        result = CliRunner().invoke(app, [command, "--data-dir", str(folder.parent), "--datasets", "ecbplus", "-f", "json"])
+        result = CliRunner().invoke(
+            app, [command, "--data-dir", str(folder.parent), "--datasets", "ecbplus", "-f", "json"]
+        )
         assert result.exit_code == 0, result.output
         assert json.loads(result.output)[0]["rows"][0]["Dataset"] == "ecbplus"
     table, topic_level = load_for_protocol(folder)

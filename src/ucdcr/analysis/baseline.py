@@ -141,9 +141,7 @@ def score_setting(rows: Sequence[int], gold: Sequence[Hashable], predicted: Sequ
     return result
 
 
-def run_protocol(
-    dataset: str, table: pa.Table, predicted: Sequence[Hashable], topic_level: bool
-) -> ProtocolResult:
+def run_protocol(dataset: str, table: pa.Table, predicted: Sequence[Hashable], topic_level: bool) -> ProtocolResult:
     """Score a clustering of ``table``'s rows (``predicted[i]`` = cluster label of row i) with the protocol.
 
     ``table`` needs EVAL_FIELDS and ``type``; only its evaluated test rows are read from ``predicted``.

@@ -27,7 +27,13 @@ from importlib import resources
 
 import pyarrow as pa
 
-from ucdcr.analysis.chains import FULL_SCOPE, ChainEntry, chain_entries, chain_ids, scopes
+from ucdcr.analysis.chains import (
+    FULL_SCOPE,
+    ChainEntry,
+    chain_entries,
+    chain_ids,
+    scopes,
+)
 
 MTLD_THRESHOLD = 0.72
 SELECTIONS = {"all": 0, "wo_singl": 1}  # suffix -> chains must have more than this many mentions

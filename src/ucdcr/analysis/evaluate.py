@@ -74,7 +74,9 @@ def _read_csv(path: Path, text: str) -> dict[str, str]:
 def _to_mapping(path: Path, pairs: Sequence[tuple[Any, Any]]) -> dict[str, str]:
     for mention_id, cluster in pairs:
         if not isinstance(mention_id, str) or cluster is None or isinstance(cluster, dict | list):
-            raise FormatError(path, f"bad prediction {mention_id!r} -> {cluster!r}: need a string id and a scalar cluster")
+            raise FormatError(
+                path, f"bad prediction {mention_id!r} -> {cluster!r}: need a string id and a scalar cluster"
+            )
     repeated = [mention_id for mention_id, count in Counter(m for m, _ in pairs).items() if count > 1]
     if repeated:
         raise FormatError(path, f"{len(repeated)} mention ids are predicted twice: {_listing(repeated)}")

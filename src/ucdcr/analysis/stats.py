@@ -26,7 +26,13 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ucdcr.analysis.chains import FULL_SCOPE, ChainEntry, chain_entries, chain_ids, scopes
+from ucdcr.analysis.chains import (
+    FULL_SCOPE,
+    ChainEntry,
+    chain_entries,
+    chain_ids,
+    scopes,
+)
 from ucdcr.analysis.diversity import SELECTIONS, chain_diversity, scope_diversity
 from ucdcr.io.load import KIND_COLUMN
 

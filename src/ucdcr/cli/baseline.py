@@ -49,7 +49,8 @@ def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bo
     table7 = ResultTable(f"Table 7: {title} per type, subtopic level (F1)", ["Dataset", "Type", *_F1_COLUMNS])
     full_columns = {column.replace("CEAF_E", "CEAFe").replace("F1_CONLL", "CoNLL"): column for column in SCORE_COLUMNS}
     table13 = ResultTable(
-        f"Table 13: {title}, all metrics", ["Dataset", "Level", "Type", "Settings", *full_columns],
+        f"Table 13: {title}, all metrics",
+        ["Dataset", "Level", "Type", "Settings", *full_columns],
         notes=["Unweighted means over settings (uCDCR: over datasets; Settings = number of datasets)."],
     )
     for level in ("subtopic", "topic"):
@@ -61,8 +62,15 @@ def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bo
     for level in ("subtopic", "topic"):
         for kind in ("", "event", "entity"):
             for mean in [m for m in means + summary if m.level == level and m.type == kind]:
-                table13.add({"Dataset": mean.dataset, "Level": level, "Type": _TYPE_LABEL[kind],
-                             "Settings": mean.settings, **_score_row(mean, full_columns)})
+                table13.add(
+                    {
+                        "Dataset": mean.dataset,
+                        "Level": level,
+                        "Type": _TYPE_LABEL[kind],
+                        "Settings": mean.settings,
+                        **_score_row(mean, full_columns),
+                    }
+                )
     tables = [table6, table7, table13]
     if per_setting:
         settings = ResultTable(
@@ -70,9 +78,16 @@ def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bo
         )
         for result in results:
             for item in result.settings:
-                settings.add({"Dataset": result.dataset, "Level": item.setting.level, "Unit": item.setting.unit,
-                              "Type": _TYPE_LABEL[item.setting.type], "Mentions": item.mentions,
-                              **{label: item.scores[column] for label, column in full_columns.items()}})
+                settings.add(
+                    {
+                        "Dataset": result.dataset,
+                        "Level": item.setting.level,
+                        "Unit": item.setting.unit,
+                        "Type": _TYPE_LABEL[item.setting.type],
+                        "Mentions": item.mentions,
+                        **{label: item.scores[column] for label, column in full_columns.items()},
+                    }
+                )
         tables.append(settings)
     return tables
 

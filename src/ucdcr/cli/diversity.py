@@ -8,7 +8,12 @@ from typing import Annotated
 import typer
 
 from ucdcr.analysis.chains import scopes
-from ucdcr.analysis.diversity import TABLE5_COLUMNS, chain_diversity, scope_diversity, table5_row
+from ucdcr.analysis.diversity import (
+    TABLE5_COLUMNS,
+    chain_diversity,
+    scope_diversity,
+    table5_row,
+)
 from ucdcr.cli.common import DataDirOption, DatasetsOption, console, friendly_errors
 from ucdcr.cli.stats import FormatOption, OutputOption, check_format, selected_datasets
 from ucdcr.io.load import load_mentions
@@ -36,12 +41,19 @@ def build_tables(folders: dict[str, Path], per_split: bool = False) -> list[Resu
             values = scope_diversity(mentions, chains, scope)
             if values is None:
                 continue
-            splits.add({
-                "Dataset": name, "Split": scope, "AL": values["lexical_ambiguity"],
-                "UL-a": values["unique_lemmas_avg"], "UL-o": values["unique_lemmas_sum"],
-                "PD": values["phrasing_diversity_weighted"], "MTLD": values["MLTD"],
-                "MTLD (standard)": values["MTLD_standard"], "Avg size": values["average_size"],
-            })
+            splits.add(
+                {
+                    "Dataset": name,
+                    "Split": scope,
+                    "AL": values["lexical_ambiguity"],
+                    "UL-a": values["unique_lemmas_avg"],
+                    "UL-o": values["unique_lemmas_sum"],
+                    "PD": values["phrasing_diversity_weighted"],
+                    "MTLD": values["MLTD"],
+                    "MTLD (standard)": values["MTLD_standard"],
+                    "Avg size": values["average_size"],
+                }
+            )
     return [table5, splits] if per_split else [table5]
 
 

@@ -23,9 +23,15 @@ from ucdcr.report.tables import ResultTable, print_tables
 
 def results_json(results: list[ProtocolResult]) -> dict[str, Any]:
     """Machine-readable results: per dataset its means and settings, plus the uCDCR means."""
+
     def mean_json(mean: Any) -> dict[str, Any]:
-        return {"dataset": mean.dataset, "level": mean.level, "type": mean.type or "joint",
-                "settings": mean.settings, "scores": mean.scores}
+        return {
+            "dataset": mean.dataset,
+            "level": mean.level,
+            "type": mean.type or "joint",
+            "settings": mean.settings,
+            "scores": mean.scores,
+        }
 
     return {
         "datasets": [
@@ -35,15 +41,21 @@ def results_json(results: list[ProtocolResult]) -> dict[str, Any]:
                 "evaluated_mentions": result.evaluated_mentions,
                 "means": [mean_json(mean) for mean in result.means],
                 "settings": [
-                    {"level": s.setting.level, "unit": s.setting.unit, "type": s.setting.type or "joint",
-                     "mentions": s.mentions, "scores": s.scores}
+                    {
+                        "level": s.setting.level,
+                        "unit": s.setting.unit,
+                        "type": s.setting.type or "joint",
+                        "mentions": s.mentions,
+                        "scores": s.scores,
+                    }
                     for s in result.settings
                 ],
             }
             for result in results
         ],
         "ucdcr": [mean_json(mean) for mean in ucdcr_means([m for r in results for m in r.means])]
-        if len(results) > 1 else [],
+        if len(results) > 1
+        else [],
     }
 
 

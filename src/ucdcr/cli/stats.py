@@ -51,8 +51,8 @@ def build_tables(folders: dict[str, Path], wanted: tuple[str, ...] = TABLES[:-1]
     for name, folder in folders.items():
         mentions = load_mentions(folder, columns=STATS_FIELDS)
         summaries[name] = summary_rows(mentions, load_documents(folder))
-        for field in distributions:
-            distributions[field][name] = distribution(mentions, field)
+        for field, per_dataset in distributions.items():
+            per_dataset[name] = distribution(mentions, field)
     full = {name: rows[0] for name, rows in summaries.items()}
     tables = []
     if "2" in wanted:
@@ -61,8 +61,10 @@ def build_tables(folders: dict[str, Path], wanted: tuple[str, ...] = TABLES[:-1]
         if len(rows2) > 1:
             by_id = {dataset_id(name) or name: row for name, row in rows2.items()}
             table.add({"Dataset": "uCDCR", **ucdcr_table2_row(by_id)})
-            table.notes.append("uCDCR: topic/subtopic/doc/token sums without NIdent and ECB+METAm; chains, mentions, "
-                               "singletons summed over all; per-doc and context values are unweighted means.")
+            table.notes.append(
+                "uCDCR: topic/subtopic/doc/token sums without NIdent and ECB+METAm; chains, mentions, "
+                "singletons summed over all; per-doc and context values are unweighted means."
+            )
         tables.append(table)
     if "3" in wanted:
         rows3 = {name: table3_row(row) for name, row in full.items()}
@@ -77,8 +79,21 @@ def build_tables(folders: dict[str, Path], wanted: tuple[str, ...] = TABLES[:-1]
             table.add({"Dataset": "uCDCR", **ucdcr_table4_row(list(summaries.values()))})
         tables.append(table)
     if "12" in wanted:
-        table = ResultTable("Table 12: dataset splits", ["Dataset", "Split", "Topics", "Subtopics", "Docs", "Tokens",
-                                                          "Chains", "Non-singleton chains", "Singletons", "Mentions"])
+        table = ResultTable(
+            "Table 12: dataset splits",
+            [
+                "Dataset",
+                "Split",
+                "Topics",
+                "Subtopics",
+                "Docs",
+                "Tokens",
+                "Chains",
+                "Non-singleton chains",
+                "Singletons",
+                "Mentions",
+            ],
+        )
         for name, rows in summaries.items():
             for row in table12_rows(rows):
                 table.add({"Dataset": name, **row})

@@ -276,7 +276,9 @@ def _is_authors_parquet(path: Path) -> bool:
 
 def _to_table(
     folder: Path,
-    blocks: dict[tuple[MentionKind, str], list[dict[str, Any]]], splits: Sequence[str], columns: Sequence[str]
+    blocks: dict[tuple[MentionKind, str], list[dict[str, Any]]],
+    splits: Sequence[str],
+    columns: Sequence[str],
 ) -> pa.Table:
     schema = pa.schema([MENTION_SCHEMA.field(name) for name in columns]).append(ANALYSIS_SCHEMA.field(KIND_COLUMN))
     data: dict[str, list[Any]] = {name: [] for name in schema.names}

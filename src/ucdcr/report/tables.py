@@ -97,8 +97,18 @@ def to_json(table: ResultTable) -> str:
     return json.dumps(to_json_data(table), indent=2, ensure_ascii=False) + "\n"
 
 
-_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+_LATEX_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
 
 
 def latex_escape(text: str) -> str:
@@ -140,15 +150,15 @@ def to_rich(table: ResultTable) -> RichTable:
     cells = _text_rows(table)
     for index, column in enumerate(table.columns):
         widest = max((len(row[index]) for row in cells), default=0)  # values stay whole; headers may wrap
-        rich_table.add_column(
-            column, justify="right" if numeric[column] else "left", min_width=widest, overflow="fold"
-        )
+        rich_table.add_column(column, justify="right" if numeric[column] else "left", min_width=widest, overflow="fold")
     for row in cells:
         rich_table.add_row(*row)
     return rich_table
 
 
-def print_tables(tables: Sequence[ResultTable], fmt: str | None, console: Any, output: str | Path | None = None) -> None:
+def print_tables(
+    tables: Sequence[ResultTable], fmt: str | None, console: Any, output: str | Path | None = None
+) -> None:
     """Show tables on the terminal (rich) when ``fmt`` is None, else write them rendered in ``fmt`` to stdout; with
     ``output`` (a path) the rendering is written there atomically instead."""
     if fmt is None:
