@@ -112,3 +112,10 @@ def test_document_unknown_to_np4e_is_an_error(tmp_path: Path) -> None:
     (folder / "english-corpus" / "20111107.near2_999999newsML.xml").write_text(DOC_2, encoding="utf-8")
     with pytest.raises(FormatError, match="document 999999 is not in the NP4E tree"):
         nident.read(folder, ReadOptions())
+
+
+def test_empty_corpus_folder_gives_manual_steps(tmp_path: Path) -> None:
+    folder = write_raw(tmp_path, with_corpus=False)
+    (folder / "english-corpus").mkdir()
+    with pytest.raises(MissingRawData, match=r"english-corpus/\*\.xml"):
+        nident.read(folder, ReadOptions())

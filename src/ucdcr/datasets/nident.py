@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.datasets import np4e
-from ucdcr.datasets.gvc import require_raw_files
+from ucdcr.datasets.gvc import manual_steps_message, require_raw_files
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats import mmax2
 from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml
@@ -72,7 +72,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     require_raw_files(DATASET_ID, folder, [CORPUS_DIR, SPLIT_FILE])
     files = sorted((folder / CORPUS_DIR).glob("*.xml"))
     if not files:
-        require_raw_files(DATASET_ID, folder, [f"{CORPUS_DIR}/*.xml"])
+        raise MissingRawData(manual_steps_message(DATASET_ID, folder, [f"{CORPUS_DIR}/*.xml"]))
     split_of = np4e.read_split_map(folder / SPLIT_FILE)
     subtopic_of = np4e_subtopics(folder.parent / get("np4e").raw_folder)
     mapping = read_mapping(folder / MAPPING_FILE) if (folder / MAPPING_FILE).exists() else None
@@ -114,18 +114,13 @@ def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dic
 def _add_mention(corpus: SourceCorpus, document: SourceDocument, mention: NidentMention, order: dict[str, int],
                  text: dict[str, str], mapping: dict[tuple[str, str, str], str] | None) -> None:
     words = [w for w in mention.word_ids if w in order]
-    surface = " ".join(text[w] for w in mention.word_ids)
-    reason = None
+    chain, reason = _chain(document, mention, mapping)
     if mention.degree == NON_IDENTITY:
         reason = "non-identity mention (identdegree=1), excluded as in uCDCR"
     elif not words:
         reason = "mention has no words (empty / elliptical sn)"
-    chain = np4e.within_document_chain(document.subtopic_id, document.doc_id, mention.entity or f"single_{mention.marker_id}")
-    if reason is None and mapping is not None:
-        unified = mapping.get((document.subtopic_id, document.doc_id, mention.entity or ""))
-        reason = None if unified else f"chain {mention.entity} is not in {MAPPING_FILE}"
-        chain = f"{MAPPED_PREFIX}{unified}"
     if reason is not None:
+        surface = " ".join(text[w] for w in mention.word_ids)
         corpus.dropped.append(DroppedMention(document.doc_key, mention.marker_id, ",".join(mention.word_ids) or "-",
                                              surface, reason, "read"))
         return
@@ -136,6 +131,18 @@ def _add_mention(corpus: SourceCorpus, document: SourceDocument, mention: Nident
         chain_id=chain, kind="entity", full_type=np4e.OTHER_TYPE, description="", source_id=mention.marker_id,
         coref_type=IDENTITY_DEGREES[mention.degree], attributes={"entity": mention.entity or ""},
     ))
+
+
+def _chain(document: SourceDocument, mention: NidentMention,
+           mapping: dict[tuple[str, str, str], str] | None) -> tuple[str, str | None]:
+    """(chain id, drop reason or None): the mapping's unified id, else the within-document chain."""
+    if mapping is None:
+        entity = mention.entity or f"single_{mention.marker_id}"
+        return np4e.within_document_chain(document.subtopic_id, document.doc_id, entity), None
+    unified = mapping.get((document.subtopic_id, document.doc_id, mention.entity or ""))
+    if unified is None:
+        return "", f"chain {mention.entity} is not in {MAPPING_FILE}"
+    return f"{MAPPED_PREFIX}{unified}", None
 
 
 def finalize(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
