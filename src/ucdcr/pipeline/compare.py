@@ -2,7 +2,8 @@
 
 Mentions are matched by document key and exact token span: (conll_doc_key, sent_id, tokens_number). Reported:
 how many of the other side's mentions are matched; on matched mentions, how often the head lemma, head text and
-the context window token list (mention_context) agree; and how well the chain partitions agree, as MUC and B³
+the context window token list (mention_context) agree, and
+the window's text (its tokens joined without spaces: the same characters, whatever the tokenization); and how well the chain partitions agree, as MUC and B³
 (the other side's chains as key, ours as response, over the matched mentions, one cross-document pseudo-document).
 """
 
@@ -44,6 +45,7 @@ def compare_builds(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
         same["head_lemma"] += a["mention_head_lemma"] == b["mention_head_lemma"]
         same["head"] += a["mention_head"] == b["mention_head"]
         same["context"] += list(a["mention_context"]) == list(b["mention_context"])
+        same["context_text"] += "".join(a["mention_context"]) == "".join(b["mention_context"]).replace("``", '"')
         same["context_span"] += list(a["context_start_end_global_id"]) == list(b["context_start_end_global_id"])
         same["split"] += a["split"] == b["split"]
     key = _chains(reference, matched)
@@ -58,6 +60,7 @@ def compare_builds(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
         "head_lemma_agreement": 100.0 * same["head_lemma"] / n,
         "head_agreement": 100.0 * same["head"] / n,
         "context_identical": 100.0 * same["context"] / n,
+        "context_text_identical": 100.0 * same["context_text"] / n,
         "context_span_identical": 100.0 * same["context_span"] / n,
         "split_agreement": 100.0 * same["split"] / n,
         "muc_f1": 100.0 * scores["muc"].f1,

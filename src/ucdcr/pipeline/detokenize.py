@@ -22,7 +22,8 @@ _WHITESPACE = re.compile(r"\s")
 _CLITIC_AFTER_APOSTROPHE = {"s", "S", "ve", "d", "m", "re", "ll", "t"}
 _INITIAL = re.compile(r"^[A-Za-z]\.$")
 _LETTER = re.compile(r"^[A-Za-z]$")
-_NUMBER_JOINERS = {".", ":"}
+_NUMBER_JOINERS = {".", ":", "/"}
+_DOMAINS = {"com", "org", "net", "gov", "edu", "co", "uk"}
 _SPACED_CLITICS = {"'m", "'ve", "'re", "'ll", "'d"}  # the reference text keeps "I 'm" (spaCy: "'", "m")
 
 
@@ -88,6 +89,16 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
         elif current == "." and following[:1].isdigit() and not previous[-1:].isdigit():  # a .357 magnum
             flags[i], flags[i + 1] = True, False
         elif current == "-" and previous == "-":  # - - -> --
+            flags[i] = False
+        elif current == "-" and previous[-1:].isalpha() and following[:1].isdigit():  # CVE - 2013 -> CVE-2013
+            flags[i] = flags[i + 1] = False
+        elif len(previous) > 1 and previous.endswith("-") and previous[-2].isalnum():  # post- mortem -> post-mortem
+            flags[i] = False
+        elif current == "." and following.lower() in _DOMAINS and previous[-1:].isalnum():  # hp . com -> hp.com
+            flags[i] = flags[i + 1] = False
+        elif current == "$" and previous.isupper() and previous.isalpha():  # US $ -> US$
+            flags[i] = False
+        elif _INITIAL.match(previous) and _LETTER.match(current) and current.isupper():  # L. A -> L.A
             flags[i] = False
         elif current in _SPACED_CLITICS:
             flags[i] = True
