@@ -20,7 +20,8 @@ import numpy as np
 MTLD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(0, 91, 3))
 PD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(0, 31))
 SEED = 0
-_PNG_METADATA = {"Software": None}  # keeps the files free of version strings
+_PNG_METADATA = {"Software": None}
+_DISTINCT_ORDER = (*range(0, 20, 2), *range(1, 20, 2))  # tab20: the 10 strong hues first, then their light twins  # keeps the files free of version strings
 
 
 def _pyplot():  # noqa: ANN202 - matplotlib's module
@@ -124,7 +125,8 @@ def plot_map(points: np.ndarray, labels: Sequence[str], title: str, path: Path) 
     label_array = np.asarray(labels)
     for index, name in enumerate(names):
         chosen = label_array == name
-        axis.scatter(points[chosen, 0], points[chosen, 1], s=10, alpha=0.75, color=cmap(index % 20), label=name)
+        colour = cmap(_DISTINCT_ORDER[index % 20])
+        axis.scatter(points[chosen, 0], points[chosen, 1], s=10, alpha=0.75, color=colour, label=name)
     axis.set_xticks([])
     axis.set_yticks([])
     axis.set_title(title)
