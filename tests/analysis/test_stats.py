@@ -149,3 +149,11 @@ def test_ucdcr_rows_follow_the_paper() -> None:
     assert result["Tokens/doc"] == 4.0  # unweighted mean over all three: (2 + 4 + 6) / 3
     sizes = ucdcr_table3_row([{"Mentions event": 2, "Avg size": 2.0}, {"Mentions event": 3, "Avg size": 4.0}])
     assert sizes == {"Mentions event": 5, "Avg size": 3.0}  # sums, and the mean of average sizes
+
+
+def test_documents_without_split_column_take_the_split_of_their_mentions(toy: Path) -> None:
+    # 3 rows of d1 (train mentions), 2 of d2 (train), 4 of d3 and 3 of d4 (test), 2 of d5 (no mentions)
+    keys = ["1/1a/d1"] * 3 + ["1/1b/d2"] * 2 + ["2/2a/d3"] * 4 + ["2/2b/d4"] * 3 + ["2/2b/d5"] * 2
+    pq.write_table(pa.table({"topic/subtopic_name/doc": keys}), toy / "all_documents.parquet")
+    rows = _rows(toy)
+    assert (rows[""]["tokens"], rows["train"]["tokens"], rows["test"]["tokens"]) == (14, 5, 7)

@@ -35,6 +35,7 @@ from ucdcr.analysis.chains import (
 )
 from ucdcr.analysis.diversity import SELECTIONS, chain_diversity, scope_diversity
 from ucdcr.io.load import KIND_COLUMN
+from ucdcr.schema import DOC_KEY_COLUMN
 
 STATS_FIELDS = (
     "coref_chain",
@@ -80,7 +81,7 @@ def summary_rows(table: pa.Table, documents: pa.Table | None = None) -> list[dic
     columns = {name: table[name].to_pylist() for name in ("topic_id", "subtopic_id", "conll_doc_key", "split")}
     singleton = table["is_singleton"].to_pylist()
     kinds = table[KIND_COLUMN].to_pylist()
-    token_rows = _token_rows(documents)
+    token_rows = _token_rows(documents, columns["conll_doc_key"], columns["split"])
     rows = []
     for scope in scopes(table):
         in_scope = [i for i, split in enumerate(columns["split"]) if scope == FULL_SCOPE or split == scope]
@@ -117,11 +118,25 @@ def summary_rows(table: pa.Table, documents: pa.Table | None = None) -> list[dic
     return rows
 
 
-def _token_rows(documents: pa.Table | None) -> dict[str, int] | None:
+def _token_rows(documents: pa.Table | None, doc_keys: list[str], splits: list[str]) -> dict[str, int] | None:
+    """Token rows per split label (and in all) of the documents table.
+
+    Without a split column, as the authors' code does, each token row is joined to the splits its document has
+    mentions in: a document in two splits counts twice, one without mentions once in the total.
+    """
     if documents is None:
         return None
-    counts = Counter(documents["split"].to_pylist())
-    return {FULL_SCOPE: documents.num_rows, **counts}
+    if "split" in documents.column_names:
+        return {FULL_SCOPE: documents.num_rows, **Counter(documents["split"].to_pylist())}
+    doc_splits: dict[str, set[str]] = {}
+    for key, split in zip(doc_keys, splits, strict=True):
+        doc_splits.setdefault(key, set()).add(split)
+    counts: Counter[str] = Counter()
+    for key, rows in Counter(documents[DOC_KEY_COLUMN].to_pylist()).items():
+        joined = doc_splits.get(key, set())
+        counts.update({split: rows for split in joined})
+        counts[FULL_SCOPE] += rows * max(len(joined), 1)
+    return dict(counts)
 
 
 def distribution(table: pa.Table, field: str) -> Counter[str]:

@@ -11,7 +11,6 @@ import typer
 
 from ucdcr.analysis.baseline import (
     EVAL_FIELDS,
-    METRICS,
     SCORE_COLUMNS,
     DatasetMean,
     ProtocolResult,
@@ -109,5 +108,3 @@ def register(app: typer.Typer) -> None:
             results.append(run_baseline(name, table, topic_level))
         print_tables(result_tables(results, "same-head-lemma baseline", per_setting), fmt, console, output)
 
-
-__all__ = ["METRICS", "load_for_protocol", "register", "result_tables"]

@@ -297,16 +297,16 @@ def _to_table(
 def load_documents(folder: str | Path) -> pa.Table | None:
     """The token table (all_documents.parquet) of a dataset folder, or None where texts are not shared.
 
-    Only the columns the statistics need are read: the document key and the split label.
+    Only the columns the statistics need are read: the document key and, where the file has it, the split label
+    (older releases have none; the statistics then take a document's split from its mentions).
     """
     path = Path(folder) / DOCUMENTS_PARQUET
     if not path.is_file():
         return None
     names = pq.read_schema(path).names
-    missing = [name for name in (DOC_KEY_COLUMN, "split") if name not in names]
-    if missing:
-        raise FormatError(path, f"missing columns: {', '.join(missing)}")
-    return pq.read_table(path, columns=[DOC_KEY_COLUMN, "split"])
+    if DOC_KEY_COLUMN not in names:
+        raise FormatError(path, f"missing column {DOC_KEY_COLUMN!r}")
+    return pq.read_table(path, columns=[name for name in (DOC_KEY_COLUMN, "split") if name in names])
 
 
 def load_columns(folder: str | Path, columns: Sequence[str]) -> pa.Table:
