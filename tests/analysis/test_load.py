@@ -139,3 +139,11 @@ def test_ecb_file_rule_only_for_the_authors_parquet(tmp_path: Path) -> None:
     pq.write_table(pa.Table.from_pylist([mention("ACT1", ["a"], split="train")]), folder / "all_mentions.parquet")
     with pytest.raises(FormatError, match="provide the event_mentions.json"):
         load_mentions(folder)
+
+
+def test_wrong_field_type_names_the_field(tmp_path: Path) -> None:
+    record = mention("A", ["a"])
+    record["sent_id"] = "first"
+    folder = write_dataset(tmp_path / "toy", {("test", "event"): [record]})
+    with pytest.raises(FormatError, match="field 'sent_id' does not hold int64 values"):
+        load_mentions(folder)

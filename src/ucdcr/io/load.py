@@ -288,10 +288,15 @@ def _to_table(
             for name in columns:
                 data[name].extend(record.get(name) for record in records)
             data[KIND_COLUMN].extend([kind] * len(records))
-    try:
-        return pa.table(data, schema=schema)
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise FormatError(folder, f"mention records do not match the uCDCR schema: {exc}") from None
+    arrays = []
+    for schema_field in schema:
+        try:
+            arrays.append(pa.array(data[schema_field.name], schema_field.type))
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise FormatError(
+                folder, f"field {schema_field.name!r} does not hold {schema_field.type} values: {exc}"
+            ) from None
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def load_documents(folder: str | Path) -> pa.Table | None:
