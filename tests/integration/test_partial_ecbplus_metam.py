@@ -55,3 +55,72 @@ def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
         assert not status.complete
         assert missing == ["ecbplus_metam.json"]  # MANIFEST.md: only uCDCR meta + a superseded draft
     assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
+
+
+def _identity_mention_map(raw_dir: Path, paraphrase: bool) -> dict[str, dict[str, object]]:
+    """A mention map in the final format for every ECB+ val/test mention of the validated sentences, built from
+    the real ECB+ files; with ``paraphrase`` every event trigger of a sentence is rewritten (one paraphrase per
+    sentence, shared by its records), entity mentions keep their text."""
+    from collections import defaultdict
+
+    from ucdcr.datasets import ecbplus
+    from ucdcr.registry import ReadOptions
+
+    ecb = ecbplus.read(raw_dir / "ECBplus", ReadOptions())
+    splits = read_topic_splits(raw_dir / "ECBplusMETAm" / SPLIT_FILE)
+    documents = {d.doc_key: d for d in ecb.documents}
+    by_sentence: dict[tuple[str, int], list] = defaultdict(list)
+    for mention in ecb.mentions:
+        document = documents[mention.doc_key]
+        if splits[document.topic_id] in ("val", "test"):
+            sentence = next(t.sent_id for t in document.tokens if t.token_id == mention.token_ids[0])
+            by_sentence[(mention.doc_key, sentence)].append(mention)
+    records = {}
+    for (doc_key, sent_id), mentions in by_sentence.items():
+        document = documents[doc_key]
+        text = {t.token_id: t.text for t in document.tokens}
+        original = " ".join(t.text for t in document.tokens if t.sent_id == sent_id)
+        new_text = {m.source_id: " ".join(text[t] for t in m.token_ids) for m in mentions}
+        sentence = original
+        if paraphrase:
+            for m in mentions:
+                if m.kind == "event":
+                    new_text[m.source_id] = "set ablaze " + new_text[m.source_id].upper()
+                    sentence = sentence.replace(" ".join(text[t] for t in m.token_ids), new_text[m.source_id], 1)
+        for m in mentions:
+            start = max(sentence.find(new_text[m.source_id]), 0)
+            key = f"{document.doc}.xml_{m.source_id}"
+            records[key] = {"mention_id": key, "topic": document.topic_id, "doc_id": f"{document.doc}.xml",
+                            "m_id": m.source_id, "sentence_id": str(sent_id), "sentence": sentence,
+                            "mention_text": new_text[m.source_id], "start_char": start,
+                            "end_char": start + len(new_text[m.source_id])}
+    return records
+
+
+@pytest.mark.parametrize("paraphrase", [False, True])
+def test_reader_on_a_mention_map_built_from_real_ecbplus(raw_dir: Path, tmp_path: Path, paraphrase: bool) -> None:
+    import json
+    import shutil
+
+    from ucdcr.datasets import ecbplus_metam
+    from ucdcr.registry import ReadOptions
+
+    require(raw_dir / "ECBplus")
+    (tmp_path / "ECBplus").symlink_to(raw_dir / "ECBplus")
+    folder = tmp_path / "ECBplusMETAm"
+    (folder / "ucdcr-meta").mkdir(parents=True)
+    shutil.copy(raw_dir / "ECBplusMETAm" / SPLIT_FILE, folder / SPLIT_FILE)
+    records = _identity_mention_map(raw_dir, paraphrase)
+    (folder / "ecbplus_metam.json").write_text(json.dumps(records), encoding="utf-8")
+    corpus = ecbplus_metam.read(folder, ReadOptions())
+    # paper Table 8: ECB+METAm has 6556 original mentions = the ECB+ val/test mentions of the validated sentences;
+    # REFERENCE.md §7.2: 402 documents
+    assert corpus.counts["annotated"] == len(records) == 6556
+    assert len(corpus.documents) == 402
+    if not paraphrase:
+        assert "paraphrased_sentences" not in corpus.counts and len(corpus.mentions) == 6556 and not corpus.dropped
+    else:
+        assert corpus.counts["paraphrased_sentences"] > 0
+        # str.replace may rewrite an earlier occurrence of a repeated trigger; such mentions are dropped with a reason
+        assert len(corpus.mentions) + len(corpus.dropped) == 6556 and len(corpus.dropped) < 20
+        assert all("no longer occurs in the paraphrased sentence" in d.reason for d in corpus.dropped)
