@@ -23,6 +23,7 @@ _CLITIC_AFTER_APOSTROPHE = {"s", "S", "ve", "d", "m", "re", "ll", "t"}
 _INITIAL = re.compile(r"^[A-Za-z]\.$")
 _LETTER = re.compile(r"^[A-Za-z]$")
 _NUMBER_JOINERS = {".", ":", "/"}
+_URL_STARTS = {"http", "https", "www"}
 _DOMAINS = {"com", "org", "net", "gov", "edu", "co", "uk"}
 _SPACED_CLITICS = {"'m", "'ve", "'re", "'ll", "'d"}  # the reference text keeps "I 'm" (spaCy: "'", "m")
 
@@ -63,6 +64,8 @@ def space_before_flags(texts: Sequence[str]) -> list[bool]:
         flags.append(spaced)
     if flags:
         flags[0] = False
+    if texts and texts[0].lower() in _URL_STARTS:  # a sentence that is a URL (ECB+ documents begin with one)
+        return [False] * len(texts)
     _apply_glue_rules(texts, flags)
     return flags
 
@@ -96,6 +99,10 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
             flags[i] = False
         elif current == "." and following.lower() in _DOMAINS and previous[-1:].isalnum():  # hp . com -> hp.com
             flags[i] = flags[i + 1] = False
+        elif current == "_":  # crime _ and _ courts -> crime_and_courts
+            flags[i] = False
+            if following:
+                flags[i + 1] = False
         elif current == "$" and previous.isupper() and previous.isalpha():  # US $ -> US$
             flags[i] = False
         elif _INITIAL.match(previous) and _LETTER.match(current) and current.isupper():  # L. A -> L.A
