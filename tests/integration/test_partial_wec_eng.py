@@ -3,6 +3,7 @@ Hugging Face mention files the build gives the manual steps."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,34 @@ def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
         assert not status.complete
         assert missing == ["Dev_Event_gold_mentions_validated.json", "Test_Event_gold_mentions_validated.json", "Train_Event_gold_mentions.json"]  # MANIFEST.md: raw JSON missing
     assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
+
+
+def test_reader_on_mention_files_built_from_the_real_topic_maps(raw_dir: Path, tmp_path: Path) -> None:
+    """One synthetic mention (in the Hugging Face format) per mapped document, on the real topic maps: every
+    document lands in its split, topic and first-listed subtopic."""
+    import json
+    import shutil
+
+    from ucdcr.datasets import wec_eng
+    from ucdcr.registry import ReadOptions
+
+    source = require(raw_dir / "WEC-Eng")
+    folder = tmp_path / "WEC-Eng"
+    shutil.copytree(source / "ucdcr-meta", folder / "ucdcr-meta")
+    _, maps = read_topic_maps(source)
+    for split, name in wec_eng.MENTION_FILES.items():
+        mentions = [
+            {"coref_chain": i, "coref_link": row.subtopic, "doc_id": doc, "mention_context": ["The", "event", "."],
+             "mention_head": "event", "mention_head_lemma": "event", "mention_head_pos": "NOUN", "mention_id": str(i),
+             "mention_index": i, "mention_ner": "UNK", "mention_type": 8, "predicted_coref_chain": None,
+             "sent_id": 0, "tokens_number": [1], "tokens_str": "event", "topic_id": -1}
+            for i, (doc, row) in enumerate(maps[split].items())
+        ]
+        (folder / name).write_text(json.dumps(mentions), encoding="utf-8")
+    corpus = wec_eng.read(folder, ReadOptions())
+    per_split = Counter(d.split for d in corpus.documents)
+    # REFERENCE.md §7.2: documents 34132 / 1194 / 1803, subtopics 7370, topics 18
+    assert per_split == {"train": 34132, "val": 1194, "test": 1803}
+    assert len({(d.split, d.subtopic_id) for d in corpus.documents}) == 7370
+    assert len({d.topic_id for d in corpus.documents}) == 18
+    assert not corpus.dropped and len(corpus.mentions) == 34132 + 1194 + 1803
