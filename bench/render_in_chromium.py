@@ -69,7 +69,7 @@ def make_pages(folder: Path, doc_key: str | None, out: Path) -> list[Path]:
     build_report({folder.name: folder}, out / "report")
     print(f"report written in {time.perf_counter() - start:.1f} s")
     documents = load(folder, kind="documents")
-    key = doc_key or sorted(set(documents["topic/subtopic_name/doc"].to_pylist()))[0]
+    key = doc_key or min(documents["topic/subtopic_name/doc"].to_pylist())
     view = out / "view" / page_name(key)
     subprocess.run([sys.executable, "-m", "ucdcr", "view", str(folder), key, "--out", str(view)], check=True)
     return [out / "report" / "index.html", view]

@@ -29,7 +29,12 @@ from ucdcr.io.load import KIND_COLUMN, KINDS, load_mentions
 from ucdcr.paths import resolve_data_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import DATASET_IDS
-from ucdcr.schema import DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTION_SCHEMA, MENTIONS_PARQUET
+from ucdcr.schema import (
+    DOCUMENT_SCHEMA,
+    DOCUMENTS_PARQUET,
+    MENTION_SCHEMA,
+    MENTIONS_PARQUET,
+)
 
 TableKind = Literal["mentions", "documents"]
 MentionFile = Literal["event", "entity"]

@@ -21,11 +21,11 @@ DATASET = "np4e"  # small (94 documents), complete raw data, texts redistributab
 
 
 @pytest.fixture(scope="module")
-def folder(built) -> Path:  # noqa: ANN001 - the session fixture of tests/integration/conftest.py
+def folder(built) -> Path:
     return built(DATASET)
 
 
-def test_loader_returns_the_schema_and_every_row_of_the_build(folder: Path, built) -> None:  # noqa: ANN001
+def test_loader_returns_the_schema_and_every_row_of_the_build(folder: Path, built) -> None:
     report = built.report(DATASET).counts
     mentions = load(folder)
     assert mentions.schema == MENTION_SCHEMA
@@ -74,7 +74,7 @@ def test_report_on_the_built_dataset_writes_every_file_it_lists(folder: Path, tm
 
 def test_viewer_page_contains_every_mention_of_the_document(folder: Path, tmp_path: Path) -> None:
     mentions = load(folder, split="test")
-    doc_key = sorted(set(mentions["conll_doc_key"].to_pylist()))[0]
+    doc_key = min(mentions["conll_doc_key"].to_pylist())
     out = tmp_path / "page.html"
     result = CliRunner().invoke(app, ["view", str(folder), doc_key, "--out", str(out)])
     assert result.exit_code == 0, result.output

@@ -13,17 +13,22 @@ from tiny_dataset import write_tiny_dataset
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
-from ucdcr.report.build_report import EMBED_HINT, build_report
+from ucdcr.report.build_report import EMBED_HINT, Report, build_report
 
 
-@pytest.fixture()
-def folders(tmp_path: Path) -> dict[str, Path]:
-    data = tmp_path / "data"
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    data = tmp_path_factory.mktemp("data")
     return {name: write_tiny_dataset(data / name) for name in ("meantime", "np4e")}
 
 
-def test_report_writes_every_file_it_lists(folders: dict[str, Path], tmp_path: Path) -> None:
-    report = build_report(folders, tmp_path / "report", embed=False)
+@pytest.fixture(scope="module")
+def report(folders: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Report:
+    """One report without the embed extra, shared by the tests that only read it."""
+    return build_report(folders, tmp_path_factory.mktemp("report"), embed=False)
+
+
+def test_report_writes_every_file_it_lists(report: Report) -> None:
     assert [path.name for path in report.files[:3]] == ["index.html", "report.md", "tables.json"]
     for path in report.files:
         assert path.is_file() and path.stat().st_size > 0, path
@@ -35,16 +40,15 @@ def test_report_writes_every_file_it_lists(folders: dict[str, Path], tmp_path: P
         "figures/chain_sizes.png",
         "figures/tsne_documents.png",  # 2 x 4 documents >= 5
     }
-    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
-    markdown = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    page = (report.out_dir / "index.html").read_text(encoding="utf-8")
+    markdown = (report.out_dir / "report.md").read_text(encoding="utf-8")
     for file in drawn:
         assert f'src="{file}"' in page and f"]({file})" in markdown
 
 
-def test_report_has_every_table_of_the_table_commands(folders: dict[str, Path], tmp_path: Path) -> None:
+def test_report_has_every_table_of_the_table_commands(folders: dict[str, Path], report: Report) -> None:
     from ucdcr.cli import diversity, stats
 
-    report = build_report(folders, tmp_path / "report", embed=False)
     expected = [t.title for module in (stats, diversity) for t in module.build_tables(folders)]
     expected += [  # ucdcr baseline's default tables
         "Table 6: same-head-lemma baseline, subtopic and topic level (F1)",
@@ -52,20 +56,17 @@ def test_report_has_every_table_of_the_table_commands(folders: dict[str, Path], 
         "Table 13: same-head-lemma baseline, all metrics",
     ]
     assert [t.title for section in report.sections for t in section.tables] == expected
-    saved = json.loads((tmp_path / "report" / "tables.json").read_text(encoding="utf-8"))
+    saved = json.loads((report.out_dir / "tables.json").read_text(encoding="utf-8"))
     assert [table["title"] for table in saved] == expected
-    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    page = (report.out_dir / "index.html").read_text(encoding="utf-8")
     for title in expected:
         assert title.replace("&", "&amp;") in page
 
 
-def test_without_the_embed_extra_the_report_says_which_figure_needs_it(
-    folders: dict[str, Path], tmp_path: Path
-) -> None:
-    report = build_report(folders, tmp_path / "report", embed=False)
+def test_without_the_embed_extra_the_report_says_which_figure_needs_it(report: Report) -> None:
     mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
     assert mention_map.file is None and mention_map.missing == EMBED_HINT
-    assert f"Not drawn: {EMBED_HINT}" in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert f"Not drawn: {EMBED_HINT}" in (report.out_dir / "report.md").read_text(encoding="utf-8")
 
 
 class _FakeEncoder:
@@ -90,10 +91,9 @@ def test_with_the_embed_extra_the_mention_map_is_drawn(
     assert (tmp_path / "report" / mention_map.file).is_file()
 
 
-def test_report_is_deterministic(folders: dict[str, Path], tmp_path: Path) -> None:
-    one = build_report(folders, tmp_path / "one", embed=False)
-    two = build_report(folders, tmp_path / "two", embed=False)
-    for first, second in zip(one.files, two.files, strict=True):
+def test_report_is_deterministic(folders: dict[str, Path], report: Report, tmp_path: Path) -> None:
+    again = build_report(folders, tmp_path / "again", embed=False)
+    for first, second in zip(report.files, again.files, strict=True):
         assert first.read_bytes() == second.read_bytes(), first.name
 
 

@@ -12,19 +12,21 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 
 MTLD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(0, 91, 3))
-PD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(0, 31))
+PD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(31))
 SEED = 0
-_PNG_METADATA = {"Software": None}
-_DISTINCT_ORDER = (*range(0, 20, 2), *range(1, 20, 2))  # tab20: the 10 strong hues first, then their light twins  # keeps the files free of version strings
+_PNG_METADATA = {"Software": None}  # keeps the files free of version strings
+_DISTINCT_ORDER = (*range(0, 20, 2), *range(1, 20, 2))  # tab20: the 10 strong hues first, then their light twins
 
 
-def _pyplot():  # noqa: ANN202 - matplotlib's module
+def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -45,7 +47,7 @@ def histogram_counts(values: Sequence[float], edges: Sequence[float]) -> list[in
 
 def bin_labels(edges: Sequence[float]) -> list[str]:
     """The authors' bin labels: ``[0.0..3.0)``, ..., ``[90.0..``."""
-    return [f"[{a:.1f}..{b:.1f})" for a, b in zip(edges[:-1], edges[1:])] + [f"[{edges[-1]:.1f}.."]
+    return [f"[{a:.1f}..{b:.1f})" for a, b in pairwise(edges)] + [f"[{edges[-1]:.1f}.."]
 
 
 def plot_histograms(
@@ -135,9 +137,7 @@ def plot_map(points: np.ndarray, labels: Sequence[str], title: str, path: Path) 
     return _save(fig, path)
 
 
-def _save(fig, path: Path) -> Path:  # noqa: ANN001 - a matplotlib Figure
-    import os
-
+def _save(fig, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(f".{path.name}.tmp.png")
     fig.savefig(temp, dpi=110, metadata=_PNG_METADATA)
