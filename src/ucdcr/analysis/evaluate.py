@@ -104,7 +104,10 @@ def check_coverage(predictions: Mapping[str, str], tables: Mapping[str, pa.Table
             )
         missing += [mention_id for mention_id in evaluated if mention_id not in predictions]
     if missing:
-        raise UcdcrError(f"{len(missing)} evaluated mentions have no prediction: {_listing(missing)}")
+        raise UcdcrError(
+            f"{len(missing)} evaluated mentions have no prediction: {_listing(missing)} "
+            "(predict every test mention of the selected datasets, or select datasets with --datasets)"
+        )
     unknown = [mention_id for mention_id in predictions if mention_id not in known]
     if unknown:
         raise UcdcrError(
