@@ -234,7 +234,7 @@ def _document_map(data: Sequence[DatasetData], out_dir: Path) -> FigureEntry:
     from_contexts = [d.name for d in data if d.texts_from_contexts]
     caption = (
         f"Up to {DOCS_PER_DATASET} documents per dataset (uniform sample, seed {figures.SEED}); TF-IDF vectors "
-        "reduced by truncated SVD, then t-SNE (scikit-learn, PCA init)."
+        f"reduced by truncated SVD, then t-SNE ({figures.tsne_engine()}, PCA init)."
     )
     if from_contexts:
         caption += f" Texts not shared for {', '.join(from_contexts)}: their mention context windows stand in."
@@ -249,7 +249,7 @@ def _mention_map(data: Sequence[DatasetData], out_dir: Path, embed: bool | None)
     title = "t-SNE map of mentions (paper Figure 2)"
     caption = (
         f"Up to {MENTIONS_PER_DATASET} mentions per dataset (uniform sample, seed {figures.SEED}), mention text "
-        "encoded by all-MiniLM-L6-v2 (sentence-transformers), then t-SNE."
+        f"encoded by all-MiniLM-L6-v2 (sentence-transformers), then t-SNE ({figures.tsne_engine()})."
     )
     model = _embedding_model() if embed is not False else None
     if model is None:
