@@ -108,3 +108,47 @@ def test_view_command_writes_the_subtopic_pages(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert out.is_file() and (out.parent / page_name("0/s1/d2")).is_file()
     assert 'id="m-TINY_04"' in (out.parent / page_name("0/s1/d2")).read_text(encoding="utf-8")
+
+
+def _sentence_windows(records: list[dict]) -> list[dict]:
+    """d3's mentions with context windows of their own sentence only, sentence 0 cut before its final "."."""
+    sentences = [s.split() for s in ("A fire destroyed the city hall .", "The blaze spread in the city .")]
+    windowed = []
+    for record in records:
+        sent = record["sent_id"]
+        words = sentences[sent][:6] if sent == 0 else sentences[sent]
+        first = 0 if sent == 0 else 7  # document-global id of the window's first token
+        windowed.append({
+            **record,
+            "mention_context": words,
+            "context_start_end_global_id": [first, first + len(words) - 1],
+            "mention_sentence_start_end": [0, len(words)],
+            "tokens_number_context": list(record["tokens_number"]),
+        })
+    return windowed
+
+
+def test_without_texts_the_page_is_rebuilt_from_the_context_windows() -> None:
+    records = _sentence_windows([r for r in mention_records() if r["conll_doc_key"] == "0/s2/d3"])
+    mentions = pa.Table.from_pylist(records, schema=MENTION_SCHEMA)
+    page = render_document("tiny", mentions, None, "0/s2/d3")
+    parser = _Spans()
+    parser.feed(page)
+    assert parser.stack == []
+    # d3: FIRE "fire", CITY "the city hall" (sentence 0), FIRE "The blaze", CITY "the city" (sentence 1).
+    assert {key: text.strip() for key, text in parser.text.items()} == {
+        "TINY_08": "fire", "TINY_09": "the city hall", "TINY_10": "The blaze", "TINY_11": "the city"
+    }
+    # Global id 6 (sentence 0's ".") is in no window: one gap mark between the two sentences.
+    assert page.count('<p class="gap">…</p>') == 1
+    assert "texts of this dataset are not shared" in page
+    assert "13 tokens" in page  # 6 + 7 tokens from the windows
+
+
+def test_view_command_without_a_document_table(tmp_path: Path) -> None:
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    (folder / "all_documents.parquet").unlink()
+    out = tmp_path / "page.html"
+    result = CliRunner().invoke(app, ["view", str(folder), "1/s3/d4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "context windows" in result.output and 'id="m-TINY_12"' in out.read_text(encoding="utf-8")

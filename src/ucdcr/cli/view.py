@@ -1,4 +1,6 @@
-"""`ucdcr view DATASET DOC_KEY`: a self-contained HTML page of one document (see :mod:`ucdcr.report.viewer`)."""
+"""`ucdcr view DATASET DOC_KEY`: a self-contained HTML page of one document (see :mod:`ucdcr.report.viewer`).
+
+Without all_documents.parquet (texts not shared) the page is rebuilt from the mentions' context windows."""
 
 from __future__ import annotations
 
@@ -27,15 +29,19 @@ def register(app: typer.Typer) -> None:
         from ucdcr.api import dataset_dir, load
         from ucdcr.io.conll_export import write_text_atomic
         from ucdcr.report.viewer import page_name, render_document
+        from ucdcr.schema import DOC_KEY_COLUMN, DOCUMENTS_PARQUET
 
         folder = dataset_dir(dataset, data_dir)
-        mentions, documents = load(folder), load(folder, kind="documents")
+        mentions = load(folder)
+        documents = load(folder, kind="documents") if (folder / DOCUMENTS_PARQUET).is_file() else None
+        if documents is None:
+            console.print("texts not shared: the page shows the mentions' context windows", highlight=False)
         target = out or Path(page_name(doc_key))
         keys = [doc_key]
         if subtopic:
             prefix = doc_key.rsplit("/", 1)[0] + "/"
-            all_keys = sorted(set(documents["topic/subtopic_name/doc"].to_pylist()))
-            keys += [key for key in all_keys if key.startswith(prefix) and key != doc_key]
+            source = mentions["conll_doc_key"] if documents is None else documents[DOC_KEY_COLUMN]
+            keys += [key for key in sorted(set(source.to_pylist())) if key.startswith(prefix) and key != doc_key]
         for key in keys:
             path = target if key == doc_key else target.parent / page_name(key)
             write_text_atomic(path, render_document(folder.name, mentions, documents, key))

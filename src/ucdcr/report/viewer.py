@@ -2,7 +2,9 @@
 
 Input: the mention table (MENTION_SCHEMA) and the token table (DOCUMENT_SCHEMA) of one dataset, and a
 ``conll_doc_key``. A mention is placed by ``(sent_id, tokens_number)`` on the document's tokens; the text is rebuilt
-from the tokens and their ``whitespace_after``. Every mention becomes a ``<span class="m" id="m-<mention_id>">``
+from the tokens and their ``whitespace_after``. Where texts are not shared (no token table), the page is rebuilt
+from the mentions' context windows (document-global ids ``context_start_end_global_id``), with a gap mark where
+no window covers the text. Every mention becomes a ``<span class="m" id="m-<mention_id>">``
 whose hover title gives chain id, type, head and mention id; nested mentions nest. Mentions that overlap without
 nesting are drawn in pieces: the first piece carries the id, the others ``data-part``. A side list shows each
 chain of the document with its colour, size and links to the pages of the other documents (of the subtopic
@@ -44,9 +46,12 @@ class PlacedMention:
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    sent_id: int
+    """One token of the page; ``sent_id`` None where the sentence is unknown (context-only pages)."""
+
+    sent_id: int | None
     text: str
     space_after: bool
+    gap: bool = False  # stands for text left out between two context windows
 
 
 def page_name(doc_key: str) -> str:
@@ -59,8 +64,9 @@ def chain_colour(index: int) -> str:
     return f"hsl({(index * _GOLDEN_ANGLE) % 360:.0f} 75% 80%)"
 
 
-def document_tokens(documents: pa.Table, doc_key: str) -> list[Token]:
-    """The tokens of one document in order; an unknown key is an error naming a few known ones."""
+def document_tokens(documents: pa.Table, doc_key: str) -> tuple[list[Token], dict[tuple[int, int], int]]:
+    """The tokens of one document in order and the position of each (sent_id, token_id); an unknown key is an
+    error naming a few known ones."""
     rows = documents.filter(pc.equal(documents[DOC_KEY_COLUMN], doc_key))
     if rows.num_rows == 0:
         known = documents[DOC_KEY_COLUMN].unique().to_pylist()[:5]
@@ -68,26 +74,20 @@ def document_tokens(documents: pa.Table, doc_key: str) -> list[Token]:
     # A document copied into several splits (REFERENCE.md §1.7) is shown once.
     first_split = rows["split"][0].as_py()
     rows = rows.filter(pc.equal(rows["split"], first_split)).sort_by("token_id_global")
-    return [
+    sents, token_ids = rows["sent_id"].to_pylist(), rows["token_id"].to_pylist()
+    tokens = [
         Token(sent, text, space)
-        for sent, text, space in zip(
-            rows["sent_id"].to_pylist(), rows["token"].to_pylist(), rows["whitespace_after"].to_pylist()
-        )
+        for sent, text, space in zip(sents, rows["token"].to_pylist(), rows["whitespace_after"].to_pylist())
     ]
+    return tokens, {(sent, token): position for position, (sent, token) in enumerate(zip(sents, token_ids))}
 
 
-def place_mentions(mentions: pa.Table, documents: pa.Table, doc_key: str) -> list[PlacedMention]:
-    """The mentions of one document on its token indices."""
-    rows = documents.filter(pc.equal(documents[DOC_KEY_COLUMN], doc_key))
-    first_split = rows["split"][0].as_py() if rows.num_rows else None
-    rows = rows.filter(pc.equal(rows["split"], first_split)).sort_by("token_id_global")
-    index = {
-        (sent, token): position
-        for position, (sent, token) in enumerate(zip(rows["sent_id"].to_pylist(), rows["token_id"].to_pylist()))
-    }
-    chosen = mentions.filter(pc.equal(mentions["conll_doc_key"], doc_key))
+def place_mentions(
+    records: list[dict], index: dict[tuple[int, int], int], doc_key: str
+) -> list[PlacedMention]:
+    """Mention records of one document on the token positions given by ``index`` ((sent_id, token_id) -> position)."""
     placed = []
-    for record in chosen.to_pylist():
+    for record in records:
         numbers = record["tokens_number"]
         try:
             start, end = index[(record["sent_id"], min(numbers))], index[(record["sent_id"], max(numbers))]
@@ -97,19 +97,54 @@ def place_mentions(mentions: pa.Table, documents: pa.Table, doc_key: str) -> lis
                 f"mention {record['mention_id']}: tokens {numbers} of sentence {record['sent_id']} "
                 f"are not in document {doc_key!r}",
             ) from None
-        placed.append(
-            PlacedMention(
-                record["mention_id"],
-                start,
-                end,
-                record["coref_chain"],
-                record["mention_full_type"] or "",
-                record["mention_head"] or "",
-                record["description"] or "",
-                record["tokens_str"] or " ".join(record["tokens_text"]),
-            )
-        )
+        placed.append(_placed(record, start, end))
     return sorted(placed, key=lambda m: (m.start, -m.end, m.mention_id))
+
+
+def context_tokens(records: list[dict]) -> tuple[list[Token], list[PlacedMention]]:
+    """Where texts are not shared: the tokens of the mentions' context windows, in document order, with a gap
+    token where text is missing, and the mentions placed on them.
+
+    A window covers document-global ids ``context_start_end_global_id``; the mention's sentence is
+    ``mention_sentence_start_end`` inside it (end exclusive) and its tokens ``tokens_number_context``.
+    """
+    text: dict[int, str] = {}
+    sentence: dict[int, int] = {}
+    for record in records:
+        first = record["context_start_end_global_id"][0]
+        for offset, token in enumerate(record["mention_context"]):
+            text[first + offset] = token
+        begin, end = record["mention_sentence_start_end"]
+        for global_id in range(first + begin, first + end):
+            sentence[global_id] = record["sent_id"]
+    tokens: list[Token] = []
+    position: dict[int, int] = {}
+    previous = None
+    for global_id in sorted(text):
+        if previous is not None and global_id != previous + 1:
+            tokens.append(Token(None, "…", True, gap=True))
+        position[global_id] = len(tokens)
+        tokens.append(Token(sentence.get(global_id), text[global_id], True))
+        previous = global_id
+    placed = []
+    for record in records:
+        first = record["context_start_end_global_id"][0]
+        numbers = record["tokens_number_context"]
+        placed.append(_placed(record, position[first + min(numbers)], position[first + max(numbers)]))
+    return tokens, sorted(placed, key=lambda m: (m.start, -m.end, m.mention_id))
+
+
+def _placed(record: dict, start: int, end: int) -> PlacedMention:
+    return PlacedMention(
+        record["mention_id"],
+        start,
+        end,
+        record["coref_chain"],
+        record["mention_full_type"] or "",
+        record["mention_head"] or "",
+        record["description"] or "",
+        record["tokens_str"] or " ".join(record["tokens_text"]),
+    )
 
 
 def chain_documents(mentions: pa.Table) -> dict[str, list[str]]:
@@ -120,25 +155,38 @@ def chain_documents(mentions: pa.Table) -> dict[str, list[str]]:
     return {chain: sorted(keys) for chain, keys in docs.items()}
 
 
-def render_document(dataset: str, mentions: pa.Table, documents: pa.Table, doc_key: str) -> str:
-    """The HTML page of one document (see the module docstring)."""
-    tokens = document_tokens(documents, doc_key)
-    placed = place_mentions(mentions, documents, doc_key)
+def render_document(dataset: str, mentions: pa.Table, documents: pa.Table | None, doc_key: str) -> str:
+    """The HTML page of one document (see the module docstring); without a document table (texts not shared)
+    the page shows the mentions' context windows."""
+    records = mentions.filter(pc.equal(mentions["conll_doc_key"], doc_key)).to_pylist()
+    if documents is not None:
+        tokens, index = document_tokens(documents, doc_key)
+        placed = place_mentions(records, index, doc_key)
+        note = ""
+    elif records:
+        tokens, placed = context_tokens(records)
+        note = (
+            '<p class="note">The texts of this dataset are not shared: the page shows the context windows of '
+            "its mentions; … marks text that is not in any window.</p>"
+        )
+    else:
+        known = sorted(set(mentions["conll_doc_key"].to_pylist()))[:5]
+        raise UcdcrError(f"document {doc_key!r} has no mentions; keys look like: {', '.join(known)}")
     chains = list(dict.fromkeys(m.chain for m in placed))
     colours = {chain: index for index, chain in enumerate(chains)}
-    doc_mentions = mentions.filter(pc.equal(mentions["conll_doc_key"], doc_key))
-    meta = doc_mentions.slice(0, 1).to_pylist()[0] if doc_mentions.num_rows else {}
+    meta = records[0] if records else {}
     body = _text_html(tokens, placed, colours)
     side = _chain_list_html(placed, colours, chain_documents(mentions), doc_key)
     title = f"{dataset} · {doc_key}"
     facts = (
         f"topic {html.escape(str(meta.get('topic', '')))} · subtopic {html.escape(str(meta.get('subtopic', '')))} · "
         f"document {html.escape(str(meta.get('doc', doc_key)))} · split {html.escape(str(meta.get('split', '')))} · "
-        f"{len(tokens)} tokens · {len(placed)} mentions · {len(chains)} chains"
+        f"{sum(not token.gap for token in tokens)} tokens · {len(placed)} mentions · {len(chains)} chains"
     )
     palette = "\n".join(f".c{i}{{--c:{chain_colour(i)}}}" for i in range(len(chains)))
     return _PAGE.format(
-        title=html.escape(title), facts=facts, body=body, side=side, palette=palette, css=_CSS, script=_SCRIPT
+        title=html.escape(title), facts=facts, note=note, body=body, side=side, palette=palette, css=_CSS,
+        script=_SCRIPT,
     )
 
 
@@ -149,12 +197,18 @@ def _text_html(tokens: list[Token], placed: list[PlacedMention], colours: dict[s
     out: list[str] = []
     stack: list[PlacedMention] = []
     previous_sent = None
+    paragraph_open = False
     for position, token in enumerate(tokens):
-        if token.sent_id != previous_sent:
-            if previous_sent is not None:
+        if token.gap:
+            out.append('</p>\n<p class="gap">…</p>\n' if paragraph_open else '<p class="gap">…</p>\n')
+            paragraph_open, previous_sent = False, None
+            continue
+        if not paragraph_open or (token.sent_id != previous_sent and not stack):
+            if paragraph_open:
                 out.append("</p>\n")
-            out.append(f'<p class="s" data-sent="{token.sent_id}"><span class="sn">{token.sent_id}</span>')
-            previous_sent = token.sent_id
+            label = "" if token.sent_id is None else token.sent_id
+            out.append(f'<p class="s" data-sent="{label}"><span class="sn">{label}</span>')
+            paragraph_open, previous_sent = True, token.sent_id
         for mention in starts.get(position, []):
             out.append(_open_tag(mention, colours, first=True))
             stack.append(mention)
@@ -164,7 +218,7 @@ def _text_html(tokens: list[Token], placed: list[PlacedMention], colours: dict[s
             _close(mention, stack, out, colours)
         if token.space_after:
             out.append(" ")
-    if previous_sent is not None:
+    if paragraph_open:
         out.append("</p>")
     return "".join(out)
 
@@ -225,7 +279,7 @@ position:sticky;top:0;font-size:.9em;line-height:1.4}
 h1{font-size:1.2em;margin:.2em 0}.facts{color:#666;font-size:.85em;margin-bottom:1em}
 p.s{margin:.3em 0}.sn{color:#aaa;font-size:.7em;margin-right:.6em;user-select:none}
 .m{background:var(--c);border:1px solid rgba(0,0,0,.35);border-radius:3px;padding:1px 2px;cursor:help}
-.m .m{padding:0 1px}
+.m .m{padding:0 1px}p.gap{color:#999;margin:.3em 0}.note{color:#a60;font-size:.9em}
 body.focus .m{opacity:.25}body.focus .m.on{opacity:1;outline:2px solid #000}
 ol.chains{padding-left:1.2em}li.chain{margin-bottom:.7em;cursor:pointer}
 .sw{display:inline-block;width:.9em;height:.9em;background:var(--c);border:1px solid #888;margin-right:.3em;
@@ -251,7 +305,7 @@ _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>{css}{palette}</style></head>
-<body><main><h1>{title}</h1><div class="facts">{facts}</div>
+<body><main><h1>{title}</h1><div class="facts">{facts}</div>{note}
 {body}
 </main><aside><h2>Chains</h2><p><small>Hover a mention for chain, type and head; click a chain to highlight it.
 </small></p>{side}</aside>
