@@ -104,3 +104,12 @@ def test_report_command_shows_progress_and_writes_the_folder(folders: dict[str, 
     assert result.exit_code == 0, result.output
     assert "figure not drawn: t-SNE map of mentions" in result.output
     assert (out / "index.html").is_file() and (out / "figures" / "tsne_documents.png").is_file()
+
+
+def test_datasets_without_texts_use_their_context_windows(tmp_path: Path) -> None:
+    folders = {name: write_tiny_dataset(tmp_path / name) for name in ("meantime", "np4e")}
+    (folders["np4e"] / "all_documents.parquet").unlink()
+    report = build_report(folders, tmp_path / "report", embed=False)
+    document_map = next(f for f in report.figures if "documents (paper Figures 3-4)" in f.title)
+    assert document_map.file == "figures/tsne_documents.png"
+    assert "Texts not shared for np4e: their mention context windows stand in." in document_map.caption
