@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from ecb_fixture import write_ecb_raw
-from ucdcr.errors import InvariantError, MissingRawData
+from ucdcr.errors import FormatError, InvariantError, MissingRawData
 from ucdcr.pipeline import build as build_module
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.records import DroppedMention
@@ -164,3 +164,24 @@ def test_invariant_violation_names_the_mention(raw: Path, tmp_path: Path, monkey
     with pytest.raises(InvariantError, match=r"mention ECBPlus_1_1ecb_1_0_1_\w+ \(1/1ecb/1, sentence 0, 'Tara Reid'\): head id 99"):
         build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
     assert not (tmp_path / "ecbplus").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda tokens: tokens.append(tokens[0]), "duplicate token id '1'"),
+        (lambda tokens: tokens.append(dataclasses.replace(tokens[0], token_id="x")), "sentence 0 is not contiguous"),
+    ],
+)
+def test_bad_documents_from_a_reader(raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any,
+                                     message: str) -> None:
+    real_read = get("ecbplus").read
+
+    def read(folder: Path, options: Any):  # noqa: ANN202
+        corpus = real_read(folder, options)
+        change(corpus.documents[0].tokens)
+        return corpus
+
+    with_spec(monkeypatch, read=read)
+    with pytest.raises(FormatError, match=rf"1_1ecb.xml: {message}"):
+        build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)

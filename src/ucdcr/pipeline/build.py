@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr import __version__
-from ucdcr.errors import MissingRawData, UcdcrError
+from ucdcr.errors import FormatError, MissingRawData, UcdcrError
 from ucdcr.io.writer import document_rows, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.document import DocumentResult, DocumentTask, StageConfig, process_documents
 from ucdcr.pipeline.executor import batched, map_batches
 from ucdcr.pipeline.validate import check_disjoint_splits, check_records, singleton_flags
-from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceMention
+from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceDocument, SourceMention
 from ucdcr.registry import DatasetSpec, ReadOptions, get
 
 DOCUMENTS_PER_BATCH = 16
@@ -98,6 +98,8 @@ def _progress(enabled: bool) -> Any:
 
 
 def _tasks(corpus: SourceCorpus) -> tuple[list[DocumentTask], list[DroppedMention]]:
+    for document in corpus.documents:
+        _check_document(document)
     by_document: dict[str, list[SourceMention]] = defaultdict(list)
     for mention in corpus.mentions:
         by_document[mention.doc_key].append(mention)
@@ -108,6 +110,26 @@ def _tasks(corpus: SourceCorpus) -> tuple[list[DocumentTask], list[DroppedMentio
         for m in mentions
     ]
     return tasks, orphans
+
+
+def _check_document(document: SourceDocument) -> None:
+    """Token ids unique and each sentence one contiguous run (checked here, not in workers, for clear errors)."""
+    seen_tokens: set[str] = set()
+    finished_sentences: set[int] = set()
+    current: int | None = None
+    for token in document.tokens:
+        if token.token_id in seen_tokens:
+            raise FormatError(document.source_file or document.doc_key, f"duplicate token id {token.token_id!r}")
+        seen_tokens.add(token.token_id)
+        if token.sent_id != current:
+            if token.sent_id in finished_sentences:
+                raise FormatError(
+                    document.source_file or document.doc_key,
+                    f"sentence {token.sent_id} is not contiguous (token {token.token_id!r} comes after another sentence)",
+                )
+            if current is not None:
+                finished_sentences.add(current)
+            current = token.sent_id
 
 
 def _run_document_stages(spec: DatasetSpec, tasks: list[DocumentTask], jobs: int, advance: Any) -> list[DocumentResult]:
