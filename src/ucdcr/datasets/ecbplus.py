@@ -181,7 +181,8 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
     order = {t.t_id: i for i, t in enumerate(cat.tokens)}
     sentence = {t.t_id: t.sentence for t in cat.tokens}
     linked = _links(cat)
-    for markable in sorted(cat.mentions(), key=lambda m: (min(order[t] for t in m.token_ids), int(_num(m.m_id)))):
+    by_position = sorted(cat.mentions(), key=lambda m: (min(order[t] for t in m.token_ids), _numeric(m.m_id), m.m_id))
+    for markable in by_position:
         first, last = min(order[t] for t in markable.token_ids), max(order[t] for t in markable.token_ids)
         token_ids = tuple(cat.tokens[i].t_id for i in range(first, last + 1))
         sentences = {sentence[t] for t in token_ids}
@@ -209,8 +210,8 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
         )
 
 
-def _num(m_id: str) -> str:
-    return m_id if m_id.isdigit() else "0"
+def _numeric(m_id: str) -> int:
+    return int(m_id) if m_id.isdigit() else -1
 
 
 def _links(cat: CatDocument) -> dict[str, CatMarkable]:
