@@ -33,7 +33,9 @@ def main() -> None:
     for run in range(args.repeat):
         with tempfile.TemporaryDirectory() as data_dir:
             started = time.perf_counter()
-            report = build_dataset(args.dataset, raw_dir=args.raw_dir, data_dir=data_dir, jobs=args.jobs, progress=False)
+            report = build_dataset(
+                args.dataset, raw_dir=args.raw_dir, data_dir=data_dir, jobs=args.jobs, progress=False
+            )
             seconds = time.perf_counter() - started
         counts = report.counts
         print(

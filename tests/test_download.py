@@ -19,12 +19,25 @@ SHA = hashlib.sha256(CONTENT).hexdigest()
 
 
 def manifest(*entries: dict[str, Any], manual_steps: str | None = None) -> dict[str, Any]:
-    return {"dataset": "ecbplus", "licence": "CC BY 3.0", "homepage": "", "files": list(entries), "manual_steps": manual_steps}
+    return {
+        "dataset": "ecbplus",
+        "licence": "CC BY 3.0",
+        "homepage": "",
+        "files": list(entries),
+        "manual_steps": manual_steps,
+    }
 
 
 def file_entry(**changes: Any) -> dict[str, Any]:
-    entry = {"path": "a/sentences.csv", "url": None, "size": len(CONTENT), "sha256": SHA, "git_blob": None,
-             "required": True, "note": ""}
+    entry = {
+        "path": "a/sentences.csv",
+        "url": None,
+        "size": len(CONTENT),
+        "sha256": SHA,
+        "git_blob": None,
+        "required": True,
+        "note": "",
+    }
     entry.update(changes)
     return entry
 
@@ -55,7 +68,9 @@ def test_copy_from_mirror_then_already_there(tmp_path: Path, mirror: Path, monke
     assert status.complete and status.summary() == "1/1 found, 1 verified"
 
 
-def test_hash_mismatch_names_file_and_both_hashes(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hash_mismatch_names_file_and_both_hashes(
+    tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     use(monkeypatch, manifest(file_entry(sha256="0" * 64)))
     raw = tmp_path / "raw"
     with pytest.raises(ChecksumError) as error:
@@ -88,16 +103,30 @@ def test_failed_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def tree_entry(mirror: Path, **changes: Any) -> dict[str, Any]:
     folder = mirror / "ECBplus"
-    entry = {"path": "t/ECB+", "kind": "tree", "tree_sha256": dl.tree_sha256(folder, folder / "t" / "ECB+"),
-             "files": 2, "url": None, "required": False, "one_of": "corpus", "note": ""}
+    entry = {
+        "path": "t/ECB+",
+        "kind": "tree",
+        "tree_sha256": dl.tree_sha256(folder, folder / "t" / "ECB+"),
+        "files": 2,
+        "url": None,
+        "required": False,
+        "one_of": "corpus",
+        "note": "",
+    }
     entry.update(changes)
     return entry
 
 
 def test_tree_hash_is_the_manifest_md_shell_pipeline(mirror: Path) -> None:
     folder = mirror / "ECBplus"
-    shell = subprocess.run("find t/ECB+ -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum",
-                           shell=True, cwd=folder, capture_output=True, text=True, check=True).stdout.split()[0]
+    shell = subprocess.run(
+        "find t/ECB+ -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum",
+        shell=True,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()[0]
     assert dl.tree_sha256(folder, folder / "t" / "ECB+") == shell
 
 
@@ -106,7 +135,10 @@ def test_tree_and_one_of_group(tmp_path: Path, mirror: Path, monkeypatch: pytest
     use(monkeypatch, manifest(zip_entry, tree_entry(mirror)))
     raw = tmp_path / "raw"
     actions = {f.path: f.action for f in dl.download("ecbplus", raw, mirror)}
-    assert actions == {"t/ECB+": "copied from mirror", "t/ECB+.zip": "skipped (an alternative of group 'corpus' is there)"}
+    assert actions == {
+        "t/ECB+": "copied from mirror",
+        "t/ECB+.zip": "skipped (an alternative of group 'corpus' is there)",
+    }
     assert (raw / "ECBplus" / "t" / "ECB+" / "1" / "1_1ecb.xml").exists()
     assert dl.dataset_status("ecbplus", raw).complete
 

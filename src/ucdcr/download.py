@@ -148,8 +148,10 @@ def git_blob_id(path: Path) -> str:
 def tree_sha256(dataset_folder: Path, tree: Path) -> str:
     """MANIFEST.md tree hash: ``find <dir> -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum``."""
     relative = tree.relative_to(dataset_folder).as_posix()
-    names = sorted((p.relative_to(dataset_folder).as_posix() for p in tree.rglob("*") if p.is_file()),
-                   key=lambda name: name.encode())
+    names = sorted(
+        (p.relative_to(dataset_folder).as_posix() for p in tree.rglob("*") if p.is_file()),
+        key=lambda name: name.encode(),
+    )
     lines = "".join(f"{file_sha256(dataset_folder / name)}  {name}\n" for name in names)
     assert all(name.startswith(relative) for name in names)
     return hashlib.sha256(lines.encode()).hexdigest()
@@ -221,7 +223,9 @@ def _fetch_entry(entry: dict[str, Any], folder: Path, mirror_folder: Path | None
     errors = []
     for url in urls:
         try:
-            _install_file(entry, folder, lambda handle: _copy_stream(urllib.request.urlopen(url, timeout=60), handle))
+            _install_file(
+                entry, folder, lambda handle, url=url: _copy_stream(urllib.request.urlopen(url, timeout=60), handle)
+            )
             return "downloaded"
         except (OSError, ValueError) as exc:
             errors.append(f"{url}: {exc}")
@@ -236,11 +240,17 @@ def _copy_stream(source: Any, handle: Any) -> None:
 def _install_file(entry: dict[str, Any], folder: Path, fill: Any) -> None:
     target = folder / entry["path"]
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False)
-    temporary = Path(handle.name)
-    try:
-        with handle:
+    with tempfile.NamedTemporaryFile(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
+    ) as handle:
+        temporary = Path(handle.name)
+        try:
             fill(handle)
+        except BaseException:
+            handle.close()
+            temporary.unlink(missing_ok=True)
+            raise
+    try:
         verify_entry_as(temporary, entry, target)
         os.replace(temporary, target)
     finally:

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
-from ecb_fixture import Doc, default_docs, write_ecb_raw  # noqa: E402
+from ecb_fixture import Doc, write_ecb_raw
 
-from ucdcr.errors import FormatError, MissingRawData  # noqa: E402
-from ucdcr.registry import ReadOptions, get  # noqa: E402
+from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.registry import ReadOptions, get
 
 
-def read(raw_dir: Path, **extra: object):  # noqa: ANN201
+def read(raw_dir: Path, **extra: object):
     return get("ecbplus").read(raw_dir / "ECBplus", ReadOptions(extra=dict(extra)))
 
 
@@ -25,7 +25,7 @@ def raw(tmp_path: Path) -> Path:
     return write_ecb_raw(tmp_path / "raw")
 
 
-def by_source(corpus, doc_key: str) -> dict:  # noqa: ANN001
+def by_source(corpus, doc_key: str) -> dict:
     return {m.source_id: m for m in corpus.mentions if m.doc_key == doc_key}
 
 
@@ -35,7 +35,14 @@ def test_structure_and_splits(raw: Path) -> None:
     assert list(documents) == ["1/1ecb/1", "1/1ecb/2", "1/1ecbplus/1", "2/2ecb/1", "36/36ecb/1"]
     first = documents["1/1ecb/1"]
     assert (first.topic_id, first.topic, first.subtopic_id, first.subtopic, first.doc_id, first.doc, first.split) == (
-        "1", "1", "1ecb", "subtopic 1ecb", "1", "1_1ecb", "train")
+        "1",
+        "1",
+        "1ecb",
+        "subtopic 1ecb",
+        "1",
+        "1_1ecb",
+        "train",
+    )
     assert documents["2/2ecb/1"].split == "val" and documents["36/36ecb/1"].split == "test"
     assert len(first.tokens) == 17  # both sentences are kept as text: 8 + 9 tokens
     assert any("15" in note for note in corpus.notes)  # topic 15 is in the split file but not in the corpus
@@ -82,7 +89,8 @@ def test_zip_instead_of_tree(raw: Path) -> None:
     from_zip = read(raw)
     assert [d.doc_key for d in from_zip.documents] == [d.doc_key for d in expected.documents]
     assert [(m.doc_key, m.token_ids, m.chain_id) for m in from_zip.mentions] == [
-        (m.doc_key, m.token_ids, m.chain_id) for m in expected.mentions]
+        (m.doc_key, m.token_ids, m.chain_id) for m in expected.mentions
+    ]
 
 
 def test_unknown_topic_in_split_file(tmp_path: Path) -> None:
@@ -135,4 +143,6 @@ def test_mention_spanning_two_sentences_is_dropped_with_reason(tmp_path: Path) -
     raw = write_ecb_raw(tmp_path, docs=docs, splits={"train": [1]}, validated=["1,1ecb,0"])
     corpus = read(raw)
     assert corpus.mentions == [] and corpus.counts["annotated"] == 1
-    assert [(d.source_id, d.reason, d.stage) for d in corpus.dropped] == [("1", "mention spans sentences [0, 1]", "read")]
+    assert [(d.source_id, d.reason, d.stage) for d in corpus.dropped] == [
+        ("1", "mention spans sentences [0, 1]", "read")
+    ]

@@ -38,7 +38,10 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_reads_tokens_markables_and_relations(tmp_path: Path) -> None:
     doc = read_cat_xml(write(tmp_path, DOCUMENT))
     assert doc.attributes["doc_name"] == "1_10ecb.xml"
-    assert [(t.t_id, t.text, t.sentence, t.number) for t in doc.tokens[:2]] == [("1", "Tara", 0, 0), ("2", "Reid", 0, 1)]
+    assert [(t.t_id, t.text, t.sentence, t.number) for t in doc.tokens[:2]] == [
+        ("1", "Tara", 0, 0),
+        ("2", "Reid", 0, 1),
+    ]
     assert len(doc.tokens) == 7
     mentions = doc.mentions()
     assert [(m.m_id, m.tag, m.token_ids) for m in mentions] == [
@@ -49,7 +52,11 @@ def test_reads_tokens_markables_and_relations(tmp_path: Path) -> None:
     assert instance.is_instance and instance.attributes["instance_id"] == "HUM1"
     relation = doc.relations[0]
     assert (relation.tag, relation.sources, relation.targets, relation.attributes["note"]) == (
-        "CROSS_DOC_COREF", ("20",), ("43",), "HUM1")
+        "CROSS_DOC_COREF",
+        ("20",),
+        ("43",),
+        "HUM1",
+    )
 
 
 def test_reads_bytes_with_a_name() -> None:

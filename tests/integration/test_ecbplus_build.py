@@ -20,7 +20,7 @@ PAPER_SPLIT_DOCUMENTS = {"train": 574, "val": 196, "test": 206}  # Table 12
 
 
 @pytest.fixture(scope="module")
-def ecb(built) -> tuple[Path, object]:  # noqa: ANN001
+def ecb(built) -> tuple[Path, object]:
     return built("ecbplus"), built.report("ecbplus")
 
 
@@ -45,7 +45,10 @@ def test_counts_against_the_paper(ecb: tuple[Path, object]) -> None:
     assert {s: c["documents"] for s, c in report.splits.items()} == PAPER_SPLIT_DOCUMENTS
     # The reference lost 71 mentions in re-mapping (15,122 - 15,051): 45 train, 11 val, 15 test; we keep them.
     assert {s: c["mentions"] - PAPER_SPLIT_MENTIONS[s] for s, c in report.splits.items()} == {
-        "train": 45, "val": 11, "test": 15}
+        "train": 45,
+        "val": 11,
+        "test": 15,
+    }
     # Event/entity by the mention's own type: 6,833 / 8,289 (the reference's files hold 4,999 / 10,052, Table 3)
     assert sum(c["event_mentions"] for c in report.splits.values()) == 6833
     assert sum(c["entity_mentions"] for c in report.splits.values()) == 8289

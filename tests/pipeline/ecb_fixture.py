@@ -52,35 +52,62 @@ def default_docs() -> list[Doc]:
     reid = ("43", "HUMAN_PART_PER", "t1b_tara_reid", "HUM1")
     checkin = ("48", "ACTION_OCCURRENCE", "t1b_checking_in", "ACT1")
     return [
-        Doc("1", "1_1ecb",
+        Doc(
+            "1",
+            "1_1ecb",
             ["Tara Reid checked into rehab on Tuesday .", "She was n't available , her rep said ."],
-            mentions=[("20", "HUMAN_PART_PER", [(0, 0), (0, 1)]), ("32", "ACTION_OCCURRENCE", [(0, 2), (0, 3)]),
-                      ("30", "TIME_DATE", [(0, 5), (0, 6)]), ("21", "HUMAN_PART_PER", [(1, 0)])],
+            mentions=[
+                ("20", "HUMAN_PART_PER", [(0, 0), (0, 1)]),
+                ("32", "ACTION_OCCURRENCE", [(0, 2), (0, 3)]),
+                ("30", "TIME_DATE", [(0, 5), (0, 6)]),
+                ("21", "HUMAN_PART_PER", [(1, 0)]),
+            ],
             instances=[reid, checkin],
-            relations=[("CROSS_DOC_COREF", ["20", "21"], "43"), ("CROSS_DOC_COREF", ["32"], "48")]),
-        Doc("1", "1_2ecb",
+            relations=[("CROSS_DOC_COREF", ["20", "21"], "43"), ("CROSS_DOC_COREF", ["32"], "48")],
+        ),
+        Doc(
+            "1",
+            "1_2ecb",
             ["Reid entered Promises in Malibu , the U . S . actress 's rep told People ."],
-            mentions=[("20", "HUMAN_PART_PER", [(0, 0)]), ("31", "ACTION_OCCURRENCE", [(0, 1)]),
-                      ("35", "LOC_GEO", [(0, 4)]), ("36", "HUMAN_PART_PER", [(0, 11), (0, 13)])],
+            mentions=[
+                ("20", "HUMAN_PART_PER", [(0, 0)]),
+                ("31", "ACTION_OCCURRENCE", [(0, 1)]),
+                ("35", "LOC_GEO", [(0, 4)]),
+                ("36", "HUMAN_PART_PER", [(0, 11), (0, 13)]),
+            ],
             instances=[reid, checkin, ("50", "UNKNOWN_INSTANCE_TAG", "", None)],
-            relations=[("CROSS_DOC_COREF", ["20"], "43"), ("CROSS_DOC_COREF", ["31"], "48"),
-                       ("INTRA_DOC_COREF", ["36"], "50")]),
-        Doc("1", "1_1ecbplus",
+            relations=[
+                ("CROSS_DOC_COREF", ["20"], "43"),
+                ("CROSS_DOC_COREF", ["31"], "48"),
+                ("INTRA_DOC_COREF", ["36"], "50"),
+            ],
+        ),
+        Doc(
+            "1",
+            "1_1ecbplus",
             ["Lindsay Lohan checked into rehab ."],
-            mentions=[("5", "HUMAN_PART_PER", [(0, 0), (0, 1)]), ("6", "NEG_ACTION_OCCURRENCE", [(0, 2)])]),
-        Doc("2", "2_1ecb",
+            mentions=[("5", "HUMAN_PART_PER", [(0, 0), (0, 1)]), ("6", "NEG_ACTION_OCCURRENCE", [(0, 2)])],
+        ),
+        Doc(
+            "2",
+            "2_1ecb",
             ["Hugh Jackman will host the Oscars ."],
             mentions=[("1", "HUMAN_PART_PER", [(0, 0), (0, 1)]), ("2", "ACTION_OCCURRENCE", [(0, 3)])],
             instances=[("9", "HUMAN_PART_PER", "t2_jackman", None)],
-            relations=[("INTRA_DOC_COREF", ["1"], "9")]),
-        Doc("36", "36_1ecb",
-            ['`` We are sorry , \'\' the company said in a statement at 3 : 30 p.m. .'],
-            mentions=[("1", "HUMAN_PART_ORG", [(0, 7)]), ("2", "ACTION_REPORTING", [(0, 8)])]),
+            relations=[("INTRA_DOC_COREF", ["1"], "9")],
+        ),
+        Doc(
+            "36",
+            "36_1ecb",
+            ["`` We are sorry , '' the company said in a statement at 3 : 30 p.m. ."],
+            mentions=[("1", "HUMAN_PART_ORG", [(0, 7)]), ("2", "ACTION_REPORTING", [(0, 8)])],
+        ),
     ]
 
 
-def write_ecb_raw(raw_dir: Path, docs: list[Doc] | None = None, splits: dict | None = None,
-                  validated: list[str] | None = None) -> Path:
+def write_ecb_raw(
+    raw_dir: Path, docs: list[Doc] | None = None, splits: dict | None = None, validated: list[str] | None = None
+) -> Path:
     """Write ``<raw_dir>/ECBplus`` and return ``raw_dir``."""
     root = raw_dir / "ECBplus"
     docs = default_docs() if docs is None else docs
@@ -90,7 +117,8 @@ def write_ecb_raw(raw_dir: Path, docs: list[Doc] | None = None, splits: dict | N
         (folder / f"{doc.name}.xml").write_text(cat_xml(doc), encoding="utf-8")
     rows = validated if validated is not None else [f"{d.topic},{d.name.split('_', 1)[1]},0" for d in docs]
     (root / "ECB+_LREC2014" / "ECBplus_coreference_sentences.csv").write_text(
-        "Topic,File,Sentence Number\n" + "\n".join(rows) + "\n", encoding="utf-8")
+        "Topic,File,Sentence Number\n" + "\n".join(rows) + "\n", encoding="utf-8"
+    )
     meta = root / "ucdcr-meta"
     meta.mkdir(parents=True, exist_ok=True)
     splits = splits if splits is not None else {"train": [1, 15], "val": [2], "test": [36]}

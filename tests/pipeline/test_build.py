@@ -9,8 +9,8 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
-
 from ecb_fixture import write_ecb_raw
+
 from ucdcr.errors import FormatError, InvariantError, MissingRawData
 from ucdcr.pipeline import build as build_module
 from ucdcr.pipeline.build import build_dataset
@@ -43,7 +43,8 @@ def test_layout_fields_and_counts(built: tuple[Path, Any]) -> None:
     folder, report = built
     names = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
     assert names == ["all_documents.parquet", "all_mentions.parquet", "build_report.json"] + [
-        f"{s}/{k}_mentions.json" for s in ("test", "train", "val") for k in ("entity", "event")]
+        f"{s}/{k}_mentions.json" for s in ("test", "train", "val") for k in ("entity", "event")
+    ]
     train_events = load(folder, "train", "event")
     assert all(tuple(r) == MENTION_FIELDS for r in train_events)
     # fixture: 13 mentions in validated sentences (tests/pipeline/ecb_fixture.py), none lost
@@ -60,7 +61,9 @@ def test_mention_records(built: tuple[Path, Any]) -> None:
     checked = events["checked into"]
     assert checked["coref_chain"] == "ACT1" and checked["mention_head"] == "checked"
     assert checked["mention_head_lemma"] == "check" and checked["mention_head_pos"] == "VERB"
-    assert checked["conll_doc_key"] == "1/1ecb/1" and checked["doc"] == "1_1ecb" and checked["subtopic"] == "subtopic 1ecb"
+    assert (
+        checked["conll_doc_key"] == "1/1ecb/1" and checked["doc"] == "1_1ecb" and checked["subtopic"] == "subtopic 1ecb"
+    )
     assert checked["tokens_number"] == [2, 3] and checked["is_singleton"] is False  # ACT1 also in 1_2ecb (train)
     # the validated sentence has 8 tokens, the second sentence 9 (spaCy keeps "was n't" as two tokens)
     assert checked["context_start_end_global_id"] == [0, 16] and checked["mention_sentence_start_end"] == [0, 8]
@@ -68,7 +71,9 @@ def test_mention_records(built: tuple[Path, Any]) -> None:
     assert entities["on Tuesday"]["is_singleton"] is True and entities["on Tuesday"]["mention_head"] == "on"
     # "U . S ." is rebuilt as "U.S." (one spaCy token), so the mention starts at token 8, not 11
     assert entities["actress's rep"]["tokens_text"] == ["actress", "'s", "rep"]
-    assert entities["actress's rep"]["tokens_number"] == [8, 9, 10] and entities["actress's rep"]["mention_head"] == "rep"
+    assert (
+        entities["actress's rep"]["tokens_number"] == [8, 9, 10] and entities["actress's rep"]["mention_head"] == "rep"
+    )
     assert entities["Tara Reid"]["mention_ner"] == "PERSON"
     assert entities["Tara Reid"]["mention_id"].startswith("ECBPlus_1_1ecb_1_0_1_")
 
@@ -125,7 +130,7 @@ def with_spec(monkeypatch: pytest.MonkeyPatch, **changes: Any) -> None:
 def test_options_of_the_spec(raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real_read = get("ecbplus").read
 
-    def read(folder: Path, options: Any):  # noqa: ANN202
+    def read(folder: Path, options: Any):
         corpus = real_read(folder, options)
         corpus.unavailable_splits["val"] = "test of unavailable splits"
         for mention in corpus.mentions:
@@ -136,10 +141,19 @@ def test_options_of_the_spec(raw: Path, tmp_path: Path, monkeypatch: pytest.Monk
     def finalize(records: list[dict]) -> tuple[list[dict], list]:
         dropped = [r for r in records if r["tokens_str"] == "Malibu"]
         kept = [r for r in records if r["tokens_str"] != "Malibu"]
-        return kept, [DroppedMention(r["conll_doc_key"], "", "", r["tokens_str"], "finalize test", "finalize") for r in dropped]
+        return kept, [
+            DroppedMention(r["conll_doc_key"], "", "", r["tokens_str"], "finalize test", "finalize") for r in dropped
+        ]
 
-    with_spec(monkeypatch, read=read, reparse=False, texts_redistributable=False, finalize=finalize,
-              mention_id_prefix="X_", context_rule="last_token")
+    with_spec(
+        monkeypatch,
+        read=read,
+        reparse=False,
+        texts_redistributable=False,
+        finalize=finalize,
+        mention_id_prefix="X_",
+        context_rule="last_token",
+    )
     report = build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
     folder = tmp_path / "ecbplus"
     assert not (folder / "all_documents.parquet").exists()
@@ -148,7 +162,11 @@ def test_options_of_the_spec(raw: Path, tmp_path: Path, monkeypatch: pytest.Monk
     records = {r["tokens_str"]: r for s in ("train", "test") for k in ("event", "entity") for r in load(folder, s, k)}
     given = records["checked into"]
     assert (given["mention_head"], given["mention_head_lemma"], given["mention_head_pos"], given["mention_ner"]) == (
-        "into", "GIVEN", "X", "EVENT")
+        "into",
+        "GIVEN",
+        "X",
+        "EVENT",
+    )
     assert given["mention_id"].startswith("X_")
     # reparse=False keeps the original tokens: "U . S ." stays four tokens
     assert records["actress's rep"]["tokens_number"] == [11, 12, 13]
@@ -161,7 +179,9 @@ def test_invariant_violation_names_the_mention(raw: Path, tmp_path: Path, monkey
         return records, []
 
     with_spec(monkeypatch, finalize=finalize)
-    with pytest.raises(InvariantError, match=r"mention ECBPlus_1_1ecb_1_0_1_\w+ \(1/1ecb/1, sentence 0, 'Tara Reid'\): head id 99"):
+    with pytest.raises(
+        InvariantError, match=r"mention ECBPlus_1_1ecb_1_0_1_\w+ \(1/1ecb/1, sentence 0, 'Tara Reid'\): head id 99"
+    ):
         build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
     assert not (tmp_path / "ecbplus").exists()
 
@@ -173,11 +193,12 @@ def test_invariant_violation_names_the_mention(raw: Path, tmp_path: Path, monkey
         (lambda tokens: tokens.append(dataclasses.replace(tokens[0], token_id="x")), "sentence 0 is not contiguous"),
     ],
 )
-def test_bad_documents_from_a_reader(raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any,
-                                     message: str) -> None:
+def test_bad_documents_from_a_reader(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any, message: str
+) -> None:
     real_read = get("ecbplus").read
 
-    def read(folder: Path, options: Any):  # noqa: ANN202
+    def read(folder: Path, options: Any):
         corpus = real_read(folder, options)
         change(corpus.documents[0].tokens)
         return corpus

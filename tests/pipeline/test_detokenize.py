@@ -17,11 +17,16 @@ def tokens(*texts: str, space_after: list[bool | None] | None = None) -> list[So
     ("words", "expected"),
     [
         # expected strings written by hand from the rules in the module docstring
-        (["Zaire", "'s", "government", ",", "hard", "-", "to", "-", "understand", "."],
-         "Zaire's government, hard - to - understand."),
+        (
+            ["Zaire", "'s", "government", ",", "hard", "-", "to", "-", "understand", "."],
+            "Zaire's government, hard - to - understand.",
+        ),
         (["He", "said", "``", "no", "''", "."], "He said \"no''."),
         (["the", "U", ".", "S", ".", "Geological", "Survey"], "the U.S. Geological Survey"),
-        (["a", "magnitude", "6", ".", "1", "quake", "at", "9", ":", "36", "a.", "m."], "a magnitude 6.1 quake at 9:36 a.m."),
+        (
+            ["a", "magnitude", "6", ".", "1", "quake", "at", "9", ":", "36", "a.", "m."],
+            "a magnitude 6.1 quake at 9:36 a.m.",
+        ),
         (["Lohan", "’", "s", "lawyer"], "Lohan’s lawyer"),
         (["I", "'m", "sure", "it", "was", "n't"], "I 'm sure it was n't"),
         (["Nov", ".", "30", ",", "2013", "4", ",", "051", "people"], "Nov. 30, 2013 4,051 people"),

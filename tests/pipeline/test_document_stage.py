@@ -13,13 +13,16 @@ def document(*sentences: list[str]) -> SourceDocument:
 
 
 def mention(doc: SourceDocument, ids: list[str], **attributes: str) -> SourceMention:
-    return SourceMention(doc.doc_key, tuple(ids), "C1", "entity", "HUMAN_PART_PER", "d", "m" + ids[0], attributes=attributes)
+    return SourceMention(
+        doc.doc_key, tuple(ids), "C1", "entity", "HUMAN_PART_PER", "d", "m" + ids[0], attributes=attributes
+    )
 
 
 def test_original_token_split_by_spacy_maps_to_all_pieces() -> None:
     doc = document(["They", "paid", "$5", "to", "Obama's", "aide", "."])
-    [result] = process_documents([DocumentTask(doc, [mention(doc, ["0.2"]), mention(doc, ["0.4", "0.5"])])],
-                                 StageConfig())
+    [result] = process_documents(
+        [DocumentTask(doc, [mention(doc, ["0.2"]), mention(doc, ["0.4", "0.5"])])], StageConfig()
+    )
     money, aide = result.records
     # spaCy splits "$5" into $ / 5 and "Obama's" into Obama / 's; the mentions cover all the pieces
     assert money["tokens_text"] == ["$", "5"] and money["tokens_number"] == [2, 3] and money["tokens_str"] == "$5"
@@ -53,7 +56,10 @@ def test_unalignable_mention_is_dropped_with_reason() -> None:
     across = mention(doc, ["0.2", "1.0"])
     [result] = process_documents([DocumentTask(doc, [missing, across])], StageConfig())
     assert result.records == []
-    assert [d.reason for d in result.dropped] == ["token id(s) ['9.9'] not in the document", "mention spans several sentences"]
+    assert [d.reason for d in result.dropped] == [
+        "token id(s) ['9.9'] not in the document",
+        "mention spans several sentences",
+    ]
 
 
 def test_mention_ids_are_deterministic() -> None:

@@ -15,7 +15,7 @@ class Tok:
     i: int
     text: str
     pos_: str = "NOUN"
-    head: "Tok | None" = None
+    head: Tok | None = None
     ancestors: list = field(default_factory=list)
 
 
@@ -34,8 +34,18 @@ def sentence(words: list[tuple[str, str, int]]) -> list[Tok]:
 
 
 # "She captured much of the country 's east": captured is the root
-SENT = sentence([("She", "PRON", 1), ("captured", "VERB", 1), ("much", "ADJ", 1), ("of", "ADP", 2),
-                 ("the", "DET", 5), ("country", "NOUN", 7), ("'s", "PART", 5), ("east", "NOUN", 3)])
+SENT = sentence(
+    [
+        ("She", "PRON", 1),
+        ("captured", "VERB", 1),
+        ("much", "ADJ", 1),
+        ("of", "ADP", 2),
+        ("the", "DET", 5),
+        ("country", "NOUN", 7),
+        ("'s", "PART", 5),
+        ("east", "NOUN", 3),
+    ]
+)
 
 
 def test_head_is_the_token_whose_head_is_outside() -> None:

@@ -20,7 +20,8 @@ def register(app: typer.Typer) -> None:
         data_dir: DataDirOption = None,
         jobs: JobsOption = 1,
         all_sentences: Annotated[
-            bool, typer.Option("--all-sentences", help="ECB+: keep mentions of every sentence, not only validated ones.")
+            bool,
+            typer.Option("--all-sentences", help="ECB+: keep mentions of every sentence, not only validated ones."),
         ] = False,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
     ) -> None:

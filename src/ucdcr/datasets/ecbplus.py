@@ -76,7 +76,9 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
         corpus.notes.append(f"topics listed in {SPLIT_FILE} but absent from the corpus: {', '.join(absent)}")
     corpus.counts["documents_in_corpus"] = files
     corpus.notes.append(
-        "all sentences kept" if all_sentences else "only mentions in the validated sentences (ECBplus_coreference_sentences.csv)"
+        "all sentences kept"
+        if all_sentences
+        else "only mentions in the validated sentences (ECBplus_coreference_sentences.csv)"
     )
     return corpus
 
@@ -192,8 +194,14 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
         text = " ".join(cat.tokens[i].text for i in range(first, last + 1))
         if len(sentences) > 1:
             corpus.dropped.append(
-                DroppedMention(document.doc_key, markable.m_id, f"t_id {token_ids[0]}..{token_ids[-1]}", text,
-                               f"mention spans sentences {sorted(sentences)}", "read")
+                DroppedMention(
+                    document.doc_key,
+                    markable.m_id,
+                    f"t_id {token_ids[0]}..{token_ids[-1]}",
+                    text,
+                    f"mention spans sentences {sorted(sentences)}",
+                    "read",
+                )
             )
             continue
         chain, description = _chain(markable, linked.get(markable.m_id), cat, document, text)

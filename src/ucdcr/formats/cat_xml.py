@@ -160,7 +160,9 @@ def _read_markables(root: etree._Element, path: str, token_ids: set[str]) -> dic
             for t_id in anchors:
                 if t_id not in token_ids:
                     raise FormatError(
-                        path, f"markable {m_id} <{element.tag}> points at missing token t_id {t_id!r}", element.sourceline
+                        path,
+                        f"markable {m_id} <{element.tag}> points at missing token t_id {t_id!r}",
+                        element.sourceline,
                     )
             attributes = {k: v for k, v in element.attrib.items() if k != "m_id"}
             markables[m_id] = CatMarkable(m_id, element.tag, anchors, attributes, element.sourceline or 0)
@@ -177,7 +179,9 @@ def _read_relations(root: etree._Element, path: str, markables: dict[str, CatMar
                 m_id = _required(end, "m_id", path)
                 if m_id not in markables:
                     raise FormatError(
-                        path, f"relation {r_id} <{element.tag}> points at missing markable m_id {m_id!r}", end.sourceline
+                        path,
+                        f"relation {r_id} <{element.tag}> points at missing markable m_id {m_id!r}",
+                        end.sourceline,
                     )
                 ends[end.tag].append(m_id)
             attributes = {k: v for k, v in element.attrib.items() if k != "r_id"}

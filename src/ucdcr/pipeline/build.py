@@ -165,8 +165,16 @@ def _finish(
         records, finalize_dropped = spec.finalize(records)
         dropped.extend(finalize_dropped)
     order = {key: i for i, key in enumerate(documents)}
-    records.sort(key=lambda r: (SPLITS.index(r["split"]), order.get(r["conll_doc_key"], -1), r["sent_id"],
-                                r["tokens_number"][0], len(r["tokens_number"]), r["mention_id"]))
+    records.sort(
+        key=lambda r: (
+            SPLITS.index(r["split"]),
+            order.get(r["conll_doc_key"], -1),
+            r["sent_id"],
+            r["tokens_number"][0],
+            len(r["tokens_number"]),
+            r["mention_id"],
+        )
+    )
     for record, flag in zip(records, singleton_flags(records)):
         record["is_singleton"] = flag
     tokens = {r.doc_key: r.tokens for r in results}
@@ -189,7 +197,9 @@ def _kind(spec: DatasetSpec, kinds: dict[str, str], record: dict[str, Any]) -> s
     if kind is None and len(spec.mention_kinds) == 1:
         kind = spec.mention_kinds[0]
     if kind is None:
-        raise UcdcrError(f"mention {record['mention_id']}: finalize created a mention whose kind (event/entity) is unknown")
+        raise UcdcrError(
+            f"mention {record['mention_id']}: finalize created a mention whose kind (event/entity) is unknown"
+        )
     return kind
 
 
@@ -203,7 +213,9 @@ def _document_table(
     for split in SPLITS:
         for document in corpus.documents:
             if document.split == split:
-                rows.extend(document_rows(document.doc_key, split, tokens[document.doc_key], by_document[document.doc_key]))
+                rows.extend(
+                    document_rows(document.doc_key, split, tokens[document.doc_key], by_document[document.doc_key])
+                )
     return rows
 
 
@@ -281,4 +293,3 @@ def _input_hashes(raw: Path, inputs: list[Path]) -> dict[str, str]:
             name = str(path)
         hashes[name] = digest.hexdigest()
     return dict(sorted(hashes.items()))
-

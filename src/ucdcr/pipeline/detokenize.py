@@ -29,7 +29,7 @@ _SPACED_CLITICS = {"'m", "'ve", "'re", "'ll", "'d"}  # the reference text keeps 
 
 
 @lru_cache(maxsize=1)
-def _moses():  # noqa: ANN202 - sacremoses has no types
+def _moses():
     from sacremoses import MosesDetokenizer
 
     return MosesDetokenizer(lang="en")
@@ -83,9 +83,14 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
             flags[i] = False
             if _LETTER.match(following):
                 flags[i + 1] = False
-        elif current in _NUMBER_JOINERS and previous[-1:].isdigit() and following[:1].isdigit():  # 6 . 1 -> 6.1
-            flags[i] = flags[i + 1] = False
-        elif current == "," and previous[-1:].isdigit() and re.fullmatch(r"\d{3}", following):  # 4 , 051 -> 4,051
+        elif (
+            current in _NUMBER_JOINERS
+            and previous[-1:].isdigit()
+            and following[:1].isdigit()
+            or current == ","
+            and previous[-1:].isdigit()
+            and re.fullmatch(r"\d{3}", following)
+        ):  # 6 . 1 -> 6.1
             flags[i] = flags[i + 1] = False
         elif current == "." and following[:1].isdigit() and previous.istitle():  # Nov . 30 -> Nov. 30
             flags[i], flags[i + 1] = False, True
@@ -103,9 +108,14 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
             flags[i] = False
             if following:
                 flags[i + 1] = False
-        elif current == "$" and previous.isupper() and previous.isalpha():  # US $ -> US$
-            flags[i] = False
-        elif _INITIAL.match(previous) and _LETTER.match(current) and current.isupper():  # L. A -> L.A
+        elif (
+            current == "$"
+            and previous.isupper()
+            and previous.isalpha()
+            or _INITIAL.match(previous)
+            and _LETTER.match(current)
+            and current.isupper()
+        ):  # US $ -> US$
             flags[i] = False
         elif current in _SPACED_CLITICS:
             flags[i] = True

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_left, bisect_right
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 

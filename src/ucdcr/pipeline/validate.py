@@ -38,7 +38,10 @@ def check_records(
         if document_splits[key] != record["split"]:
             _fail(record, f"split {record['split']!r} differs from its document's split {document_splits[key]!r}")
         if record["is_singleton"] != singleton:
-            _fail(record, f"is_singleton is {record['is_singleton']} but the chain has {'one' if singleton else 'several'} mention(s) in the split")
+            _fail(
+                record,
+                f"is_singleton is {record['is_singleton']} but the chain has {'one' if singleton else 'several'} mention(s) in the split",
+            )
         _check_tokens(record, document_tokens[key], positions[key])
 
 
@@ -58,7 +61,9 @@ def _check_unique_ids(records: Sequence[Mapping[str, Any]]) -> None:
         raise InvariantError(f"mention_id {duplicates[0]!r} is not unique ({len(duplicates)} duplicated id(s))")
 
 
-def _check_tokens(record: Mapping[str, Any], tokens: list[tuple[int, int, str]], position: dict[tuple[int, int], int]) -> None:
+def _check_tokens(
+    record: Mapping[str, Any], tokens: list[tuple[int, int, str]], position: dict[tuple[int, int], int]
+) -> None:
     sent = record["sent_id"]
     globals_ = []
     for number, text in zip(record["tokens_number"], record["tokens_text"], strict=True):
