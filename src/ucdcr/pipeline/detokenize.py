@@ -3,8 +3,8 @@
 Rule (DESIGN.md §4 item 7): the Moses detokenizer (sacremoses, English) decides where spaces go; a few rules
 on top fix what it leaves spaced (contraction pieces such as ``n't``) and LaTeX quotes: "``" is written as '"'
 (the reference's rule 0) and "''" stays as it is but counts as a closing quote for the spacing decision.
-Where the source knows the spacing (``SourceToken.space_after``), that wins. Characters inside a token that are
-whitespace become plain spaces (one for one).
+Where the source knows the spacing (``SourceToken.space_after``), that wins. Whitespace inside a token (ECB+ has
+"Awards\t") is kept: spaCy makes it a whitespace token of its own, as in the reference, and alignment skips it.
 
 Every original token is recoverable: ``text[start:end] == normalized_token(token)`` for its span, which
 :func:`rebuild_sentence` checks. The alignment stage maps tokens through these character spans, never by search.
@@ -37,11 +37,12 @@ def _moses():
 
 def normalized_token(text: str) -> str:
     """The form a token takes in the rebuilt text."""
-    return _WHITESPACE.sub(" ", text.replace("``", '"'))
+    return text.replace("``", '"')
 
 
 def _quote_proxy(text: str) -> str:
-    return '"' if text in ("``", "''") else text
+    """What the Moses detokenizer sees for a token: LaTeX quotes as '"', whitespace inside a token as '_'."""
+    return '"' if text in ("``", "''") else _WHITESPACE.sub("_", text)
 
 
 def space_before_flags(texts: Sequence[str]) -> list[bool]:
