@@ -206,3 +206,27 @@ def test_bad_documents_from_a_reader(
     with_spec(monkeypatch, read=read)
     with pytest.raises(FormatError, match=rf"1_1ecb.xml: {message}"):
         build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
+
+
+def test_cli_build_continues_after_a_failed_dataset(raw: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ucdcr.cli.app import app
+
+    result = CliRunner().invoke(
+        app, ["build", "np4e", "ecbplus", "--raw-dir", str(raw), "--data-dir", str(tmp_path), "-q", "-o", "x=true"]
+    )
+    assert result.exit_code == 2  # np4e has no raw folder in the fixture
+    assert "ecbplus: 5 documents, 13 of 13 mentions (100.00%)" in result.output
+    assert (tmp_path / "ecbplus" / "build_report.json").exists()
+    report = json.loads((tmp_path / "ecbplus" / "build_report.json").read_text())
+    assert report["options"] == {"x": "True"}
+
+
+def test_cli_option_syntax() -> None:
+    from ucdcr.cli.build import parse_options
+    from ucdcr.errors import UcdcrError
+
+    assert parse_options(["all_sentences=true", "texts_dir=/a=b"]) == {"all_sentences": True, "texts_dir": "/a=b"}
+    with pytest.raises(UcdcrError, match="expected KEY=VALUE"):
+        parse_options(["oops"])

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ucdcr.cli.common import RawDirOption, console, err_console, friendly_errors
-from ucdcr.errors import ManualDownloadRequired
+from ucdcr.errors import ManualDownloadRequired, UcdcrError
 from ucdcr.paths import resolve_raw_dir
 from ucdcr.registry import DATASET_IDS, get
 
@@ -33,7 +33,8 @@ def register(app: typer.Typer) -> None:
         from ucdcr.download import download
 
         target = resolve_raw_dir(raw_dir)
-        manual = []
+        manual: list[str] = []
+        failed: list[str] = []
         for dataset_id in expand_ids(datasets):
             try:
                 fetched = download(dataset_id, target, mirror)
@@ -41,7 +42,13 @@ def register(app: typer.Typer) -> None:
                 manual.append(dataset_id)
                 err_console.print(f"[yellow]{dataset_id}: manual steps needed[/]\n{exc}", highlight=False)
                 continue
+            except UcdcrError as exc:  # a failed dataset does not stop the others
+                failed.append(dataset_id)
+                err_console.print(f"[bold red]{dataset_id}: failed:[/] {exc}", highlight=False)
+                continue
             for item in fetched:
                 console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False)
+        if failed:
+            raise typer.Exit(2)
         if manual:
             raise typer.Exit(1)
