@@ -55,7 +55,8 @@ class DatasetSpec:
         :class:`~ucdcr.errors.MissingRawData` naming the missing files when the raw files are not there.
     finalize: optional hook run on the enriched unified mention records (dicts with the 29 fields) before
         validation, for rules that need heads/NER (e.g. NP4E's cross-document chain merge and chain types).
-        Returns the records to keep and the DroppedMentions it removed.
+        Returns the records to keep and the DroppedMentions it removed. A record may be given the extra key
+        "_kind" ("event" or "entity") to choose its output file (default: the SourceMention's kind).
     topic_level: the dataset has cross-subtopic chains, so the baseline also evaluates per topic.
     context_rule: REFERENCE.md §2.3 window variant ("first_token" default, "last_token" NewsWCL50r,
         "paragraph" WEC-Eng).

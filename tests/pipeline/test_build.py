@@ -230,3 +230,18 @@ def test_cli_option_syntax() -> None:
     assert parse_options(["all_sentences=true", "texts_dir=/a=b"]) == {"all_sentences": True, "texts_dir": "/a=b"}
     with pytest.raises(UcdcrError, match="expected KEY=VALUE"):
         parse_options(["oops"])
+
+
+def test_finalize_can_choose_the_output_file(raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def finalize(records: list[dict]) -> tuple[list[dict], list]:
+        for record in records:
+            if record["tokens_str"] == "Malibu":
+                record["_kind"] = "event"
+        return records, []
+
+    with_spec(monkeypatch, finalize=finalize)
+    build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
+    events = load(tmp_path / "ecbplus", "train", "event")
+    malibu = [r for r in events if r["tokens_str"] == "Malibu"]
+    assert len(malibu) == 1 and "_kind" not in malibu[0]
+    assert all(r["tokens_str"] != "Malibu" for r in load(tmp_path / "ecbplus", "train", "entity"))

@@ -164,6 +164,9 @@ def _finish(
     if spec.finalize is not None:
         records, finalize_dropped = spec.finalize(records)
         dropped.extend(finalize_dropped)
+        for record in records:  # a finalize hook may choose the output file by setting "_kind"
+            if "_kind" in record:
+                kinds[record["mention_id"]] = record.pop("_kind")
     order = {key: i for i, key in enumerate(documents)}
     records.sort(
         key=lambda r: (
