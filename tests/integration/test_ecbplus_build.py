@@ -59,14 +59,14 @@ def test_agreement_with_the_authors_release(ecb: tuple[Path, object], reference_
     figures = compare_builds(folder, reference_dir / "ECBplus")
     print(json.dumps({k: v for k, v in figures.items() if not isinstance(v, dict)}, indent=1))
     assert figures["reference_mentions"] == 15019  # 15,051 rows, 15,019 distinct (document, sentence, span)
-    assert figures["matched_rate"] >= 98.0
+    assert figures["matched_rate"] >= 98.5
     assert figures["head_lemma_agreement"] >= 93.0
     assert figures["split_agreement"] == 100.0
-    # Same text in the window (tokens joined) for ~98.6%; identical token lists only ~71%: the reference's text
+    # Same text in the window (tokens joined) for ~99.2%; identical token lists only ~74%: the reference's text
     # went through a neural whitespace corrector (REFERENCE.md §3.2) whose merges ("in to" -> "into", split URLs)
     # change spaCy's tokens; we cannot run it offline (DESIGN.md §4 item 7).
-    assert figures["context_text_identical"] >= 98.0
-    assert figures["context_identical"] >= 70.0
+    assert figures["context_text_identical"] >= 99.0
+    assert figures["context_identical"] >= 73.0
     # chain partitions over matched mentions: only the UNKNOWN_INSTANCE_TAG and singleton ids differ by design
     assert figures["muc_f1"] >= 99.0 and figures["bcub_f1"] >= 99.0
 

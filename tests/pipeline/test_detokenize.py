@@ -32,6 +32,10 @@ def tokens(*texts: str, space_after: list[bool | None] | None = None) -> list[So
         (["Nov", ".", "30", ",", "2013", "4", ",", "051", "people"], "Nov. 30, 2013 4,051 people"),
         (["a", ".", "357", "magnum"], "a .357 magnum"),
         (["wait", "-", "-", "what", "(", "really", ")", "?"], "wait -- what (really)?"),
+        (
+            ["boss", "Vincent", "'The", "Chin'", "Gigante", "we", "'re", "in", "the", "'90s"],
+            "boss Vincent 'The Chin' Gigante we 're in the '90s",
+        ),
     ],
 )
 def test_rebuilt_text(words: list[str], expected: str) -> None:

@@ -20,6 +20,7 @@ from ucdcr.records import SourceToken
 
 _WHITESPACE = re.compile(r"\s")
 _CLITIC_AFTER_APOSTROPHE = {"s", "S", "ve", "d", "m", "re", "ll", "t"}
+_CLITICS_WITHOUT_APOSTROPHE = {"s", "re", "ve", "ll", "d", "m", "t", "em", "n"}
 _INITIAL = re.compile(r"^[A-Za-z]\.$")
 _LETTER = re.compile(r"^[A-Za-z]$")
 _NUMBER_JOINERS = {".", ":"}
@@ -78,6 +79,8 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
         following = texts[i + 1] if i + 1 < len(texts) else ""
         if current in ("’", "'") and following in _CLITIC_AFTER_APOSTROPHE:  # Lohan ’ s -> Lohan’s
             flags[i] = flags[i + 1] = False
+        elif _opens_quote(current):  # Vincent 'The Chin' (Moses would glue it like a clitic: Vincent'The)
+            flags[i] = True
         elif _INITIAL.match(previous) and _INITIAL.match(current):  # U. S. -> U.S., a. m. -> a.m.
             flags[i] = False
         elif current == "." and _LETTER.match(previous) and _in_initials(texts, i):  # U . S . -> U.S.
@@ -120,6 +123,13 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
             flags[i] = False
         elif current in _SPACED_CLITICS:
             flags[i] = True
+
+
+def _opens_quote(text: str) -> bool:
+    """A token that starts with a quote glued to a word, such as 'The, which is not a clitic such as 's or 've."""
+    return (
+        len(text) > 1 and text[0] in "'‘" and text[1].isalnum() and text[1:].lower() not in _CLITICS_WITHOUT_APOSTROPHE
+    )
 
 
 def _in_initials(texts: Sequence[str], i: int) -> bool:
