@@ -129,8 +129,6 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
     assert derby["tokens_text"] == ["derby", "win"] and derby["tokens_number"] == [2, 3]
 
 
-@pytest.mark.xfail(strict=True, reason="pipeline.build ignores the kind a finalize hook sets (record['_kind']); "
-                   "needs `kinds.update(...)` after finalize in ucdcr.pipeline.build._finish")
 def test_entity_chains_go_to_the_entity_file(tmp_path: Path) -> None:
     from ucdcr.pipeline.build import build_dataset
 
