@@ -28,7 +28,7 @@ from ucdcr.errors import FormatError, UcdcrError, UnknownDatasetError
 from ucdcr.io.load import KIND_COLUMN, KINDS, load_mentions
 from ucdcr.paths import resolve_data_dir
 from ucdcr.records import SPLITS
-from ucdcr.registry import DATASET_IDS
+from ucdcr.registry import DATASET_IDS, normalize_id
 from ucdcr.schema import (
     DOCUMENT_SCHEMA,
     DOCUMENTS_PARQUET,
@@ -55,7 +55,7 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     as_path = Path(dataset)
     if as_path.is_dir():
         return as_path
-    key = str(dataset).lower().replace("-", "_").replace("+", "plus")
+    key = normalize_id(str(dataset))
     if key not in DATASET_IDS:
         raise UnknownDatasetError(
             f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(DATASET_IDS)}"

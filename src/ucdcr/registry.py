@@ -92,9 +92,14 @@ def register(spec: DatasetSpec) -> DatasetSpec:
     return spec
 
 
+def normalize_id(name: str) -> str:
+    """A dataset name as an id: lower case, "-" -> "_", "+" -> "plus" ("ECB+" -> "ecbplus", "WEC-Eng" -> "wec_eng")."""
+    return name.lower().replace("-", "_").replace("+", "plus")
+
+
 def get(dataset_id: str) -> DatasetSpec:
     """The spec of a dataset id (case-insensitive); unknown ids raise an error listing the valid ones."""
-    key = dataset_id.lower().replace("-", "_").replace("+", "plus")
+    key = normalize_id(dataset_id)
     if key not in DATASET_IDS:
         raise UnknownDatasetError(f"unknown dataset {dataset_id!r}; valid ids: {', '.join(DATASET_IDS)}")
     if key not in _REGISTRY:

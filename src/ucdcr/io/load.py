@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.records import SPLITS, MentionKind
+from ucdcr.registry import normalize_id
 from ucdcr.schema import (
     DOC_KEY_COLUMN,
     DOCUMENTS_PARQUET,
@@ -87,7 +88,7 @@ def dataset_id(folder: str | Path) -> str | None:
     name = Path(folder).name.removesuffix("-prep")
     if name in REFERENCE_NAMES:
         return REFERENCE_NAMES[name]
-    key = name.lower().replace("-", "_").replace("+", "plus")
+    key = normalize_id(name)
     return key if key in REFERENCE_NAMES.values() else None
 
 
