@@ -67,6 +67,8 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
             raise FormatError(raw / SPLIT_FILE, f"unknown topic {topic} (of {name}): it is in no split of this file")
         keep = validated.get((topic, f"{number}{kind}"))
         if keep is None and not all_sentences:
+            _count(corpus, "documents_without_validated_sentences")
+            _count(corpus, "mentions_outside_validated_sentences", len(list(cat.mentions())))
             continue
         document = _document(cat, name, topic, number, kind, splits[topic], subtopic_names)
         corpus.documents.append(document)
@@ -189,8 +191,9 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
         token_ids = tuple(cat.tokens[i].t_id for i in range(first, last + 1))
         sentences = {sentence[t] for t in token_ids}
         if keep is not None and not sentences & keep:
+            _count(corpus, "mentions_outside_validated_sentences")
             continue
-        corpus.counts["annotated"] = corpus.counts.get("annotated", 0) + 1
+        _count(corpus, "annotated")
         text = " ".join(cat.tokens[i].text for i in range(first, last + 1))
         if len(sentences) > 1:
             corpus.dropped.append(
@@ -216,6 +219,10 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
                 source_id=markable.m_id,
             )
         )
+
+
+def _count(corpus: SourceCorpus, key: str, n: int = 1) -> None:
+    corpus.counts[key] = corpus.counts.get(key, 0) + n
 
 
 def _numeric(m_id: str) -> int:
