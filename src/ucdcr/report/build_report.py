@@ -190,9 +190,10 @@ def _diversity_figures(data: Sequence[DatasetData], out_dir: Path, say: Progress
         figures.plot_histograms(counts[metric], edges, metric, out_dir / file)
         result.append(
             FigureEntry(
-                f"{metric} of chains per dataset ({paper})",
+                f"{metric} of chains per dataset (paper {paper})",
                 f"Chains of the whole dataset, singletons included; right-open bins of width {edges[1] - edges[0]:g}, "
-                f"the last bar counts values ≥ {edges[-1]:g} (REFERENCE.md §4.5). Count axis: symmetric log.",
+                f"the last bin counts values ≥ {edges[-1]:g} (REFERENCE.md §4.5); the x axis ends after the last "
+                f"bin any dataset uses. Count axis: symmetric log. The counts: `ucdcr diversity --histograms`.",
                 file,
             )
         )

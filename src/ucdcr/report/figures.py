@@ -37,19 +37,26 @@ def _pyplot():
 def plot_histograms(
     counts: Mapping[str, Sequence[int]], edges: Sequence[float], metric: str, path: Path
 ) -> Path:
-    """Small multiples: one bar chart of chain counts per bin for each dataset (log count axis)."""
+    """Small multiples: one bar chart of chain counts per bin for each dataset (log count axis).
+
+    All panels share an x axis that ends after the last bin any dataset uses (at least 10 bins), so that sparse
+    tails do not squeeze the bars; the last bin counts every value from ``edges[-1]`` up.
+    """
     plt = _pyplot()
     names = list(counts)
     columns = min(4, max(1, len(names)))
     rows = math.ceil(len(names) / columns) or 1
     fig, axes = plt.subplots(rows, columns, figsize=(max(3.2 * columns, 7.0), 2.4 * rows + 0.6), squeeze=False)
     width = edges[1] - edges[0]
+    used = [index for index in range(len(edges)) if any(values[index] for values in counts.values())]
+    shown_bins = max(10, (max(used) + 1) if used else 0)
     for axis, name in zip(axes.flat, names):
         axis.bar(np.asarray(edges, dtype=float), counts[name], width=width * 0.9, align="edge", color="#4C72B0")
         axis.set_yscale("symlog", linthresh=1)
+        axis.set_xlim(edges[0] - width * 0.3, edges[0] + width * (shown_bins + 0.2))
         axis.set_title(f"{name} ({sum(counts[name])} chains)", fontsize=9)
         axis.tick_params(labelsize=7)
-        axis.set_xlabel(f"{metric} (last bar: ≥ {edges[-1]:g})", fontsize=7)
+        axis.set_xlabel(f"{metric} (bins of {width:g}; last bin ≥ {edges[-1]:g})", fontsize=7)
     for axis in list(axes.flat)[len(names) :]:
         axis.set_visible(False)
     fig.suptitle(f"{metric} of coreference chains per dataset (singletons included)", fontsize=10)

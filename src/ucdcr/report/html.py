@@ -8,6 +8,7 @@ has inline CSS, no script and no external resource other than the PNG files in `
 from __future__ import annotations
 
 import html
+import re
 from typing import TYPE_CHECKING
 
 from ucdcr import __version__
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from ucdcr.report.build_report import Report
 
 TITLE = "uCDCR dataset report"
+_CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def render_markdown(report: Report) -> str:
@@ -42,8 +44,8 @@ def render_html(report: Report) -> str:
     body: list[str] = []
     for index, section in enumerate(report.sections):
         anchor = f"s{index}"
-        toc.append(f'<li><a href="#{anchor}">{html.escape(section.title)}</a></li>')
-        body.append(f'<h2 id="{anchor}">{html.escape(section.title)}</h2>')
+        toc.append(f'<li><a href="#{anchor}">{_inline(section.title)}</a></li>')
+        body.append(f'<h2 id="{anchor}">{_inline(section.title)}</h2>')
         body += [_table_html(table) for table in section.tables]
     toc.append('<li><a href="#figures">Figures</a></li>')
     body.append('<h2 id="figures">Figures</h2>')
@@ -52,8 +54,8 @@ def render_html(report: Report) -> str:
         if figure.file:
             body.append(f'<img src="{html.escape(figure.file)}" alt="{html.escape(figure.title)}">')
         else:
-            body.append(f'<p class="missing">Not drawn: {html.escape(figure.missing or "")}.</p>')
-        body.append(f"<figcaption>{html.escape(figure.caption)}</figcaption></figure>")
+            body.append(f'<p class="missing">Not drawn: {_inline(figure.missing or "")}.</p>')
+        body.append(f"<figcaption>{_inline(figure.caption)}</figcaption></figure>")
     return _PAGE.format(
         title=TITLE,
         datasets=html.escape(", ".join(report.datasets)),
@@ -62,6 +64,11 @@ def render_html(report: Report) -> str:
         body="\n".join(body),
         css=_CSS,
     )
+
+
+def _inline(text: str) -> str:
+    """Escaped text with Markdown code spans (`...`) shown as <code>, as report.md shows them."""
+    return _CODE_SPAN.sub(r"<code>\1</code>", html.escape(text))
 
 
 def _table_html(table: ResultTable) -> str:
@@ -77,7 +84,7 @@ def _table_html(table: ResultTable) -> str:
             for column in table.columns
         )
         rows.append(f"<tr>{cells}</tr>")
-    notes = "".join(f'<p class="note">{html.escape(note)}</p>' for note in table.notes)
+    notes = "".join(f'<p class="note">{_inline(note)}</p>' for note in table.notes)
     return (
         f"<h3>{html.escape(table.title)}</h3><div class=\"scroll\"><table><thead><tr>{head}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div>{notes}"
@@ -93,6 +100,7 @@ nav ul{columns:2;font-size:.95em}.meta{color:#666}
 th,td{border:1px solid #ccc;padding:.25em .5em;white-space:nowrap}th{background:#f0f0f0;position:sticky;top:0}
 td.n{text-align:right;font-variant-numeric:tabular-nums}tbody tr:nth-child(even){background:#fafafa}
 .note{color:#555;font-size:.85em;margin:.2em 0}.missing{color:#a33;font-style:italic}
+code{font-size:.92em;background:#f3f3f3;padding:0 .2em;border-radius:3px}
 figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #eee}figcaption{color:#555;font-size:.9em}
 """
 
