@@ -66,8 +66,11 @@ def make_pages(folder: Path, doc_key: str | None, out: Path) -> list[Path]:
     from ucdcr.report.viewer import page_name
 
     start = time.perf_counter()
-    build_report({folder.name: folder}, out / "report")
+    report = build_report({folder.name: folder}, out / "report")
     print(f"report written in {time.perf_counter() - start:.1f} s")
+    for figure in report.figures:
+        if figure.missing:
+            print(f"  figure not drawn: {figure.title}: {figure.missing}")
     documents = load(folder, kind="documents")
     key = doc_key or min(documents["topic/subtopic_name/doc"].to_pylist())
     view = out / "view" / page_name(key)
