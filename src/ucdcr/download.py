@@ -16,7 +16,15 @@ sharing a ``one_of`` group are alternatives (ECB+.zip or its extracted tree): on
 
 Sources, in order: a mirror folder laid out like the raw dir (``--mirror``, e.g. ``../shared/raw``), then the URL.
 Everything is written to a temporary name and renamed into place only after verification; a mismatch raises
-:class:`~ucdcr.errors.ChecksumError` naming the file, the expected and the actual hash.
+:class:`~ucdcr.errors.ChecksumError` naming the file, the expected and the actual hash. A required file that cannot be
+fetched (no URL, offline, HTTP error) raises :class:`~ucdcr.errors.ManualDownloadRequired` when the manifest has
+manual steps (its message: what failed, the steps, the expected names and hashes), else
+:class:`~ucdcr.errors.DownloadError`. Readers and ``build`` raise :class:`~ucdcr.errors.MissingRawData` with the
+same text (:func:`require_raw_files`, :func:`manual_steps_message`).
+
+Status (``ucdcr datasets``): without ``verify`` only existence, file sizes and tree file counts are checked (fast);
+with it every sha256 / git blob / tree hash. A dataset is "complete", "manual" (incomplete and its manifest has
+manual steps), "partial" (some files there) or "missing".
 """
 
 from __future__ import annotations
@@ -28,12 +36,13 @@ import shutil
 import tempfile
 import urllib.request
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired
+from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData
 from ucdcr.registry import get
 
 CHUNK = 1 << 20
@@ -48,8 +57,8 @@ def load_manifest(dataset_id: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class EntryStatus:
-    """State of one manifest entry in a raw dir: "verified", "present" (nothing to verify it by), "mismatch" or
-    "missing"."""
+    """State of one manifest entry in a raw dir: "verified", "present" (exists; not hashed, or nothing to verify it
+    by), "incomplete" (a tree with fewer files than the manifest says), "mismatch" or "missing"."""
 
     path: str
     state: str
@@ -57,49 +66,80 @@ class EntryStatus:
     one_of: str | None
     detail: str = ""
 
+    @property
+    def ok(self) -> bool:
+        return self.state in ("verified", "present")
+
 
 @dataclass(frozen=True)
 class DatasetStatus:
     dataset: str
     entries: list[EntryStatus]
+    has_manual_steps: bool = False
 
     @property
     def complete(self) -> bool:
         """Every required entry, and one entry of every one_of group, is present and not mismatched."""
-        ok = {"verified", "present"}
-        groups: dict[str, bool] = {}
+        return not self.missing
+
+    @property
+    def missing(self) -> list[str]:
+        """What is lacking: required entries not ok, and each one_of group with no ok entry ("a | b")."""
+        lacking = [e.path for e in self.entries if e.required and not e.one_of and not e.ok]
+        groups: dict[str, list[EntryStatus]] = {}
         for entry in self.entries:
             if entry.one_of:
-                groups[entry.one_of] = groups.get(entry.one_of, False) or entry.state in ok
-            elif entry.required and entry.state not in ok:
-                return False
-        return all(groups.values())
+                groups.setdefault(entry.one_of, []).append(entry)
+        lacking += [" | ".join(e.path for e in group) for group in groups.values() if not any(e.ok for e in group)]
+        return lacking
+
+    @property
+    def state(self) -> str:
+        """complete / manual / partial / missing (see the module docstring)."""
+        if self.complete:
+            return "complete"
+        if self.has_manual_steps:
+            return "manual"
+        return "partial" if any(e.state != "missing" for e in self.entries) else "missing"
 
     def summary(self) -> str:
-        found = sum(1 for e in self.entries if e.state in ("verified", "present"))
+        found = sum(1 for e in self.entries if e.ok)
         verified = sum(1 for e in self.entries if e.state == "verified")
         bad = sum(1 for e in self.entries if e.state == "mismatch")
         text = f"{found}/{len(self.entries)} found, {verified} verified"
         return text + (f", {bad} MISMATCH" if bad else "")
 
 
-def dataset_status(dataset_id: str, raw_dir: Path) -> DatasetStatus:
-    """Check every manifest entry of a dataset in ``raw_dir`` (hashes included)."""
+def dataset_status(dataset_id: str, raw_dir: Path, verify: bool = True) -> DatasetStatus:
+    """Check every manifest entry of a dataset in ``raw_dir``; hashes only with ``verify`` (else sizes, counts)."""
     manifest = load_manifest(dataset_id)
     folder = raw_dir / get(dataset_id).raw_folder
-    return DatasetStatus(manifest["dataset"], [_entry_status(folder, entry) for entry in manifest["files"]])
+    entries = [_entry_status(folder, entry, verify) for entry in manifest["files"]]
+    return DatasetStatus(manifest["dataset"], entries, bool(manifest.get("manual_steps")))
 
 
-def _entry_status(folder: Path, entry: dict[str, Any]) -> EntryStatus:
+def _entry_status(folder: Path, entry: dict[str, Any], verify: bool) -> EntryStatus:
     target = folder / entry["path"]
     required, one_of = bool(entry.get("required", False)), entry.get("one_of")
     if not target.exists():
         return EntryStatus(entry["path"], "missing", required, one_of)
+    if entry.get("kind") == "tree" and entry.get("files"):
+        count = sum(1 for p in target.rglob("*") if p.is_file())
+        if count < entry["files"]:
+            detail = f"{count} of {entry['files']} files"
+            return EntryStatus(entry["path"], "incomplete", required, one_of, detail)
     try:
-        verified = verify_entry(target, entry, folder)
+        verified = verify_entry(target, entry, folder) if verify else _check_size(target, entry)
     except ChecksumError as exc:
         return EntryStatus(entry["path"], "mismatch", required, one_of, str(exc))
     return EntryStatus(entry["path"], "verified" if verified else "present", required, one_of)
+
+
+def _check_size(target: Path, entry: dict[str, Any]) -> bool:
+    """The cheap check: a file's size (never a hash). Returns False: not verified."""
+    if entry.get("kind") != "tree" and entry.get("size") is not None and target.stat().st_size != entry["size"]:
+        raise ChecksumError(target, str(entry["size"]), str(target.stat().st_size), "size")
+    return False
 
 
 def verify_entry(target: Path, entry: dict[str, Any], dataset_folder: Path) -> bool:
@@ -163,37 +203,108 @@ class Fetched:
     action: str  # "already there", "copied from mirror", "downloaded", "skipped (...)"
 
 
-def download(dataset_id: str, raw_dir: Path, mirror: Path | None = None) -> list[Fetched]:
-    """Fetch every entry of a dataset's manifest that is not already verified; see the module docstring."""
+def download(
+    dataset_id: str, raw_dir: Path, mirror: Path | None = None, report: Callable[[Fetched], None] | None = None
+) -> list[Fetched]:
+    """Fetch every entry of a dataset's manifest that is not already verified; see the module docstring.
+
+    ``report`` is called with each entry's outcome as it happens (the CLI prints them). A required entry (or a
+    one_of group) that could not be obtained raises ManualDownloadRequired / DownloadError after the others were tried.
+    """
     spec = get(dataset_id)
     manifest = load_manifest(dataset_id)
     folder = raw_dir / spec.raw_folder
     mirror_folder = mirror / spec.raw_folder if mirror else None
     done: list[Fetched] = []
     satisfied_groups: set[str] = set()
-    missing_required: list[str] = []
+    failed: dict[str, str] = {}  # path -> why, for required entries and one_of alternatives
     entries = sorted(manifest["files"], key=lambda e: not _available(e, folder, mirror_folder))
     for entry in entries:
         group = entry.get("one_of")
         if group and group in satisfied_groups:
-            done.append(Fetched(entry["path"], f"skipped (an alternative of group {group!r} is there)"))
-            continue
-        action = _fetch_entry(entry, folder, mirror_folder)
+            action = f"skipped (an alternative of group {group!r} is there)"
+        else:
+            action = _try_fetch(entry, folder, mirror_folder)
+            if action in OBTAINED:
+                satisfied_groups.update([group] if group else [])
+            elif entry.get("required") or group:
+                failed[entry["path"]] = action
         done.append(Fetched(entry["path"], action))
-        if not action.startswith("skipped"):
-            if group:
-                satisfied_groups.add(group)
-        elif entry.get("required"):
-            missing_required.append(entry["path"])
-    groups = {e["one_of"] for e in manifest["files"] if e.get("one_of")}
-    missing_required += [f"one of group {g!r}" for g in sorted(groups - satisfied_groups)]
-    if missing_required:
-        steps = manifest.get("manual_steps")
-        message = f"{spec.id}: could not obtain {', '.join(missing_required)}"
-        if steps:
-            raise ManualDownloadRequired(f"{message}.\nManual steps:\n{steps}")
-        raise DownloadError(f"{message} (no URL and not in the mirror)")
+        if report:
+            report(done[-1])
+    lacking = [
+        path
+        for path, entry in _by_path(manifest).items()
+        if path in failed and entry.get("one_of") not in satisfied_groups
+    ]
+    if lacking:
+        raise _not_obtained(spec.id, manifest, folder, {path: failed[path] for path in lacking})
     return done
+
+
+OBTAINED = ("already there", "copied from mirror", "downloaded")
+
+
+def _by_path(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {entry["path"]: entry for entry in manifest["files"]}
+
+
+def _try_fetch(entry: dict[str, Any], folder: Path, mirror_folder: Path | None) -> str:
+    """The entry's outcome; a failed fetch becomes "failed (why)" so the other entries are still tried."""
+    try:
+        return _fetch_entry(entry, folder, mirror_folder)
+    except ChecksumError:
+        raise  # a wrong file is never "missing": the user must look at it
+    except DownloadError as exc:
+        return f"failed ({exc})"
+
+
+def _not_obtained(
+    dataset_id: str, manifest: dict[str, Any], folder: Path, why: dict[str, str]
+) -> DownloadError | ManualDownloadRequired:
+    failures = [f"{path}: {reason}" for path, reason in why.items()]
+    if manifest.get("manual_steps"):
+        return ManualDownloadRequired(manual_steps_message(dataset_id, folder, list(why), failures))
+    return DownloadError(f"{dataset_id}: could not obtain {', '.join(why)}: " + "; ".join(failures))
+
+
+def manual_steps_message(dataset_id: str, folder: Path, missing: list[str], failures: list[str] | None = None) -> str:
+    """What ``download``, ``build`` and the readers say when raw files are missing: the names, what failed, the
+    manifest's manual steps, licence and homepage, and every expected file with its URL and hashes (sha256, or the
+    git blob id where only that is known)."""
+    manifest = load_manifest(dataset_id)
+    lines = [f"{dataset_id}: raw files missing in {folder}: {', '.join(missing)}."]
+    if failures:
+        lines += ["What failed:", *(f"  {failure}" for failure in failures)]
+    if manifest.get("manual_steps"):
+        lines += ["Manual steps:", manifest["manual_steps"]]
+    lines.append(
+        f"Licence: {manifest.get('licence') or 'not stated'}"
+        + (f"; homepage: {manifest['homepage']}" if manifest.get("homepage") else "")
+    )
+    expected = [_expected_line(e) for e in manifest.get("files", []) if e.get("required", True) or e.get("one_of")]
+    if expected:
+        lines += [f"Expected under {folder}:", *expected]
+    lines.append(
+        f"`ucdcr download {dataset_id}` fetches and verifies what has a URL (--mirror DIR: from a local copy)."
+    )
+    return "\n".join(lines)
+
+
+def _expected_line(entry: dict[str, Any]) -> str:
+    checks = [f"{key} {entry[key]}" for key in ("size", "sha256", "git_blob", "tree_sha256", "files") if entry.get(key)]
+    if entry.get("one_of"):
+        checks.append(f"or another of group {entry['one_of']!r}")
+    if entry.get("url"):
+        checks.append(f"from {entry['url']}")
+    return f"  {entry['path']}" + (f" ({', '.join(checks)})" if checks else "")
+
+
+def require_raw_files(dataset_id: str, folder: Path, relative_paths: list[str]) -> None:
+    """Raise MissingRawData with the manual steps if any of the files is not in ``folder``."""
+    missing = [name for name in relative_paths if not (folder / name).exists()]
+    if missing:
+        raise MissingRawData(manual_steps_message(dataset_id, folder, missing))
 
 
 def _available(entry: dict[str, Any], folder: Path, mirror_folder: Path | None) -> bool:

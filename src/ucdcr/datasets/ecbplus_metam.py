@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from ucdcr.datasets import ecbplus
-from ucdcr.datasets.gvc import require_raw_files
+from ucdcr.download import require_raw_files
 from ucdcr.errors import FormatError
 from ucdcr.formats.metam_json import MetamRecord, read_mention_map
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken

@@ -10,18 +10,15 @@ Structure (paper §7.1.6, REFERENCE.md §1.3): topic ``0`` ("0_gun_violence"), s
 ``0`` (unlinked) makes a singleton. Every mention is an EVENT. A document whose incident is in no split file is
 left out, each of its mentions reported as dropped.
 
-:func:`require_raw_files` (the MissingRawData message built from a dataset's manifest: missing names, the
-manifest's manual steps, expected hashes / git blob ids) is shared by the datasets whose originals are not all
-public or reachable (GVC, WEC-Eng, ECB+METAm, NIdent).
+Missing raw files raise MissingRawData with the manifest's manual steps (:func:`ucdcr.download.require_raw_files`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from ucdcr.download import load_manifest
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.download import require_raw_files
+from ucdcr.errors import FormatError
 from ucdcr.formats.gvc_conll import (
     DOC_TO_EVENT_FILE,
     SPLIT_FILES,
@@ -38,32 +35,6 @@ from ucdcr.registry import DatasetSpec, ReadOptions, register
 DATASET_ID = "gvc"
 CONLL_FILE = "verbose.conll"
 TOPIC_ID, TOPIC_NAME = "0", "0_gun_violence"
-
-
-def manual_steps_message(dataset_id: str, folder: Path, missing: list[str]) -> str:
-    """What ``build`` and ``download`` say when raw files are missing: the names, then the manifest's steps
-    and the expected hashes (sha256, or the git blob id where only that is known)."""
-    manifest = load_manifest(dataset_id)
-    lines = [f"{dataset_id}: raw files missing in {folder}: {', '.join(missing)}."]
-    if manifest.get("manual_steps"):
-        lines.append(manifest["manual_steps"])
-    expected = [_expected_line(entry) for entry in manifest.get("files", []) if entry.get("required", True)]
-    if expected:
-        lines.append(f"Expected under {folder}:")
-        lines += expected
-    return "\n".join(lines)
-
-
-def _expected_line(entry: dict[str, Any]) -> str:
-    checks = [f"{key} {entry[key]}" for key in ("size", "sha256", "git_blob", "tree_sha256") if entry.get(key)]
-    return f"  {entry['path']}" + (f" ({', '.join(checks)})" if checks else "")
-
-
-def require_raw_files(dataset_id: str, folder: Path, relative_paths: list[str]) -> None:
-    """Raise MissingRawData with the manual steps if any of the files is not in ``folder``."""
-    missing = [name for name in relative_paths if not (folder / name).exists()]
-    if missing:
-        raise MissingRawData(manual_steps_message(dataset_id, folder, missing))
 
 
 def read_structure(folder: Path) -> dict[str, tuple[str, Split | None]]:

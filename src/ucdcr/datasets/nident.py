@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.datasets import np4e
-from ucdcr.datasets.gvc import manual_steps_message, require_raw_files
+from ucdcr.download import manual_steps_message, require_raw_files
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats import mmax2
 from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml

@@ -25,7 +25,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from ucdcr.datasets.gvc import require_raw_files
+from ucdcr.download import require_raw_files
 from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.wec_json import TopicRow, WecMention, first_listed, read_mentions, read_topic_map, read_topic_names
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split

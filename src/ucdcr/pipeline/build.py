@@ -73,7 +73,9 @@ def build_dataset(
     options = options or ReadOptions()
     raw = Path(raw_dir) / spec.raw_folder
     if not raw.is_dir():
-        raise MissingRawData(f"{raw} does not exist; run `ucdcr download {spec.id}` (or pass --raw-dir)")
+        from ucdcr.download import manual_steps_message
+
+        raise MissingRawData(manual_steps_message(spec.id, raw, ["the whole folder"]))
     with _progress(progress) as bar:
         task = bar.add_task(f"{spec.id}: reading", total=None) if bar else None
         corpus = spec.read(raw, options)
