@@ -106,7 +106,7 @@ class DatasetStatus:
         found = sum(1 for e in self.entries if e.ok)
         verified = sum(1 for e in self.entries if e.state == "verified")
         bad = sum(1 for e in self.entries if e.state == "mismatch")
-        text = f"{found}/{len(self.entries)} found, {verified} verified"
+        text = f"{found}/{len(self.entries)} found" + (f", {verified} verified" if verified else "")
         return text + (f", {bad} MISMATCH" if bad else "")
 
 

@@ -1,14 +1,23 @@
-"""`ucdcr build DATASET...|all`: raw files -> unified format, with progress bars and a build report."""
+"""`ucdcr build DATASET...|all`: raw files -> unified format, with progress bars and a build report.
+
+Reader options: ``--texts DIR`` (NewsWCL50r article texts, ``extra["texts_dir"]``), ``--outlets a,b`` (HyperCoref
+outlets, ``extra["outlets"]``), ``--all-sentences`` (ECB+) and the generic ``--option KEY=VALUE``.
+
+``build all`` builds every dataset whose raw files are there; a dataset whose raw files are missing
+(:class:`~ucdcr.errors.MissingRawData`) is reported with its manual steps and is not a failure. The exit code is 2
+when a dataset failed otherwise (or, when datasets are named, when any of them was not built), else 0.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from ucdcr.cli.common import DataDirOption, JobsOption, RawDirOption, console, err_console, friendly_errors
 from ucdcr.cli.download import expand_ids
-from ucdcr.errors import UcdcrError
+from ucdcr.errors import MissingRawData, UcdcrError
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 
 
@@ -16,7 +25,9 @@ def register(app: typer.Typer) -> None:
     @app.command("build", help="Build datasets into the unified format (see build_report.json in each folder).")
     @friendly_errors
     def _cmd(
-        datasets: Annotated[list[str], typer.Argument(help="Dataset ids, or 'all'.")],
+        datasets: Annotated[
+            list[str], typer.Argument(help="Dataset ids, or 'all' (skips datasets without raw files).")
+        ],
         raw_dir: RawDirOption = None,
         data_dir: DataDirOption = None,
         jobs: JobsOption = 1,
@@ -24,37 +35,48 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--all-sentences", help="ECB+: keep mentions of every sentence, not only validated ones."),
         ] = False,
+        texts: Annotated[
+            Path | None,
+            typer.Option("--texts", help="NewsWCL50r: folder of the article texts (news-please JSON files)."),
+        ] = None,
+        outlets: Annotated[
+            str | None,
+            typer.Option("--outlets", help="HyperCoref: comma-separated outlets (default bbc.com)."),
+        ] = None,
         option: Annotated[
             list[str] | None,
             typer.Option("--option", "-o", help="Reader option KEY=VALUE (repeatable), e.g. texts_dir=/path."),
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
     ) -> None:
-        from ucdcr.pipeline.build import build_dataset
         from ucdcr.registry import ReadOptions
 
-        extra = parse_options(option or [])
-        if all_sentences:
-            extra["all_sentences"] = True
-        options = ReadOptions(extra=extra)
-        failed = []
+        extra = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
+        build_all = any(name.lower() == "all" for name in datasets)
+        outcome = {"built": [], "missing": [], "failed": []}
         for dataset_id in expand_ids(datasets):
-            try:
-                report = build_dataset(
-                    dataset_id,
-                    raw_dir=resolve_raw_dir(raw_dir),
-                    data_dir=resolve_data_dir(data_dir),
-                    jobs=jobs,
-                    progress=not quiet,
-                    options=options,
-                )
-            except UcdcrError as exc:  # one dataset's problem does not stop the others
-                failed.append(dataset_id)
-                err_console.print(f"[bold red]{dataset_id}: not built:[/] {exc}", highlight=False)
-                continue
-            _print_summary(dataset_id, report)
-        if failed:
+            outcome[_build_one(dataset_id, raw_dir, data_dir, jobs, quiet, ReadOptions(extra=dict(extra)))].append(
+                dataset_id
+            )
+        _print_outcome(outcome)
+        if outcome["failed"] or (outcome["missing"] and not build_all):
             raise typer.Exit(2)
+
+
+def reader_options(
+    pairs: list[str], all_sentences: bool = False, texts: Path | None = None, outlets: str | None = None
+) -> dict[str, Any]:
+    """ReadOptions.extra from the generic KEY=VALUE pairs and the named options (which win)."""
+    extra = parse_options(pairs)
+    if all_sentences:
+        extra["all_sentences"] = True
+    if texts is not None:
+        if not texts.is_dir():
+            raise UcdcrError(f"--texts {texts}: not a folder")
+        extra["texts_dir"] = texts
+    if outlets:
+        extra["outlets"] = [name.strip() for name in outlets.split(",") if name.strip()]
+    return extra
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -66,6 +88,40 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
             raise UcdcrError(f"--option {pair!r}: expected KEY=VALUE")
         extra[key] = {"true": True, "false": False}.get(value.lower(), value)
     return extra
+
+
+def _build_one(
+    dataset_id: str, raw_dir: Path | None, data_dir: Path | None, jobs: int, quiet: bool, options: Any
+) -> str:
+    """Build one dataset; "built", "missing" (raw files not there) or "failed". Errors are printed, not raised."""
+    from ucdcr.pipeline.build import build_dataset
+
+    try:
+        report = build_dataset(
+            dataset_id,
+            raw_dir=resolve_raw_dir(raw_dir),
+            data_dir=resolve_data_dir(data_dir),
+            jobs=jobs,
+            progress=not quiet,
+            options=options,
+        )
+    except MissingRawData as exc:
+        err_console.print(
+            f"[yellow]{dataset_id}: raw files missing, not built:[/]\n{exc}", highlight=False, soft_wrap=True
+        )
+        return "missing"
+    except UcdcrError as exc:  # one dataset's problem does not stop the others
+        err_console.print(f"[bold red]{dataset_id}: not built:[/] {exc}", highlight=False, soft_wrap=True)
+        return "failed"
+    _print_summary(dataset_id, report)
+    return "built"
+
+
+def _print_outcome(outcome: dict[str, list[str]]) -> None:
+    if not (outcome["missing"] or outcome["failed"]):
+        return
+    parts = [f"{what}: {', '.join(ids)}" for what, ids in outcome.items() if ids]
+    err_console.print("summary -- " + "; ".join(parts), highlight=False, soft_wrap=True)
 
 
 def _print_summary(dataset_id: str, report: Any) -> None:

@@ -1,9 +1,14 @@
-"""`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically."""
+"""`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically.
+
+A dataset whose required files cannot be fetched prints its manual steps (or the failure) and the others go on;
+the exit code is 1 when only manual steps are missing, 2 when a download failed otherwise, 0 when all are there.
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -37,18 +42,25 @@ def register(app: typer.Typer) -> None:
         failed: list[str] = []
         for dataset_id in expand_ids(datasets):
             try:
-                fetched = download(dataset_id, target, mirror)
+                download(dataset_id, target, mirror, report=partial(_print_fetched, dataset_id))
             except ManualDownloadRequired as exc:
                 manual.append(dataset_id)
-                err_console.print(f"[yellow]{dataset_id}: manual steps needed[/]\n{exc}", highlight=False)
-                continue
+                err_console.print(
+                    f"[yellow]{dataset_id}: manual steps needed[/]\n{exc}", highlight=False, soft_wrap=True
+                )
             except UcdcrError as exc:  # a failed dataset does not stop the others
                 failed.append(dataset_id)
-                err_console.print(f"[bold red]{dataset_id}: failed:[/] {exc}", highlight=False)
-                continue
-            for item in fetched:
-                console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False)
-        if failed:
-            raise typer.Exit(2)
-        if manual:
-            raise typer.Exit(1)
+                err_console.print(f"[bold red]{dataset_id}: failed:[/] {exc}", highlight=False, soft_wrap=True)
+        if manual or failed:
+            err_console.print(_not_fetched_line(manual, failed), highlight=False)
+            raise typer.Exit(2 if failed else 1)
+
+
+def _print_fetched(dataset_id: str, item: Any) -> None:
+    console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False, soft_wrap=True)
+
+
+def _not_fetched_line(manual: list[str], failed: list[str]) -> str:
+    parts = [f"manual steps needed: {', '.join(manual)}"] if manual else []
+    parts += [f"failed: {', '.join(failed)}"] if failed else []
+    return "not fetched -- " + "; ".join(parts)
