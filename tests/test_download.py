@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from ucdcr import download as dl
 from ucdcr.cli.app import app
-from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired
+from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData
 
 CONTENT = b"Topic,File,Sentence Number\n1,10ecbplus,1\n"
 SHA = hashlib.sha256(CONTENT).hexdigest()
@@ -166,8 +166,9 @@ def test_cli_download_and_datasets(tmp_path: Path, mirror: Path, monkeypatch: py
     from ucdcr.cli.datasets_cmd import dataset_rows
 
     rows = {r["id"]: r for r in dataset_rows(raw, tmp_path / "data")}
-    assert len(rows) == 12 and rows["ecbplus"]["raw"] == "1/1 found, 1 verified (complete)"
+    assert len(rows) == 12 and rows["ecbplus"]["raw"] == "1/1 found" and rows["ecbplus"]["status"] == "complete"
     assert rows["ecbplus"]["built"] == "no" and rows["ecbplus"]["types"] == "event+entity"
+    assert dataset_rows(raw, tmp_path / "data", verify=True)[2]["raw"] == "1/1 found, 1 verified"
 
 
 def test_shipped_ecbplus_manifest_is_well_formed() -> None:
@@ -178,3 +179,113 @@ def test_shipped_ecbplus_manifest_is_well_formed() -> None:
     assert tree["files"] == 982 and tree["tree_sha256"].startswith("66e0d717")
     csv = next(e for e in data["files"] if e["path"].endswith("ECBplus_coreference_sentences.csv"))
     assert csv["size"] == 23008 and csv["sha256"].startswith("afee49e0")
+
+
+def test_failed_required_url_gives_manual_steps_after_trying_the_rest(
+    tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nowhere = (tmp_path / "nowhere.conll").as_uri()
+    entries = [
+        file_entry(path="verbose.conll", url=nowhere, size=None, sha256=None, git_blob="576be59c"),
+        file_entry(),  # in the mirror
+        file_entry(path="gold.conll", url=nowhere, required=False),
+    ]
+    use(monkeypatch, manifest(*entries, manual_steps="Download verbose.conll by hand into <raw-dir>/ECBplus/."))
+    seen: list[dl.Fetched] = []
+    raw = tmp_path / "raw"
+    with pytest.raises(ManualDownloadRequired) as error:
+        dl.download("ecbplus", raw, mirror, report=seen.append)
+    message = str(error.value)
+    assert message.startswith(f"ecbplus: raw files missing in {raw / 'ECBplus'}: verbose.conll.")
+    assert "What failed:\n  verbose.conll: failed (" in message and "download failed" in message and nowhere in message
+    assert "Manual steps:\nDownload verbose.conll by hand" in message and "Licence: CC BY 3.0" in message
+    assert f"  verbose.conll (git_blob 576be59c, from {nowhere})" in message
+    assert f"  a/sentences.csv (size {len(CONTENT)}, sha256 {SHA})" in message
+    assert "gold.conll" not in message  # optional: its failure is reported, not required
+    actions = {f.path: f.action for f in seen}
+    assert actions["a/sentences.csv"] == "copied from mirror" and actions["gold.conll"].startswith("failed (")
+    assert (raw / "ECBplus" / "a" / "sentences.csv").exists()
+
+
+def test_failed_required_url_without_manual_steps_is_a_download_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    use(monkeypatch, manifest(file_entry(url=(tmp_path / "x.csv").as_uri()), file_entry(path="b.csv")))
+    with pytest.raises(DownloadError, match=r"ecbplus: could not obtain a/sentences.csv, b.csv: .*no URL"):
+        dl.download("ecbplus", tmp_path / "raw")
+
+
+def test_cli_download_goes_on_after_a_manual_dataset(
+    tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manual = manifest(file_entry(path="secret.csv"), manual_steps="Ask the authors for secret.csv.")
+    manifests = {"gvc": manual | {"dataset": "gvc"}, "ecbplus": manifest(file_entry())}
+    monkeypatch.setattr(dl, "load_manifest", lambda dataset_id: manifests[dataset_id])
+    result = CliRunner().invoke(
+        app, ["download", "gvc", "ecbplus", "--raw-dir", str(tmp_path / "raw"), "--mirror", str(mirror)]
+    )
+    assert result.exit_code == 1
+    assert "gvc: manual steps needed" in result.output and "Ask the authors for secret.csv." in result.output
+    assert "ecbplus: a/sentences.csv: copied from mirror" in result.output
+    assert "not fetched -- manual steps needed: gvc" in result.output
+
+
+def test_status_fast_and_verified(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = mirror / "ECBplus"
+    wrong_hash = file_entry(sha256="0" * 64)
+    use(monkeypatch, manifest(wrong_hash, tree_entry(mirror, files=3, required=True, one_of=None)))
+    fast = dl.dataset_status("ecbplus", mirror, verify=False)
+    # fast: sizes and tree file counts only (the tree has 2 files, the manifest says 3)
+    assert [(e.path, e.state) for e in fast.entries] == [("a/sentences.csv", "present"), ("t/ECB+", "incomplete")]
+    assert fast.missing == ["t/ECB+"] and fast.state == "partial"
+    verified = dl.dataset_status("ecbplus", mirror, verify=True)
+    assert verified.entries[0].state == "mismatch" and verified.missing == ["a/sentences.csv", "t/ECB+"]
+    (folder / "t" / "ECB+" / "3.txt").write_text("y")
+    use(monkeypatch, manifest(file_entry(size=1), tree_entry(mirror, tree_sha256=None, files=3)))
+    status = dl.dataset_status("ecbplus", mirror, verify=False)
+    assert [e.state for e in status.entries] == ["mismatch", "present"]  # a wrong size is seen without hashing
+
+
+def test_status_states(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    two = [file_entry(), file_entry(path="b.csv")]
+    use(monkeypatch, manifest(*two))
+    assert dl.dataset_status("ecbplus", tmp_path).state == "missing"
+    assert dl.dataset_status("ecbplus", mirror).state == "partial"
+    use(monkeypatch, manifest(*two, manual_steps="by hand"))
+    assert dl.dataset_status("ecbplus", mirror).state == "manual"
+    use(
+        monkeypatch,
+        manifest(two[0], tree_entry(mirror), file_entry(path="t/ECB+.zip", required=False, one_of="corpus")),
+    )
+    status = dl.dataset_status("ecbplus", mirror)
+    assert status.state == "complete" and status.missing == []
+    assert dl.dataset_status("ecbplus", tmp_path).missing == ["a/sentences.csv", "t/ECB+ | t/ECB+.zip"]
+
+
+def test_require_raw_files_gives_the_manual_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use(monkeypatch, manifest(file_entry(url="https://example.org/s.csv"), manual_steps="Ask the authors."))
+    (tmp_path / "there.txt").write_text("x")
+    dl.require_raw_files("ecbplus", tmp_path, ["there.txt"])
+    with pytest.raises(MissingRawData) as error:
+        dl.require_raw_files("ecbplus", tmp_path, ["there.txt", "a/sentences.csv"])
+    message = str(error.value)
+    assert f"raw files missing in {tmp_path}: a/sentences.csv." in message and "Ask the authors." in message
+    assert "from https://example.org/s.csv" in message and "`ucdcr download ecbplus`" in message
+
+
+def test_build_without_raw_folder_gives_the_manifest_steps(tmp_path: Path) -> None:
+    from ucdcr.pipeline.build import build_dataset
+
+    with pytest.raises(MissingRawData) as error:
+        build_dataset("gvc", raw_dir=tmp_path, data_dir=tmp_path / "data", progress=False)
+    message = str(error.value)
+    # the shipped gvc manifest: verbose.conll's git blob id (MANIFEST.md section 3) and its manual steps
+    assert f"gvc: raw files missing in {tmp_path / 'GVC'}: the whole folder." in message
+    assert "verbose.conll (git_blob 576be59c74099813af181d58e54e74709cb0ab35" in message
+    assert "Manual steps:" in message and "Licence: CC BY 4.0" in message
+
+
+def test_moved_helpers_have_one_home() -> None:
+    from ucdcr.datasets import gvc
+
+    assert not hasattr(gvc, "manual_steps_message") and gvc.require_raw_files is dl.require_raw_files

@@ -1,0 +1,93 @@
+"""`ucdcr build`: reader options (--texts, --outlets, --option) and `build all` on a tmp raw dir.
+
+The raw dir holds only the tiny NewsWCL50r fixture of tests/datasets/test_newswcl50r.py; every other dataset has no
+raw folder there, so `build all` must report it with its manual steps and still exit 0.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.datasets.test_newswcl50r import make_raw
+from ucdcr.cli.app import app
+from ucdcr.cli.build import reader_options
+from ucdcr.errors import UcdcrError
+from ucdcr.registry import DATASET_IDS, ReadOptions
+from ucdcr.schema import BUILD_REPORT
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, ["build", *args, "--quiet", "--jobs", "1"])
+
+
+def test_texts_reaches_the_newswcl50r_reader(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    make_raw(raw, with_texts=False)
+    texts = make_raw(tmp_path / "elsewhere") / "NewsWCL50r" / "json_text"
+    data = tmp_path / "data"
+    without = run("newswcl50r", "--raw-dir", str(raw), "--data-dir", str(data))
+    assert without.exit_code == 2 and "article texts are not available" in without.output
+    result = run("newswcl50r", "--raw-dir", str(raw), "--data-dir", str(data), "--texts", str(texts))
+    assert result.exit_code == 0, result.output
+    # the fixture has 3 articles with text (0_L, 0_R, 4_M; tests/datasets/test_newswcl50r.py::make_raw)
+    assert "newswcl50r: 3 documents" in result.output
+    assert (data / "newswcl50r" / BUILD_REPORT).exists()
+
+
+def test_named_options_and_generic_options_reach_read_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, ReadOptions] = {}
+
+    def fake_build(dataset_id: str, **kwargs: Any) -> Any:
+        seen[dataset_id] = kwargs["options"]
+        raise UcdcrError("stop here")
+
+    monkeypatch.setattr("ucdcr.pipeline.build.build_dataset", fake_build)
+    result = run("hypercoref", "--raw-dir", str(tmp_path), "--outlets", "bbc.com, abcnews.go.com",
+                 "--texts", str(tmp_path), "-o", "all_sentences=true", "-o", "limit=3")  # fmt: skip
+    assert result.exit_code == 2 and "stop here" in result.output
+    assert seen["hypercoref"].extra == {
+        "outlets": ["bbc.com", "abcnews.go.com"],
+        "texts_dir": tmp_path,
+        "all_sentences": True,
+        "limit": "3",
+    }
+
+
+def test_reader_options_checks_texts_folder(tmp_path: Path) -> None:
+    with pytest.raises(UcdcrError, match="not a folder"):
+        reader_options([], texts=tmp_path / "nope")
+    assert reader_options(["texts_dir=/a"], texts=tmp_path)["texts_dir"] == tmp_path  # the named option wins
+
+
+def test_build_all_builds_what_is_there_and_reports_the_rest(tmp_path: Path) -> None:
+    raw, data = tmp_path / "raw", tmp_path / "data"
+    make_raw(raw)
+    result = run("all", "--raw-dir", str(raw), "--data-dir", str(data))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in data.iterdir()) == ["newswcl50r"]
+    others = [d for d in DATASET_IDS if d != "newswcl50r"]
+    assert f"missing: {', '.join(others)}" in result.output
+    for dataset_id in others:
+        assert f"{dataset_id}: raw files missing, not built:" in result.output
+    # the manual steps of the manifests come with them (GVC's git blob id, NIdent's request form)
+    assert "576be59c74099813af181d58e54e74709cb0ab35" in result.output
+    assert "http://clic.ub.edu/corpus/en/nident" in result.output
+
+
+def test_build_all_fails_when_a_present_dataset_fails(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    folder = make_raw(raw)
+    (folder / "ucdcr-meta" / "train_val_test_split.json").write_text("{not json")
+    result = run("all", "--raw-dir", str(raw), "--data-dir", str(tmp_path / "data"))
+    assert result.exit_code == 2
+    assert "newswcl50r: not built:" in result.output and "not valid JSON" in result.output
+
+
+def test_named_dataset_without_raw_files_is_an_error(tmp_path: Path) -> None:
+    result = run("gvc", "--raw-dir", str(tmp_path), "--data-dir", str(tmp_path / "data"))
+    assert result.exit_code == 2
+    assert "gvc: raw files missing in" in result.output and "Manual steps:" in result.output
