@@ -289,3 +289,12 @@ def test_moved_helpers_have_one_home() -> None:
     from ucdcr.datasets import gvc
 
     assert not hasattr(gvc, "manual_steps_message") and gvc.require_raw_files is dl.require_raw_files
+
+
+def test_incomplete_tree_needs_the_manual_steps(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the mirror's tree has 2 files; the manifest expects 50 (like NewsWCL50r's json_text holding only its README)
+    entry = tree_entry(mirror, tree_sha256=None, files=50, required=True, one_of=None)
+    use(monkeypatch, manifest(entry, manual_steps="Put the 50 texts into t/ECB+."))
+    with pytest.raises(ManualDownloadRequired) as error:
+        dl.download("ecbplus", mirror)
+    assert "t/ECB+: incomplete (2 of 50 files; add the rest by hand)" in str(error.value)

@@ -123,16 +123,22 @@ def _entry_status(folder: Path, entry: dict[str, Any], verify: bool) -> EntrySta
     required, one_of = bool(entry.get("required", False)), entry.get("one_of")
     if not target.exists():
         return EntryStatus(entry["path"], "missing", required, one_of)
-    if entry.get("kind") == "tree" and entry.get("files"):
-        count = sum(1 for p in target.rglob("*") if p.is_file())
-        if count < entry["files"]:
-            detail = f"{count} of {entry['files']} files"
-            return EntryStatus(entry["path"], "incomplete", required, one_of, detail)
+    short = _tree_shortfall(target, entry)
+    if short:
+        return EntryStatus(entry["path"], "incomplete", required, one_of, short)
     try:
         verified = verify_entry(target, entry, folder) if verify else _check_size(target, entry)
     except ChecksumError as exc:
         return EntryStatus(entry["path"], "mismatch", required, one_of, str(exc))
     return EntryStatus(entry["path"], "verified" if verified else "present", required, one_of)
+
+
+def _tree_shortfall(target: Path, entry: dict[str, Any]) -> str:
+    """ "N of M files" when a tree entry has fewer files than the manifest says, else ""."""
+    if entry.get("kind") != "tree" or not entry.get("files"):
+        return ""
+    count = sum(1 for p in target.rglob("*") if p.is_file())
+    return f"{count} of {entry['files']} files" if count < entry["files"] else ""
 
 
 def _check_size(target: Path, entry: dict[str, Any]) -> bool:
@@ -200,7 +206,9 @@ def tree_sha256(dataset_folder: Path, tree: Path) -> str:
 @dataclass(frozen=True)
 class Fetched:
     path: str
-    action: str  # "already there", "copied from mirror", "downloaded", "skipped (...)"
+    action: (
+        str  # "already there", "copied from mirror", "downloaded", "skipped (...)", "failed (...)", "incomplete (...)"
+    )
 
 
 def download(
@@ -314,6 +322,9 @@ def _available(entry: dict[str, Any], folder: Path, mirror_folder: Path | None) 
 def _fetch_entry(entry: dict[str, Any], folder: Path, mirror_folder: Path | None) -> str:
     target = folder / entry["path"]
     if target.exists():
+        short = _tree_shortfall(target, entry)
+        if short:
+            return f"incomplete ({short}; add the rest by hand)"
         verify_entry(target, entry, folder)
         return "already there"
     source = mirror_folder / entry["path"] if mirror_folder else None

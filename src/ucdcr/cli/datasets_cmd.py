@@ -14,12 +14,12 @@ import typer
 from ucdcr.cli.common import DataDirOption, RawDirOption, console, friendly_errors
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.registry import DATASET_IDS, get
-from ucdcr.schema import BUILD_REPORT
 
 
 def dataset_rows(raw_dir: Path, data_dir: Path, verify: bool = False) -> list[dict[str, str]]:
     """The table rows (also used by tests); "missing" holds the lacking files, one per line."""
     from ucdcr.download import dataset_status
+    from ucdcr.schema import BUILD_REPORT
 
     rows = []
     for dataset_id in DATASET_IDS:

@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 failed.append(dataset_id)
                 err_console.print(f"[bold red]{dataset_id}: failed:[/] {exc}", highlight=False, soft_wrap=True)
         if manual or failed:
-            err_console.print(_not_fetched_line(manual, failed), highlight=False)
+            err_console.print(_not_fetched_line(manual, failed), highlight=False, soft_wrap=True)
             raise typer.Exit(2 if failed else 1)
 
 
