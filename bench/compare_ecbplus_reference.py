@@ -23,7 +23,7 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=10)
     args = parser.parse_args()
 
-    from ucdcr.pipeline.compare import compare_builds, unmatched
+    from ucdcr.pipeline.compare import compare_builds, print_context_differences, unmatched
 
     with tempfile.TemporaryDirectory() as data_dir:
         folder = args.built
@@ -38,6 +38,7 @@ def main() -> None:
                 print(f"{name:26s} {value:8.2f}")
             elif not isinstance(value, dict):
                 print(f"{name:26s} {value:8d}")
+        print_context_differences(folder, args.reference)
         print(f"\nreference mentions without an exact span match (first {args.examples}):")
         for row in unmatched(folder, args.reference, args.examples):
             print(f"  {row['conll_doc_key']} sentence {row['sent_id']} {row['tokens_number']} {row['tokens_text']}")

@@ -115,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"built np4e in {time.perf_counter() - started:.1f} s: {report.counts['mentions_written']} mentions, "
               f"parse rate {report.parse_rate}%")
     compare(load(built / "all_mentions.parquet"), load(args.reference / "all_mentions.parquet"))
+    from ucdcr.pipeline.compare import print_context_differences
+
+    print_context_differences(built, args.reference)
     return 0
 
 

@@ -54,10 +54,23 @@ def test_agreement_with_the_authors_release(built: Any, reference_dir: Path) -> 
     ours = _spans(built("np4e") / "all_mentions.parquet")
     theirs = _spans(reference_dir / "NP4E" / "all_mentions.parquet")
     matched = [(ours[k], theirs[k]) for k in theirs if k in ours]
-    # bench/compare_np4e_reference.py measured: 6302 of 6428 distinct reference spans (98.0%) found in our build;
+    # bench/compare_np4e_reference.py measured: 6319 of 6428 distinct reference spans (98.3%) found in our build;
     # head lemma 91.2% (our deterministic head rule vs the reference's first-token rule, REFERENCE.md §2.1);
-    # context window ids 77.1% (re-tokenization differences shift global token ids). Floors 1-2 points below.
+    # context window ids 80.5% (re-tokenization differences shift global token ids; 77.1% before clitics were
+    # glued: "I 'm" came back from spaCy as "'", "m"). Floors 1-2 points below.
     assert len(matched) / len(theirs) >= 0.97
     assert sum(a["mention_head_lemma"] == b["mention_head_lemma"] for a, b in matched) / len(matched) >= 0.89
     same_context = sum(a["context_start_end_global_id"] == b["context_start_end_global_id"] for a, b in matched)
-    assert same_context / len(matched) >= 0.75
+    assert same_context / len(matched) >= 0.79
+
+
+def test_context_differences_are_explained(built: Any, reference_dir: Path) -> None:
+    from ucdcr.pipeline.compare import compare_builds, context_differences
+
+    figures = compare_builds(built("np4e"), reference_dir / "NP4E")
+    # measured with bench/compare_np4e_reference.py: 60.17% identical context token lists (58.1% before clitics)
+    assert figures["context_identical"] >= 59.0
+    found = context_differences(built("np4e"), reference_dir / "NP4E")
+    # 2143 of the 2517 differing windows differ only in characters: the NP4E reader drops the "$" of "$--"/"$..."
+    # tokens, the reference deletes "$-" from its strings and keeps "$..." (REFERENCE.md §3.2)
+    assert found["only"].get("different_chars", 0) >= 0.8 * found["differing_windows"]

@@ -5,11 +5,15 @@ how many of the other side's mentions are matched; on matched mentions, how ofte
 the context window token list (mention_context) agree, and
 the window's text (its tokens joined without spaces: the same characters, whatever the tokenization); and how well the chain partitions agree, as MUC and B³
 (the other side's chains as key, ours as response, over the matched mentions, one cross-document pseudo-document).
+
+:func:`context_differences` explains the windows that differ: the two token lists are diffed (difflib) and every
+differing stretch gets one category (:data:`CATEGORIES`); a window counts once per category it shows.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +86,74 @@ def unmatched(ours: str | Path, theirs: str | Path, limit: int = 20) -> list[dic
     mine, reference = _by_span(Path(ours)), _by_span(Path(theirs))
     missing = [reference[span] for span in reference if span not in mine]
     return missing[:limit]
+
+
+CATEGORIES = {
+    "window_edge": "the windows start or end at different tokens (different sentence rounding or token counts)",
+    "url": "a URL line: their corrector left spaces inside it, spaCy splits it",
+    "words_merged": "two words glued in their text ('rep says' -> 'repsays'), their neural corrector",
+    "clitic": "'m / 've kept apart in their text ('I ' m') or glued in ours",
+    "quote": "a quote token cut differently (\"''\" -> \"' '\")",
+    "split_in_theirs": "same characters, more tokens in theirs ('11:25' -> '11 : 25'): a space they kept",
+    "glued_in_theirs": "same characters, fewer tokens in theirs ('playoffs -' -> 'playoffs-'), not letters only",
+    "same_chars_other": "same characters, same number of tokens, cut elsewhere",
+    "different_chars": "the characters differ (source text handled differently, e.g. NP4E '$-' artefacts)",
+}
+_CLITIC_PIECES = {"'m", "'ve", "m", "ve", "’m", "’ve"}
+_QUOTES = set("'\"‘’“”`")
+
+
+def context_differences(ours: str | Path, theirs: str | Path, examples: int = 3) -> dict[str, Any]:
+    """Why matched mentions' context token lists differ: windows per category, plus a few examples each."""
+    mine, reference = _by_span(Path(ours)), _by_span(Path(theirs))
+    windows: Counter[str] = Counter()
+    only: Counter[str] = Counter()
+    shown: dict[str, list[str]] = {name: [] for name in CATEGORIES}
+    differing = 0
+    for span in (s for s in reference if s in mine):
+        a = list(mine[span]["mention_context"])
+        b = [t.replace("``", '"') for t in reference[span]["mention_context"]]
+        if a == b:
+            continue
+        differing += 1
+        found = set()
+        for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            if op == "equal":
+                continue
+            category = _categorize(a, b, i1, i2, j1, j2)
+            found.add(category)
+            if len(shown[category]) < examples:
+                shown[category].append(f"{' '.join(a[i1:i2])!r} -> {' '.join(b[j1:j2])!r} ({span[0]})")
+        windows.update(found)
+        if len(found) == 1:
+            only.update(found)
+    return {"differing_windows": differing, "windows": dict(windows), "only": dict(only), "examples": shown}
+
+
+def _categorize(a: list[str], b: list[str], i1: int, i2: int, j1: int, j2: int) -> str:
+    ours, theirs = a[i1:i2], b[j1:j2]
+    joined_ours, joined_theirs = "".join("".join(ours).split()), "".join("".join(theirs).split())
+    if joined_ours != joined_theirs:
+        at_edge = i1 == 0 or j1 == 0 or i2 == len(a) or j2 == len(b)
+        return "window_edge" if at_edge else "different_chars"
+    if any("://" in t or t.startswith("www.") or "http" in t for t in ours + theirs):
+        return "url"
+    if set(ours + theirs) & _CLITIC_PIECES:
+        return "clitic"
+    if any(set(t) <= _QUOTES for t in ours + theirs):
+        return "quote"
+    if len(theirs) < len(ours):
+        return "words_merged" if all(t.isalpha() for t in ours) else "glued_in_theirs"
+    if len(theirs) > len(ours):
+        return "split_in_theirs"
+    return "same_chars_other"
+
+
+def print_context_differences(ours: str | Path, theirs: str | Path) -> None:
+    """Print :func:`context_differences` as a table (windows with the category / with only that category)."""
+    found = context_differences(ours, theirs)
+    print(f"\ncontext windows that differ: {found['differing_windows']} (windows per category / only that one)")
+    for name, meaning in CATEGORIES.items():
+        print(f"  {name:17s} {found['windows'].get(name, 0):6d} {found['only'].get(name, 0):6d}  {meaning}")
+        for example in found["examples"][name]:
+            print(f"      {example}")

@@ -1,8 +1,11 @@
 """Rebuild a sentence string from original tokens, remembering where every token sits.
 
 Rule (DESIGN.md §4 item 7): the Moses detokenizer (sacremoses, English) decides where spaces go; a few rules
-on top fix what it leaves spaced (contraction pieces such as ``n't``) and LaTeX quotes: "``" is written as '"'
-(the reference's rule 0) and "''" stays as it is but counts as a closing quote for the spacing decision.
+on top fix what it gets wrong for split-up original tokens (``U . S .``, ``6 . 1``, ``Lohan ’ s``), and LaTeX
+quotes: "``" is written as '"' (the reference's rule 0) and "''" stays as it is but counts as a closing quote for
+the spacing decision. Clitics ('m 've 're 'll 'd 's) are glued to the word before them ("I'm"), as Moses does:
+spaCy then keeps them as one token ("I", "'m"), whereas "I 'm" would come back as "I", "'", "m". ``n't`` keeps
+Moses' space: spaCy gives the same tokens for "was n't" and "wasn't", and gluing could build a non-word ("cann't").
 Where the source knows the spacing (``SourceToken.space_after``), that wins. Whitespace inside a token (ECB+ has
 "Awards\t") is kept: spaCy makes it a whitespace token of its own, as in the reference, and alignment skips it.
 
@@ -26,7 +29,6 @@ _LETTER = re.compile(r"^[A-Za-z]$")
 _NUMBER_JOINERS = {".", ":"}
 _URL_STARTS = {"http", "https", "www"}
 _DOMAINS = {"com", "org", "net", "gov", "edu", "co", "uk"}
-_SPACED_CLITICS = {"'m", "'ve", "'re", "'ll", "'d"}  # the reference text keeps "I 'm" (spaCy: "'", "m")
 
 
 @lru_cache(maxsize=1)
@@ -121,8 +123,6 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
             and current.isupper()
         ):  # US $ -> US$
             flags[i] = False
-        elif current in _SPACED_CLITICS:
-            flags[i] = True
 
 
 def _opens_quote(text: str) -> bool:
