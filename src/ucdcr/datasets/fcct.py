@@ -15,13 +15,26 @@ event (Table 8 counts 3,563 annotated mentions with them). Participants/time/loc
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from pathlib import Path
 
+from ucdcr.download import manual_steps_message
 from ucdcr.errors import FormatError, MissingRawData
-from ucdcr.formats.fcc_csv import FccAction, FccDocument, name_shortuuid, read_actions, read_documents, read_tokens
-from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.formats.fcc_csv import (
+    FccAction,
+    FccDocument,
+    name_shortuuid,
+    read_actions,
+    read_documents,
+    read_tokens,
+)
+from ucdcr.records import (
+    DroppedMention,
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+    Split,
+)
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
 DATASET_ID = "fcct"
@@ -32,12 +45,6 @@ ACTIONS_FILE = "with_stacked_actions/cross_subtopic_mentions_action.csv"
 SPLIT_FOLDERS: dict[Split, str] = {"train": "train", "val": "dev", "test": "test"}
 TOPIC_ID, TOPIC_NAME = "0", "0_football_matches"
 EVENT_TYPE = "EVENT"
-
-
-def manual_steps() -> str:
-    """The manifest's manual steps (shared with ``ucdcr download``)."""
-    manifest = json.loads(resources.files("ucdcr.manifests").joinpath(f"{DATASET_ID}.json").read_text("utf-8"))
-    return str(manifest["manual_steps"])
 
 
 def split_files(raw_dir: Path, split: Split) -> tuple[Path, Path, Path]:
@@ -51,7 +58,7 @@ def _check_present(raw_dir: Path) -> None:
     missing = [str(path.relative_to(raw_dir)) for split in SPLIT_FOLDERS for path in split_files(raw_dir, split)
                if not path.is_file()]
     if missing:
-        raise MissingRawData(f"fcct: missing {len(missing)} raw file(s) under {raw_dir}: {', '.join(missing)}.\n{manual_steps()}")
+        raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, missing))
 
 
 def subtopic_of(document: FccDocument) -> str:

@@ -27,12 +27,11 @@ are entity chains typed by their majority head NER (``O`` -> OTHER; ties: alphab
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ucdcr.download import manual_steps_message
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.hypercoref_parquet import (
@@ -43,7 +42,13 @@ from ucdcr.formats.hypercoref_parquet import (
     space_after_flags,
     url_structure,
 )
-from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.records import (
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+    Split,
+)
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
 DATASET_ID = "hypercoref"
@@ -58,12 +63,6 @@ ENTITY_HEAD_POS = frozenset({"ADJ", "ADV", "ADP", "NOUN", "NUM", "PRON", "PROPN"
 EVENT_TYPE = "EVENT"
 
 
-def manual_steps() -> str:
-    """The manifest's manual steps (shared with ``ucdcr download``)."""
-    manifest = json.loads(resources.files("ucdcr.manifests").joinpath(f"{DATASET_ID}.json").read_text("utf-8"))
-    return str(manifest["manual_steps"])
-
-
 def stage_folder(raw_dir: Path, outlet: str) -> Path:
     """The outlet's CreateSplitsStage folder (``6_…`` or ``7_…``); MissingRawData naming the files when absent."""
     for name in STAGE_FOLDERS:
@@ -71,7 +70,7 @@ def stage_folder(raw_dir: Path, outlet: str) -> Path:
         if all((folder / split / file).is_file() for split in SPLIT_FOLDERS.values() for file in PARQUET_FILES):
             return folder
     expected = ", ".join(f"{outlet}/{STAGE_FOLDERS[0]}/{{train,dev,test}}/{file}" for file in PARQUET_FILES)
-    raise MissingRawData(f"hypercoref: missing raw files under {raw_dir}: expected {expected}.\n{manual_steps()}")
+    raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, [expected]))
 
 
 def sample_limit(split: Split, outlet: str) -> int | None:

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ucdcr.download import manual_steps_message
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.maxqda_csv import (
     MaxqdaSegment,
@@ -62,14 +62,8 @@ EXCLUDED_TYPES = frozenset({"ACTOR-I"})
 PARAGRAPH_OFFSETS = (0, -1, 1, -2, 2, -3, 3, -4, 4)
 
 
-def manual_steps() -> str:
-    """The manifest's manual steps (shared with ``ucdcr download``)."""
-    manifest = json.loads(resources.files("ucdcr.manifests").joinpath(f"{DATASET_ID}.json").read_text("utf-8"))
-    return str(manifest["manual_steps"])
-
-
 def _missing(raw_dir: Path, what: str) -> MissingRawData:
-    return MissingRawData(f"newswcl50r: {what} (raw folder {raw_dir}).\n{manual_steps()}")
+    return MissingRawData(manual_steps_message(DATASET_ID, raw_dir, [what]))
 
 
 def _require(path: Path, raw_dir: Path) -> Path:
