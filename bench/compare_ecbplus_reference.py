@@ -23,7 +23,11 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=10)
     args = parser.parse_args()
 
-    from ucdcr.pipeline.compare import compare_builds, print_context_differences, unmatched
+    from ucdcr.pipeline.compare import (
+        compare_builds,
+        print_context_differences,
+        unmatched,
+    )
 
     with tempfile.TemporaryDirectory() as data_dir:
         folder = args.built
