@@ -70,6 +70,7 @@ def test_context_differences_are_explained(built: Any, reference_dir: Path) -> N
     figures = compare_builds(built("np4e"), reference_dir / "NP4E")
     # measured with bench/compare_np4e_reference.py: 60.17% identical context token lists (58.1% before clitics)
     assert figures["context_identical"] >= 59.0
+    assert figures["mention_sentences_identical"] >= 93.5  # 93.88% measured; the "$" artefacts again
     found = context_differences(built("np4e"), reference_dir / "NP4E")
     # 2143 of the 2517 differing windows differ only in characters: the NP4E reader drops the "$" of "$--"/"$..."
     # tokens, the reference deletes "$-" from its strings and keeps "$..." (REFERENCE.md §3.2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ucdcr.pipeline.compare import CATEGORIES, _categorize
+from ucdcr.pipeline.compare import CATEGORIES, _categorize, _sentence_agreement
 
 
 @pytest.mark.parametrize(
@@ -27,3 +27,13 @@ def test_category(ours: list[str], theirs: list[str], expected: str) -> None:
     ops = [op for op in SequenceMatcher(None, ours, theirs, autojunk=False).get_opcodes() if op[0] != "equal"]
     assert [_categorize(ours, theirs, *op[1:]) for op in ops] == [expected]
     assert expected in CATEGORIES
+
+
+def test_sentence_agreement_reads_sentences_from_the_windows() -> None:
+    def row(context: list[str], sentence: list[int]) -> dict:
+        return {"mention_context": context, "mention_sentence_start_end": sentence}
+
+    # doc d: sentence 0 = [A, B] on both sides; sentence 1 = [C, D] vs [CD] (hand-made): 1 of 2 identical = 50%
+    ours = {("d", 0, (0,)): row(["A", "B", "C", "D"], [0, 2]), ("d", 1, (0,)): row(["A", "B", "C", "D"], [2, 4])}
+    theirs = {("d", 0, (0,)): row(["A", "B", "CD"], [0, 2]), ("d", 1, (0,)): row(["A", "B", "CD"], [2, 3])}
+    assert _sentence_agreement(ours, theirs) == 50.0

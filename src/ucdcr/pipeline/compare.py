@@ -2,7 +2,8 @@
 
 Mentions are matched by document key and exact token span: (conll_doc_key, sent_id, tokens_number). Reported:
 how many of the other side's mentions are matched; on matched mentions, how often the head lemma, head text and
-the context window token list (mention_context) agree, and
+the context window token list (mention_context) agree; how many sentences holding a mention on both sides have
+identical tokens (``mention_sentences_identical``, read from the windows with mention_sentence_start_end); and
 the window's text (its tokens joined without spaces: the same characters, whatever the tokenization); and how well the chain partitions agree, as MUC and B³
 (the other side's chains as key, ours as response, over the matched mentions, one cross-document pseudo-document).
 
@@ -30,6 +31,7 @@ _COLUMNS = [
     "mention_head_lemma",
     "mention_context",
     "context_start_end_global_id",
+    "mention_sentence_start_end",
     "split",
 ]
 
@@ -67,11 +69,27 @@ def compare_builds(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
         "context_text_identical": 100.0 * same["context_text"] / n,
         "context_span_identical": 100.0 * same["context_span"] / n,
         "split_agreement": 100.0 * same["split"] / n,
+        "mention_sentences_identical": _sentence_agreement(mine, reference),
         "muc_f1": 100.0 * scores["muc"].f1,
         "bcub_f1": 100.0 * scores["bcub"].f1,
         "muc": scores["muc"].as_dict(),
         "bcub": scores["bcub"].as_dict(),
     }
+
+
+def _sentence_agreement(mine: dict[tuple, dict[str, Any]], reference: dict[tuple, dict[str, Any]]) -> float:
+    """% of the sentences holding a mention on both sides whose tokens are identical (read from the windows)."""
+    ours, theirs = _mention_sentences(mine), _mention_sentences(reference)
+    common = [key for key in theirs if key in ours]
+    return 100.0 * sum(ours[key] == theirs[key] for key in common) / (len(common) or 1)
+
+
+def _mention_sentences(rows: dict[tuple, dict[str, Any]]) -> dict[tuple[str, int], list[str]]:
+    sentences = {}
+    for (doc_key, sent_id, _), row in rows.items():
+        start, end = row["mention_sentence_start_end"]
+        sentences[(doc_key, sent_id)] = [t.replace("``", '"') for t in row["mention_context"][start:end]]
+    return sentences
 
 
 def _chains(rows: dict[tuple, dict[str, Any]], spans: list[tuple]) -> list[list[tuple]]:
