@@ -75,3 +75,27 @@ def test_context_differences_are_explained(built: Any, reference_dir: Path) -> N
     # 2143 of the 2517 differing windows differ only in characters: the NP4E reader drops the "$" of "$--"/"$..."
     # tokens, the reference deletes "$-" from its strings and keeps "$..." (REFERENCE.md §3.2)
     assert found["only"].get("different_chars", 0) >= 0.8 * found["differing_windows"]
+
+
+def test_window_rule_reproduces_the_reference_on_its_own_tokens(reference_dir: Path) -> None:
+    """Our context windows (pipeline.context, REFERENCE.md §2.3) computed on the reference's token table give the
+    reference's window ids and sentence positions for every one of its mentions: window differences between the
+    builds come from tokenization, not from the window rule."""
+    from ucdcr.pipeline.context import SentenceIndex, context_window
+
+    sentence_lengths: dict[str, Counter[int]] = {}
+    for row in pq.read_table(reference_dir / "NP4E" / "all_documents.parquet").to_pylist():
+        sentence_lengths.setdefault(row["topic/subtopic_name/doc"], Counter())[row["sent_id"]] += 1
+    mentions = pq.read_table(reference_dir / "NP4E" / "all_mentions.parquet").to_pylist()
+    same = 0
+    for row in mentions:
+        lengths = sentence_lengths[row["conll_doc_key"]]
+        ordered = sorted(lengths)
+        first = sum(lengths[s] for s in ordered[: ordered.index(row["sent_id"])]) + ast.literal_eval(row["tokens_number"])[0]
+        window = context_window(SentenceIndex([lengths[s] for s in ordered]), "first_token", first, first, 0)
+        same += [window.left, window.right] == ast.literal_eval(row["context_start_end_global_id"]) and [
+            window.sentence_start,
+            window.sentence_end,
+        ] == ast.literal_eval(row["mention_sentence_start_end"])
+    assert len(mentions) == 6559  # paper Table 2 / Table 8 "Parsed" for NP4E_cd
+    assert same == len(mentions)  # measured: 6559 / 6559
