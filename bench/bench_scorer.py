@@ -21,8 +21,9 @@ Peers (all optional; without them only ucdcr and scorch run):
 - ``--refscorer DIR``: a checkout of https://github.com/conll/reference-coreference-scorers; ``perl scorer.pl all
   KEY RESPONSE none`` runs in a subprocess on the CoNLL files written to a temporary folder, for meta documents of
   ``--refscorer-sizes`` mentions (5 mentions per chain; default 1000,2000). Every printed line after the version
-  line is compared with ``ucdcr score`` on the same files. 5000 is allowed but takes v8.01 about 1,026 s and
-  7.4 GB (SCORER.md); 50,000 mentions in one document cannot be scored by v8.01.
+  line is compared with ``ucdcr score`` on the same files. 5000 is allowed but takes v8.01 11-17 minutes and
+  7.1-7.4 GB (649 s / 7.09 GB here, 1,026 s / 7.4 GB in SCORER.md); 50,000 mentions in one document cannot be
+  scored by v8.01.
 
 scorch's and coval's CEAF score every key x response chain pair in Python (10^8 pairs for the large case) and
 scorch's BLANC peaks at 13.7 GB there, so these are skipped on the large case unless ``--scorch-large`` /
@@ -241,8 +242,7 @@ def bench_coval(coval: tuple[Any, Any], key: list[list[str]], response: list[lis
     print(f"coval on the CoNLL files: read {read:.3f} s + muc bcub ceafe lea = {file_total:8.3f} s; "
           f"agreement with ucdcr: {agreement(file_differences, COVAL_EXPECTED_EQUAL)}")
     return {"coval": total, "coval_files": file_total, "coval_complete": run_ceaf,
-            "coval_agree": agreement(differences, COVAL_EXPECTED_EQUAL),
-            "coval_ceafm": differences.get("ceafm")}
+            "coval_agree": agreement(differences, COVAL_EXPECTED_EQUAL)}
 
 
 def bench_case(n_mentions: int, n_chains: int, args: argparse.Namespace, coval: tuple | None) -> dict[str, Any]:
@@ -339,7 +339,8 @@ def seconds_text(value: float | None, complete: bool = True) -> str:
 
 def print_summary(rows: list[dict[str, Any]], v801_rows: list[dict[str, Any]]) -> None:
     """One table of in-process times and agreement, one of v8.01 against ucdcr."""
-    print("\n== summary: seconds (best of --repeat for ucdcr, one run for peers; * = without CEAF) ==")
+    print("\n== summary: seconds (best of --repeat for ucdcr, one run for peers; "
+          "* = peer ran without its CEAF (scorch: and BLANC)) ==")
     print(f"{'mentions':>8} {'ucdcr':>7} {'ucdcr files':>11} {'scorch':>8} {'coval':>8} {'coval files':>11} "
           f"{'scorch/ucdcr':>12} {'coval/ucdcr':>11} {'coval files/ucdcr files':>23}  agreement")
     for row in rows:
