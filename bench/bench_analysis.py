@@ -12,11 +12,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ucdcr.cli import baseline as baseline_cli
-from ucdcr.cli import diversity as diversity_cli
-from ucdcr.cli import stats as stats_cli
 from ucdcr.io.load import discover_datasets
 from ucdcr.paths import resolve_data_dir
+from ucdcr.report import paper_tables
 
 
 def _best_of(repeat: int, action: Callable[[], object]) -> float:
@@ -28,11 +26,6 @@ def _best_of(repeat: int, action: Callable[[], object]) -> float:
     return best
 
 
-def _baseline(folder: Path) -> None:
-    table, topic_level = baseline_cli.load_for_protocol(folder)
-    baseline_cli.run_baseline(folder.name, table, topic_level)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=None)
@@ -40,9 +33,9 @@ def main() -> None:
     args = parser.parse_args()
     folders = discover_datasets(resolve_data_dir(args.data_dir))
     commands: dict[str, Callable[[Path], object]] = {
-        "stats": lambda folder: stats_cli.build_tables({folder.name: folder}),
-        "diversity": lambda folder: diversity_cli.build_tables({folder.name: folder}),
-        "baseline": _baseline,
+        "stats": lambda folder: paper_tables.stats_tables({folder.name: folder}),
+        "diversity": lambda folder: paper_tables.diversity_tables({folder.name: folder}),
+        "baseline": lambda folder: paper_tables.baseline_results({folder.name: folder}),
     }
     total = 0.0
     print(f"{'dataset':<16}{'command':<11}{'seconds':>9}")

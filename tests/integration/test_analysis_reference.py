@@ -26,8 +26,8 @@ from ucdcr.analysis.diversity import chain_diversity, table5_row
 from ucdcr.analysis.evaluate import evaluate
 from ucdcr.analysis.stats import STATS_FIELDS, distribution, summary_rows
 from ucdcr.cli.app import app
-from ucdcr.cli.baseline import load_for_protocol
 from ucdcr.io.load import load_documents, load_mentions
+from ucdcr.report.paper_tables import load_for_protocol
 
 SUMMARY = "2026-02-28_07-32-50_summary_dataset_topics.csv"
 BASELINE = "2026-02-28_08-12-07_conll_baseline.csv"

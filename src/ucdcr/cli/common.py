@@ -1,4 +1,7 @@
-"""Shared CLI pieces: the console, error reporting, and the common options."""
+"""Shared CLI pieces: the console, error reporting, the common options and the dataset / format selection.
+
+Only typer, rich and light ucdcr modules are imported here: every `ucdcr` call imports this module.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import typer
 from rich.console import Console
 
 from ucdcr.errors import UcdcrError
+from ucdcr.report.tables import FORMATS
 
 console = Console()
 err_console = Console(stderr=True)
@@ -44,3 +48,22 @@ DatasetsOption = Annotated[
     str | None, typer.Option("--datasets", help="Comma-separated dataset ids (default: every built dataset).")
 ]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")]
+FormatOption = Annotated[
+    str | None, typer.Option("--format", "-f", help=f"Print as {'|'.join(FORMATS)} (default: tables on the terminal).")
+]
+OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write the output to this file.")]
+
+
+def check_format(fmt: str | None) -> None:
+    """Raise a UcdcrError for an unknown --format value."""
+    if fmt is not None and fmt not in FORMATS:
+        raise UcdcrError(f"unknown format {fmt!r}; valid formats: {', '.join(FORMATS)}")
+
+
+def selected_datasets(data_dir: Path | None, datasets: str | None) -> dict[str, Path]:
+    """Dataset folders chosen by --data-dir / --datasets (every dataset folder found by default)."""
+    from ucdcr.io.load import discover_datasets
+    from ucdcr.paths import resolve_data_dir
+
+    names = [name.strip() for name in datasets.split(",") if name.strip()] if datasets else None
+    return discover_datasets(resolve_data_dir(data_dir), names)

@@ -1,7 +1,8 @@
 """`ucdcr evaluate PREDICTIONS`: score a system's clusters with the uCDCR protocol (the baseline's protocol).
 
 PREDICTIONS: JSON {mention_id: cluster}, JSON [{"mention_id": ..., "cluster": ...}], or CSV with the header
-``mention_id,cluster`` (see :mod:`ucdcr.analysis.evaluate`).
+``mention_id,cluster`` (see :mod:`ucdcr.analysis.evaluate`). Scoring and tables:
+:func:`ucdcr.report.paper_tables.evaluation_results`, ``evaluation_tables`` and ``results_json``.
 """
 
 from __future__ import annotations
@@ -13,50 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
-from ucdcr.analysis.baseline import ProtocolResult, ucdcr_means
-from ucdcr.analysis.evaluate import evaluate, read_predictions
-from ucdcr.cli.baseline import load_for_protocol, result_tables
-from ucdcr.cli.common import DataDirOption, DatasetsOption, console, friendly_errors
-from ucdcr.cli.stats import FormatOption, OutputOption, check_format, selected_datasets
-from ucdcr.report.tables import ResultTable, print_tables
-
-
-def results_json(results: list[ProtocolResult]) -> dict[str, Any]:
-    """Machine-readable results: per dataset its means and settings, plus the uCDCR means."""
-
-    def mean_json(mean: Any) -> dict[str, Any]:
-        return {
-            "dataset": mean.dataset,
-            "level": mean.level,
-            "type": mean.type or "joint",
-            "settings": mean.settings,
-            "scores": mean.scores,
-        }
-
-    return {
-        "datasets": [
-            {
-                "dataset": result.dataset,
-                "topic_level": result.topic_level,
-                "evaluated_mentions": result.evaluated_mentions,
-                "means": [mean_json(mean) for mean in result.means],
-                "settings": [
-                    {
-                        "level": s.setting.level,
-                        "unit": s.setting.unit,
-                        "type": s.setting.type or "joint",
-                        "mentions": s.mentions,
-                        "scores": s.scores,
-                    }
-                    for s in result.settings
-                ],
-            }
-            for result in results
-        ],
-        "ucdcr": [mean_json(mean) for mean in ucdcr_means([m for r in results for m in r.means])]
-        if len(results) > 1
-        else [],
-    }
+from ucdcr.cli.common import (
+    DataDirOption,
+    DatasetsOption,
+    FormatOption,
+    OutputOption,
+    check_format,
+    console,
+    friendly_errors,
+    selected_datasets,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -71,20 +38,26 @@ def register(app: typer.Typer) -> None:
         per_setting: Annotated[bool, typer.Option("--per-setting", help="Also list every setting's scores.")] = False,
         output: OutputOption = None,
     ) -> None:
+        from ucdcr.analysis.evaluate import read_predictions
+        from ucdcr.report.paper_tables import evaluation_results, evaluation_tables, results_json
+        from ucdcr.report.tables import print_tables
+
         check_format(fmt)
         predicted = read_predictions(predictions)
-        tables, topic_levels = {}, {}
-        for name, folder in selected_datasets(data_dir, datasets).items():
-            tables[name], topic_levels[name] = load_for_protocol(folder)
-        results = evaluate(predicted, tables, topic_levels)
+        results = evaluation_results(predicted, selected_datasets(data_dir, datasets))
         if as_json:
-            text = json.dumps(results_json(results), indent=2) + "\n"
-            if output is None:
-                sys.stdout.write(text)
-            else:
-                temporary = output.with_name(f".{output.name}.tmp")
-                temporary.write_text(text, encoding="utf-8")
-                temporary.replace(output)
+            _write_json(results_json(results), output)
             return
-        all_tables: list[ResultTable] = result_tables(results, f"evaluation of {predictions.name}", per_setting)
-        print_tables(all_tables[2:], fmt, console, output)  # Table 13 layout: every dataset, level and type
+        tables = evaluation_tables(results, f"evaluation of {predictions.name}", per_setting)
+        print_tables(tables, fmt, console, output)
+
+
+def _write_json(data: dict[str, Any], output: Path | None) -> None:
+    """The JSON on stdout, or atomically into ``output``."""
+    text = json.dumps(data, indent=2) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+        return
+    temporary = output.with_name(f".{output.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(output)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ucdcr.cli.common import DataDirOption, DatasetsOption, console, friendly_errors
+from ucdcr.cli.common import DataDirOption, DatasetsOption, console, friendly_errors, selected_datasets
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +23,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-        from ucdcr.cli.stats import selected_datasets
         from ucdcr.report.build_report import build_report
 
         folders = selected_datasets(data_dir, datasets)

@@ -7,11 +7,11 @@ Layout of the output folder::
     tables.json       every table with exact values (machine-readable)
     figures/*.png     histograms, distributions, t-SNE maps
 
-Tables come from the same functions the ``stats``, ``diversity`` and ``baseline`` commands print with (their
-default tables), so the report shows exactly what those commands show. Figures are described in
-:mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional ``embed``
-extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from the
-network; every sample and t-SNE uses a fixed seed.
+Tables come from :mod:`ucdcr.report.paper_tables`, the functions the ``stats``, ``diversity`` and ``baseline``
+commands print with (their default tables), so the report shows exactly what those commands show. Figures are
+described in :mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional
+``embed`` extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from
+the network; every sample and t-SNE uses a fixed seed.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ucdcr.analysis.chains import chain_ids
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms
 from ucdcr.io.conll_export import write_text_atomic
 from ucdcr.io.load import load_mentions
-from ucdcr.report import figures
+from ucdcr.report import figures, paper_tables
 from ucdcr.report.html import render_html, render_markdown
 from ucdcr.report.tables import ResultTable, render
 
@@ -114,33 +114,10 @@ def build_report(
     return report
 
 
-def stats_tables(folders: dict[str, Path]) -> list[ResultTable]:
-    """The tables of ``ucdcr stats`` (paper Tables 2, 3, 4, 12, 9-11)."""
-    from ucdcr.cli.stats import build_tables
-
-    return build_tables(folders)
-
-
-def diversity_tables(folders: dict[str, Path]) -> list[ResultTable]:
-    """The table of ``ucdcr diversity`` (paper Table 5)."""
-    from ucdcr.cli.diversity import build_tables
-
-    return build_tables(folders)
-
-
-def baseline_tables(folders: dict[str, Path]) -> list[ResultTable]:
-    """The tables of ``ucdcr baseline`` (paper Tables 6, 7, 13)."""
-    from ucdcr.analysis.baseline import run_baseline
-    from ucdcr.cli.baseline import load_for_protocol, result_tables
-
-    results = [run_baseline(name, *load_for_protocol(folder)) for name, folder in folders.items()]
-    return result_tables(results, "same-head-lemma baseline", per_setting=False)
-
-
 TABLE_SECTIONS: tuple[tuple[str, Callable[[dict[str, Path]], list[ResultTable]]], ...] = (
-    ("Dataset statistics (`ucdcr stats`)", stats_tables),
-    ("Lexical diversity (`ucdcr diversity`)", diversity_tables),
-    ("Same-head-lemma baseline (`ucdcr baseline`)", baseline_tables),
+    ("Dataset statistics (`ucdcr stats`)", paper_tables.stats_tables),
+    ("Lexical diversity (`ucdcr diversity`)", paper_tables.diversity_tables),
+    ("Same-head-lemma baseline (`ucdcr baseline`)", paper_tables.baseline_tables),
 )
 
 

@@ -1,0 +1,344 @@
+"""The paper's tables as :class:`~ucdcr.report.tables.ResultTable` objects, built from dataset folders.
+
+One place for the tables that ``ucdcr stats`` (Tables 2, 3, 4, 12, 9-11 and the summary), ``ucdcr diversity``
+(Table 5, per split, the PD / MTLD histograms of Figures 5-6), ``ucdcr baseline`` (Tables 6, 7, 13 and every
+setting) and ``ucdcr evaluate`` print, and that ``ucdcr report`` collects. The values come from
+:mod:`ucdcr.analysis`; this module only loads the columns each analysis needs and lays the results out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from ucdcr.analysis.baseline import (
+    EVAL_FIELDS,
+    SCORE_COLUMNS,
+    DatasetMean,
+    ProtocolResult,
+    has_cross_subtopic_chains,
+    run_baseline,
+    ucdcr_means,
+)
+from ucdcr.analysis.chains import chain_ids, scopes
+from ucdcr.analysis.diversity import TABLE5_COLUMNS, chain_diversity, scope_diversity, table5_row
+from ucdcr.analysis.evaluate import evaluate
+from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
+from ucdcr.analysis.stats import (
+    STATS_FIELDS,
+    distribution,
+    summary_rows,
+    table2_row,
+    table3_row,
+    table4_row,
+    table12_rows,
+    ucdcr_table2_row,
+    ucdcr_table3_row,
+    ucdcr_table4_row,
+)
+from ucdcr.errors import UcdcrError
+from ucdcr.io.load import dataset_id, load_columns, load_documents, load_mentions
+from ucdcr.report.tables import ResultTable
+
+STATS_TABLES = ("2", "3", "4", "12", "9", "10", "11", "summary")
+DEFAULT_STATS_TABLES = STATS_TABLES[:-1]
+DIVERSITY_FIELDS = ("coref_chain", "split", "tokens_text", "mention_head", "mention_head_lemma")
+BASELINE_TITLE = "same-head-lemma baseline"
+
+_DIVERSITY_NOTES = [
+    "Non-singleton chains; AL, UL-a, PD and MTLD over the whole dataset, UL-o on the test split (paper Table 5).",
+    "MTLD is the uCDCR variant the paper reports; MTLD (standard) is McCarthy & Jarvis (2010), not in the paper.",
+]
+_F1_COLUMNS = {"MUC": "F1_MUC", "B3": "F1_B3", "CEAFe": "F1_CEAF_E", "CoNLL": "F1_CONLL"}
+_TYPE_LABEL = {"": "joint", "event": "event", "entity": "entity"}
+
+
+# --- statistics (ucdcr stats) ---------------------------------------------------------------------------------
+
+
+def parse_stats_tables(text: str) -> tuple[str, ...]:
+    """The table names of a comma-separated ``--tables`` value; unknown names raise :class:`UcdcrError`."""
+    wanted = tuple(number.strip() for number in text.split(","))
+    unknown = [number for number in wanted if number not in STATS_TABLES]
+    if unknown:
+        raise UcdcrError(f"unknown tables {', '.join(unknown)}; valid: {', '.join(STATS_TABLES)}")
+    return wanted
+
+
+def stats_tables(folders: dict[str, Path], wanted: tuple[str, ...] = DEFAULT_STATS_TABLES) -> list[ResultTable]:
+    """The statistics tables (names from :data:`STATS_TABLES`) for the given dataset folders (name -> folder)."""
+    summaries: dict[str, list[dict[str, Any]]] = {}
+    distributions: dict[str, dict[str, Any]] = {"pos": {}, "ner": {}, "type": {}}
+    for name, folder in folders.items():
+        mentions = load_mentions(folder, columns=STATS_FIELDS)
+        summaries[name] = summary_rows(mentions, load_documents(folder))
+        for field, per_dataset in distributions.items():
+            per_dataset[name] = distribution(mentions, field)
+    full = {name: rows[0] for name, rows in summaries.items()}
+    tables = []
+    if "2" in wanted:
+        rows2 = {name: table2_row(row) for name, row in full.items()}
+        table = _dataset_table("Table 2: general statistics", rows2)
+        if len(rows2) > 1:
+            by_id = {dataset_id(name) or name: row for name, row in rows2.items()}
+            table.add({"Dataset": "uCDCR", **ucdcr_table2_row(by_id)})
+            table.notes.append(
+                "uCDCR: topic/subtopic/doc/token sums without NIdent and ECB+METAm; chains, mentions, "
+                "singletons summed over all; per-doc and context values are unweighted means."
+            )
+        tables.append(table)
+    if "3" in wanted:
+        rows3 = {name: table3_row(row) for name, row in full.items()}
+        table = _dataset_table("Table 3: cross-subtopic chains, entities and events", rows3)
+        if len(rows3) > 1:
+            table.add({"Dataset": "uCDCR", **ucdcr_table3_row(list(rows3.values()))})
+        tables.append(table)
+    if "4" in wanted:
+        rows4 = {name: table4_row(rows) for name, rows in summaries.items()}
+        table = _dataset_table("Table 4: splits (mentions / chains)", rows4)
+        if len(rows4) > 1:
+            table.add({"Dataset": "uCDCR", **ucdcr_table4_row(list(summaries.values()))})
+        tables.append(table)
+    if "12" in wanted:
+        tables.append(_table12(summaries))
+    for number, field, title in (("9", "pos", "head POS"), ("10", "ner", "head NER"), ("11", "type", "mention type")):
+        if number in wanted:
+            tables.append(_distribution_table(f"Table {number}: {title} distribution", distributions[field]))
+    if "summary" in wanted:
+        tables.append(_summary_table(summaries))
+    return tables
+
+
+def _table12(summaries: dict[str, list[dict[str, Any]]]) -> ResultTable:
+    table = ResultTable(
+        "Table 12: dataset splits",
+        [
+            "Dataset",
+            "Split",
+            "Topics",
+            "Subtopics",
+            "Docs",
+            "Tokens",
+            "Chains",
+            "Non-singleton chains",
+            "Singletons",
+            "Mentions",
+        ],
+    )
+    for name, rows in summaries.items():
+        for row in table12_rows(rows):
+            table.add({"Dataset": name, **row})
+    return table
+
+
+def _summary_table(summaries: dict[str, list[dict[str, Any]]]) -> ResultTable:
+    """Every summary value per dataset and split, named like the authors' summary CSV columns."""
+    columns = list(dict.fromkeys(key for rows in summaries.values() for row in rows for key in row))
+    table = ResultTable("Summary per dataset and split (the authors' CSV columns)", ["dataset", *columns])
+    for name, rows in summaries.items():
+        for row in rows:
+            table.add({"dataset": name, **row})
+    return table
+
+
+def _dataset_table(title: str, rows: dict[str, dict[str, Any]]) -> ResultTable:
+    columns = ["Dataset", *next(iter(rows.values()))]
+    table = ResultTable(title, columns)
+    for name, row in rows.items():
+        table.add({"Dataset": name, **row})
+    return table
+
+
+def _distribution_table(title: str, counts: dict[str, Any]) -> ResultTable:
+    labels = sorted({label for counter in counts.values() for label in counter}, key=str)
+    table = ResultTable(title, ["Dataset", *map(str, labels)])
+    for name, counter in counts.items():
+        table.add({"Dataset": name, **{str(label): counter.get(label, 0) for label in labels}})
+    return table
+
+
+# --- lexical diversity (ucdcr diversity) ----------------------------------------------------------------------
+
+
+def diversity_tables(folders: dict[str, Path], per_split: bool = False, histograms: bool = False) -> list[ResultTable]:
+    """Table 5 for the given dataset folders; with ``per_split`` also one row per split (non-singleton chains);
+    with ``histograms`` also the MTLD and PD histogram tables (the layout of the authors'
+    ``summary/histogram_{MLTD,phrasing_diversity}.csv``: one row per bin, one column per dataset)."""
+    table5 = ResultTable(
+        "Table 5: lexical ambiguity and diversity", ["Dataset", *TABLE5_COLUMNS], notes=list(_DIVERSITY_NOTES)
+    )
+    splits = ResultTable(
+        "Lexical ambiguity and diversity per split (non-singleton chains of the split)",
+        ["Dataset", "Split", "AL", "UL-a", "UL-o", "PD", "MTLD", "MTLD (standard)", "Avg size"],
+    )
+    binned: dict[str, dict[str, list[int]]] = {metric: {} for metric in METRIC_EDGES}
+    for name, folder in folders.items():
+        mentions = load_mentions(folder, columns=DIVERSITY_FIELDS)
+        chains = chain_diversity(mentions)
+        for metric, counts in (chain_histograms(mentions) if histograms else {}).items():
+            binned[metric][name] = counts
+        table5.add({"Dataset": name, **table5_row(mentions, chains)})
+        for scope in scopes(mentions)[1:] if per_split else ():
+            values = scope_diversity(mentions, chains, scope)
+            if values is not None:
+                splits.add({"Dataset": name, "Split": scope, **_split_diversity_row(values)})
+    tables = [table5, splits] if per_split else [table5]
+    return tables + [_histogram_table(metric, binned[metric]) for metric in METRIC_EDGES] if histograms else tables
+
+
+def _split_diversity_row(values: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "AL": values["lexical_ambiguity"],
+        "UL-a": values["unique_lemmas_avg"],
+        "UL-o": values["unique_lemmas_sum"],
+        "PD": values["phrasing_diversity_weighted"],
+        "MTLD": values["MLTD"],
+        "MTLD (standard)": values["MTLD_standard"],
+        "Avg size": values["average_size"],
+    }
+
+
+def _histogram_table(metric: str, counts: dict[str, list[int]]) -> ResultTable:
+    table = ResultTable(
+        f"Chains per {metric} bin (paper Figure {5 if metric == 'MTLD' else 6})",
+        ["", *counts],
+        notes=["Chains of the whole dataset, singletons included; right-open bins, the last one is open-ended."],
+    )
+    for row in histogram_rows(counts, METRIC_EDGES[metric]):
+        table.add(row)
+    return table
+
+
+# --- the uCDCR protocol (ucdcr baseline, ucdcr evaluate) ------------------------------------------------------
+
+
+def load_for_protocol(folder: Path) -> tuple[pa.Table, bool]:
+    """A dataset's test mentions for the protocol, and whether it is also evaluated per topic (it has chains that
+    cross subtopics anywhere in the dataset)."""
+    columns = load_columns(folder, ["coref_chain", "subtopic_id"])
+    topic_level = has_cross_subtopic_chains(chain_ids(columns), columns["subtopic_id"].to_pylist())
+    return load_mentions(folder, splits=("test",), columns=EVAL_FIELDS), topic_level
+
+
+def baseline_results(folders: dict[str, Path]) -> list[ProtocolResult]:
+    """The same-head-lemma baseline with the uCDCR protocol on each dataset folder."""
+    return [run_baseline(name, *load_for_protocol(folder)) for name, folder in folders.items()]
+
+
+def baseline_tables(folders: dict[str, Path], per_setting: bool = False) -> list[ResultTable]:
+    """Tables 6, 7 and 13 of the baseline (and every setting with ``per_setting``)."""
+    return result_tables(baseline_results(folders), BASELINE_TITLE, per_setting)
+
+
+def evaluation_results(predicted: Mapping[str, str], folders: dict[str, Path]) -> list[ProtocolResult]:
+    """Predicted clusters (mention_id -> cluster, see :func:`ucdcr.analysis.evaluate.read_predictions`) scored
+    with the uCDCR protocol on each dataset folder."""
+    tables, topic_levels = {}, {}
+    for name, folder in folders.items():
+        tables[name], topic_levels[name] = load_for_protocol(folder)
+    return evaluate(predicted, tables, topic_levels)
+
+
+def evaluation_tables(results: Sequence[ProtocolResult], title: str, per_setting: bool = False) -> list[ResultTable]:
+    """The evaluation's tables: Table 13's layout (every dataset, level and type), plus every setting."""
+    return result_tables(results, title, per_setting)[2:]
+
+
+def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bool) -> list[ResultTable]:
+    """Tables 6, 7 and 13 (and every setting with ``per_setting``) for protocol results of several datasets."""
+    means = [mean for result in results for mean in result.means]
+    summary = ucdcr_means(means) if len(results) > 1 else []
+    table6 = ResultTable(f"Table 6: {title}, subtopic and topic level (F1)", ["Dataset", "Level", *_F1_COLUMNS])
+    table7 = ResultTable(f"Table 7: {title} per type, subtopic level (F1)", ["Dataset", "Type", *_F1_COLUMNS])
+    full_columns = {column.replace("CEAF_E", "CEAFe").replace("F1_CONLL", "CoNLL"): column for column in SCORE_COLUMNS}
+    table13 = ResultTable(
+        f"Table 13: {title}, all metrics",
+        ["Dataset", "Level", "Type", "Settings", *full_columns],
+        notes=["Unweighted means over settings (uCDCR: over datasets; Settings = number of datasets)."],
+    )
+    for level in ("subtopic", "topic"):
+        for mean in [m for m in means + summary if m.level == level and m.type == ""]:
+            table6.add({"Dataset": mean.dataset, "Level": level, **_score_row(mean, _F1_COLUMNS)})
+    for kind in ("event", "entity"):
+        for mean in [m for m in means + summary if m.level == "subtopic" and m.type == kind]:
+            table7.add({"Dataset": mean.dataset, "Type": kind, **_score_row(mean, _F1_COLUMNS)})
+    for level in ("subtopic", "topic"):
+        for kind in ("", "event", "entity"):
+            for mean in [m for m in means + summary if m.level == level and m.type == kind]:
+                table13.add(
+                    {
+                        "Dataset": mean.dataset,
+                        "Level": level,
+                        "Type": _TYPE_LABEL[kind],
+                        "Settings": mean.settings,
+                        **_score_row(mean, full_columns),
+                    }
+                )
+    tables = [table6, table7, table13]
+    if per_setting:
+        tables.append(_settings_table(results, title, full_columns))
+    return tables
+
+
+def _score_row(mean: DatasetMean, columns: dict[str, str]) -> dict[str, object]:
+    return {label: mean.scores[column] for label, column in columns.items()}
+
+
+def _settings_table(results: Sequence[ProtocolResult], title: str, full_columns: dict[str, str]) -> ResultTable:
+    settings = ResultTable(
+        f"{title}: every setting", ["Dataset", "Level", "Unit", "Type", "Mentions", *full_columns], digits=3
+    )
+    for result in results:
+        for item in result.settings:
+            settings.add(
+                {
+                    "Dataset": result.dataset,
+                    "Level": item.setting.level,
+                    "Unit": item.setting.unit,
+                    "Type": _TYPE_LABEL[item.setting.type],
+                    "Mentions": item.mentions,
+                    **{label: item.scores[column] for label, column in full_columns.items()},
+                }
+            )
+    return settings
+
+
+def results_json(results: Sequence[ProtocolResult]) -> dict[str, Any]:
+    """Machine-readable protocol results: per dataset its means and settings, plus the uCDCR means."""
+
+    def mean_json(mean: DatasetMean) -> dict[str, Any]:
+        return {
+            "dataset": mean.dataset,
+            "level": mean.level,
+            "type": mean.type or "joint",
+            "settings": mean.settings,
+            "scores": mean.scores,
+        }
+
+    return {
+        "datasets": [
+            {
+                "dataset": result.dataset,
+                "topic_level": result.topic_level,
+                "evaluated_mentions": result.evaluated_mentions,
+                "means": [mean_json(mean) for mean in result.means],
+                "settings": [
+                    {
+                        "level": s.setting.level,
+                        "unit": s.setting.unit,
+                        "type": s.setting.type or "joint",
+                        "mentions": s.mentions,
+                        "scores": s.scores,
+                    }
+                    for s in result.settings
+                ],
+            }
+            for result in results
+        ],
+        "ucdcr": [mean_json(mean) for mean in ucdcr_means([m for r in results for m in r.means])]
+        if len(results) > 1
+        else [],
+    }
