@@ -42,8 +42,8 @@ DOC_2 = "<document>" + sentence(
 
 def write_raw(raw: Path, with_corpus: bool = True) -> Path:
     """<raw>/NIdent (two documents of event 'bukavu') and <raw>/NP4E/mmax2 with the five event folders."""
-    for number, (event, doc_ids) in enumerate([("bukavu", ["381791", "381792"]), ("china", ["100"]), ("israel", ["200"]),
-                                               ("peru", ["300"]), ("tajikistan", ["400"])]):
+    for event, doc_ids in [("bukavu", ["381791", "381792"]), ("china", ["100"]), ("israel", ["200"]),
+                           ("peru", ["300"]), ("tajikistan", ["400"])]:
         folder = raw / "NP4E" / "mmax2" / event
         folder.mkdir(parents=True)
         for doc_id in doc_ids:  # only the project file names matter for the subtopic structure
