@@ -8,30 +8,14 @@ from typing import Any
 
 import pytest
 
+from tests.formats.test_cerec_conll import (  # the same 7-column thread fixture
+    THREAD,
+    line,
+)
 from ucdcr.datasets import cerec
 from ucdcr.errors import MissingRawData
 from ucdcr.registry import ReadOptions, get
 
-
-def line(token: str, message: str = "1", speaker: str = "Rita", coref: str = "-") -> str:
-    """A 7-column CEREC token line (double tabs), entity-type and mention columns empty."""
-    return "\t\t".join([token, message, "1", speaker, "-", "-", coref])
-
-
-THREAD = "\n".join([
-    "#begin document allen-p_inbox_1.txt",
-    line("Message", speaker="SYSTEM"),
-    "",
-    line("rita", coref="(16"),
-    line("wynne", coref="16)"),
-    line("wrote"),
-    "",
-    line("we", message="2", speaker="Phillip", coref="(3)|(5)"),
-    line("thank", message="2", speaker="Phillip", coref="(7|(8"),
-    line("you", message="2", speaker="Phillip", coref="8)|7)"),
-    "#end document",
-    "",
-])
 SYSTEM_ONLY = "\n".join(["#begin document b_2.txt", line("Subject", speaker="SYSTEM", coref="(1)"), line("hi"),
                          "#end document", ""])
 
