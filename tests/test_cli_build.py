@@ -84,7 +84,7 @@ def test_build_all_fails_when_a_present_dataset_fails(tmp_path: Path) -> None:
     (folder / "ucdcr-meta" / "train_val_test_split.json").write_text("{not json")
     result = run("all", "--raw-dir", str(raw), "--data-dir", str(tmp_path / "data"))
     assert result.exit_code == 2
-    assert "newswcl50r: not built:" in result.output and "not valid JSON" in result.output
+    assert "newswcl50r: not built:" in result.output and "invalid JSON" in result.output
 
 
 def test_named_dataset_without_raw_files_is_an_error(tmp_path: Path) -> None:

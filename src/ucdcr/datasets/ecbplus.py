@@ -27,7 +27,6 @@ Rules:
 from __future__ import annotations
 
 import csv
-import json
 import re
 import zipfile
 from collections.abc import Iterator
@@ -35,7 +34,14 @@ from pathlib import Path
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
-from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.formats.json_files import read_json, read_split_map
+from ucdcr.records import (
+    DroppedMention,
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+)
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
 CORPUS_DIR = "ECB+_LREC2014"
@@ -52,7 +58,7 @@ _FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
 def read(raw: Path, options: ReadOptions) -> SourceCorpus:
     """Read ECB+ from its raw folder into intermediate records."""
     all_sentences = bool(options.extra.get("all_sentences", False))
-    splits = _read_splits(raw / SPLIT_FILE)
+    splits = read_split_map(raw / SPLIT_FILE)
     subtopic_names = _read_json(raw / SUBTOPIC_FILE)
     sentences_csv = _find_sentences_csv(raw)
     validated = _read_validated_sentences(sentences_csv)
@@ -88,25 +94,7 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
 def _read_json(path: Path) -> dict:
     if not path.exists():
         raise MissingRawData(f"missing {path}; run `ucdcr download ecbplus`")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
-
-
-def _read_splits(path: Path) -> dict[str, str]:
-    """topic id -> split; a topic in two splits is an error."""
-    topic_split: dict[str, str] = {}
-    for split, topics in _read_json(path).items():
-        split = "val" if split == "dev" else split
-        if split not in ("train", "val", "test"):
-            raise FormatError(path, f"unknown split name {split!r}")
-        for topic in topics:
-            key = str(topic)
-            if key in topic_split:
-                raise FormatError(path, f"topic {key} is in two splits ({topic_split[key]}, {split})")
-            topic_split[key] = split
-    return topic_split
+    return read_json(path)
 
 
 def _find_sentences_csv(raw: Path) -> Path:

@@ -19,16 +19,21 @@ Rules (paper §7.1.4, REFERENCE.md §1.3/§3.5):
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
 from ucdcr.datasets import ecbplus
 from ucdcr.download import require_raw_files
-from ucdcr.errors import FormatError
+from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.metam_json import MetamRecord, read_mention_map
-from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.records import (
+    DroppedMention,
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+)
 from ucdcr.registry import DatasetSpec, ReadOptions, get, register
 
 DATASET_ID = "ecbplus_metam"
@@ -38,18 +43,8 @@ Span = tuple[int, int]
 
 
 def read_topic_splits(path: Path) -> dict[str, str]:
-    """{topic id: split} from the split file ("dev" counts as "val")."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
-    if not isinstance(data, dict):
-        raise FormatError(path, "expected an object split -> topic ids")
-    splits = {}
-    for split, topics in data.items():
-        for topic in topics:
-            splits[str(topic)] = "val" if split == "dev" else split
-    return splits
+    """{topic id: split} from the uCDCR split file."""
+    return dict(read_split_map(path))
 
 
 def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:

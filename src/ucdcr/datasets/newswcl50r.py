@@ -22,13 +22,13 @@ manifest (texts via ``--texts DIR`` = ``ReadOptions.extra["texts_dir"]``, or und
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.maxqda_csv import (
     MaxqdaSegment,
     NewsArticle,
@@ -46,7 +46,6 @@ from ucdcr.records import (
     SourceDocument,
     SourceMention,
     SourceToken,
-    Split,
 )
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
@@ -91,17 +90,6 @@ def load_annotations(raw_dir: Path) -> tuple[dict[str, list[MaxqdaSegment]], dic
     concepts_path = _require(raw_dir / CONCEPTS_FILE, raw_dir)
     segments = {path.stem: read_maxqda_csv(path) for path in files}
     return segments, read_concept_types(concepts_path), [*files, concepts_path]
-
-
-def read_splits(path: Path) -> dict[str, Split]:
-    """Topic id -> split from ``train_val_test_split.json``."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
-    if not isinstance(data, dict) or set(data) - set(SPLITS):
-        raise FormatError(path, f"expected an object with keys {SPLITS}")
-    return {str(topic): split for split, topics in data.items() for topic in topics}
 
 
 def load_articles(texts_dir: Path) -> dict[str, NewsArticle]:
@@ -185,7 +173,7 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     """Annotations + article texts -> SourceCorpus (raises MissingRawData without the texts)."""
     segments, concept_types, inputs = load_annotations(raw_dir)
     split_path = _require(raw_dir / SPLIT_FILE, raw_dir)
-    split_of = read_splits(split_path)
+    split_of = read_split_map(split_path)
     articles = load_articles(_texts_dir(raw_dir, options))
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[*inputs, split_path],
                           counts={"annotated": 0, "properties_codes": 0})

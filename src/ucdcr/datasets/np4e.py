@@ -18,7 +18,6 @@ heads) and description (its most frequent non-pronoun mention string). NIdent re
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -26,7 +25,14 @@ from typing import Any
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats import mmax2
-from ucdcr.records import SPLITS, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.formats.json_files import read_split_map
+from ucdcr.records import (
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+    Split,
+)
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
 MMAX_FOLDER = "mmax2"
@@ -42,25 +48,6 @@ SUBTOPIC_NAMES = {  # the subtopic names of the uCDCR release (paper appendix 7.
 PRONOUN_POS = "PRON"
 NO_NER = "O"
 OTHER_TYPE = "OTHER"
-
-
-def read_split_map(path: Path) -> dict[str, Split]:
-    """``{"train": ["0", …], "val": […], "test": […]}`` -> id -> split; an id in two splits is an error."""
-    if not path.is_file():
-        raise MissingRawData(f"split file not found: {path}")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
-    split_of: dict[str, Split] = {}
-    for split, ids in data.items():
-        if split not in SPLITS:
-            raise FormatError(path, f"unknown split {split!r}; expected one of {SPLITS}")
-        for item in ids:
-            if str(item) in split_of:
-                raise FormatError(path, f"id {item!r} is in both {split_of[str(item)]} and {split}")
-            split_of[str(item)] = split
-    return split_of
 
 
 def read_np4e(raw_folder: Path, options: ReadOptions | None = None) -> SourceCorpus:

@@ -21,12 +21,12 @@ Malformed lines or records raise :class:`~ucdcr.errors.FormatError` with the fil
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.json_files import read_json
 
 CONLL_COLUMNS = 8
 
@@ -127,11 +127,3 @@ def _entity(record: Any, index: int, path: Path) -> EntityMention:
     )
 
 
-def read_json(path: Path) -> Any:
-    """A JSON file, with a FormatError naming file and line when it is malformed."""
-    if not path.is_file():
-        raise FormatError(path, "file not found")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None

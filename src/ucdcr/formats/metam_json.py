@@ -21,12 +21,12 @@ only as a format sample (:func:`read_draft_tasks`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.json_files import read_json
 
 REQUIRED_FIELDS = ("doc_id", "topic", "m_id", "sentence_id", "sentence", "mention_text", "start_char", "end_char")
 DRAFT_FIELDS = ("mention_id", "old_sentence", "text", "trigger", "spans")
@@ -66,14 +66,6 @@ class DraftTask:
     spans: tuple[DraftSpan, ...]
 
 
-def _load_json(path: Path) -> Any:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
-
-
 def _as_int(path: Path, key: str, name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().lstrip("-").isdigit():
         raise FormatError(path, f"record {key!r}: field {name!r} is not an integer ({value!r})")
@@ -108,7 +100,7 @@ def _record(path: Path, key: str, value: Any) -> MetamRecord:
 
 def read_mention_map(path: Path) -> dict[tuple[str, str], MetamRecord]:
     """``ecbplus_metam.json`` -> {(ECB+ file name, m_id): record}; a pair listed twice is an error."""
-    data = _load_json(path)
+    data = read_json(path)
     if not isinstance(data, dict) or not data:
         raise FormatError(path, "expected a non-empty JSON object mention_id -> record")
     records: dict[tuple[str, str], MetamRecord] = {}
@@ -129,7 +121,7 @@ def _draft_span(path: Path, index: int, span: Any) -> DraftSpan:
 
 def read_draft_tasks(path: Path) -> list[DraftTask]:
     """The superseded Prodigy ``tasks.json`` (format sample only); checks every span against its text."""
-    data = _load_json(path)
+    data = read_json(path)
     if not isinstance(data, list):
         raise FormatError(path, "expected a JSON list of tasks")
     tasks = []

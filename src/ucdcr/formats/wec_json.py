@@ -20,12 +20,12 @@ Topic maps (``topics/topics.json``: list of the 18 topic names of the WEC paper'
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.json_files import read_json
 
 MENTION_FIELDS: dict[str, type | tuple[type, ...]] = {
     "coref_chain": (int, str),
@@ -69,14 +69,6 @@ class TopicRow:
     line: int
 
 
-def _load_json(path: Path) -> Any:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
-
-
 def _check_record(path: Path, index: int, record: Any) -> None:
     if not isinstance(record, dict):
         raise FormatError(path, f"record {index} is not a JSON object")
@@ -96,7 +88,7 @@ def _check_record(path: Path, index: int, record: Any) -> None:
 
 def read_mentions(path: Path) -> list[WecMention]:
     """One WEC-Eng mention file -> its mentions, in file order (raises FormatError on a bad record)."""
-    data = _load_json(path)
+    data = read_json(path)
     if not isinstance(data, list):
         raise FormatError(path, "expected a JSON list of mention objects")
     mentions = []
@@ -124,7 +116,7 @@ def read_mentions(path: Path) -> list[WecMention]:
 
 def read_topic_names(path: Path) -> list[str]:
     """``topics.json``: the list of topic names."""
-    names = _load_json(path)
+    names = read_json(path)
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise FormatError(path, "expected a non-empty JSON list of topic names")
     if len(set(names)) != len(names):
