@@ -11,25 +11,31 @@ Every split folder has both JSON files (``[]`` when empty). The ``reference`` co
 column built from the mentions of each sentence, ordered by last token descending then span length ascending,
 labels ``(C)``, ``(C``, ``C)`` joined by the standard ``|`` ("-" for none).
 
-Atomicity: the whole folder is written into a temporary sibling folder, then swapped in with renames, so an
-interrupted build leaves the previous output intact. Outputs are byte-identical for identical inputs (no
-timestamps; sorted keys in the report).
+Crash safety (:mod:`ucdcr.io.output_folder`): the files are written into a hidden staging folder next to the
+dataset folder, fsynced, and swapped in atomically; killed at any moment, ``<data-dir>/<dataset>`` is the complete
+previous build or the complete new one, and whatever else a killed build left is hidden and removed by the next
+build of that dataset. A build holds the dataset's lock from before it reads its input (so an unwritable data dir
+fails before any work) until the swap; a second build of the same dataset meanwhile fails naming the other process.
+An error while writing (a full disk, an I/O or pyarrow error) is one :class:`~ucdcr.errors.UcdcrError` naming the
+file; the staging folder is removed and the previous build stays. Folders and files get the usual permissions
+(0777 / 0666 minus the umask). Outputs are byte-identical for identical inputs (no timestamps; sorted keys in the
+report).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ucdcr.errors import UcdcrError
+from ucdcr.io.output_folder import OutputFolder, reason
 from ucdcr.records import SPLITS
 from ucdcr.schema import (
     BUILD_REPORT,
@@ -47,26 +53,27 @@ KIND_FILES = (("event", EVENT_FILE), ("entity", ENTITY_FILE))
 
 
 def write_dataset(
-    out_dir: Path,
+    output: OutputFolder | Path,
     records: Sequence[Mapping[str, Any]],
     kinds: Sequence[str],
     documents: Sequence[Mapping[str, Any]] | None,
     report: Mapping[str, Any],
 ) -> None:
-    """Write one dataset folder atomically. ``kinds[i]`` ("event"/"entity") decides the JSON file of records[i];
-    ``documents``: token rows (DOCUMENT_SCHEMA columns) or None when texts may not be redistributed."""
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
-    try:
-        ordered = _write_mention_files(staging, records, kinds)
-        write_parquet(staging / MENTIONS_PARQUET, ordered, MENTION_SCHEMA)
-        if documents is not None:
-            write_parquet(staging / DOCUMENTS_PARQUET, documents, DOCUMENT_SCHEMA)
-        write_json(staging / BUILD_REPORT, report, sort_keys=True)
-        _swap_in(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    """Write one dataset folder crash-safely. ``output``: the entered :class:`OutputFolder` of a build (held since
+    before the build read its input), or the folder's path (then it is reserved here). ``kinds[i]``
+    ("event"/"entity") decides the JSON file of records[i]; ``documents``: token rows (DOCUMENT_SCHEMA columns) or
+    None when texts may not be redistributed."""
+    if not isinstance(output, OutputFolder):
+        with OutputFolder(Path(output)) as folder:
+            write_dataset(folder, records, kinds, documents, report)
+        return
+    staging = output.staging
+    ordered = _write_mention_files(staging, records, kinds)
+    write_parquet(staging / MENTIONS_PARQUET, ordered, MENTION_SCHEMA)
+    if documents is not None:
+        write_parquet(staging / DOCUMENTS_PARQUET, documents, DOCUMENT_SCHEMA)
+    write_json(staging / BUILD_REPORT, report, sort_keys=True)
+    output.commit()
 
 
 def _write_mention_files(folder: Path, records: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[dict]:
@@ -76,7 +83,8 @@ def _write_mention_files(folder: Path, records: Sequence[Mapping[str, Any]], kin
         grouped[(record["split"], kind)].append({name: record[name] for name in MENTION_FIELDS})
     ordered: list[dict] = []
     for split in SPLITS:
-        (folder / split).mkdir()
+        with _writing(folder / split):
+            (folder / split).mkdir()
         for kind, file_name in KIND_FILES:
             rows = grouped.get((split, kind), [])
             write_json(folder / split / file_name, rows)
@@ -85,41 +93,29 @@ def _write_mention_files(folder: Path, records: Sequence[Mapping[str, Any]], kin
 
 
 def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
-    """JSON (UTF-8, one item per line for lists of records), written via a temp file and os.replace."""
+    """JSON (UTF-8, one item per line for lists of records). Not atomic by itself: write into a staging folder."""
     if isinstance(data, list) and not sort_keys:
         body = "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in data) + ("\n]\n" if data else "]\n")
     else:
         body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys) + "\n"
-    _atomic_write(path, body.encode("utf-8"))
+    with _writing(path):
+        path.write_bytes(body.encode("utf-8"))
 
 
 def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> None:
-    """Rows as a parquet file with the declared schema, via a temp file and os.replace."""
-    table = pa.Table.from_pylist(list(rows), schema=schema)
-    temporary = path.with_name(path.name + ".tmp")
-    pq.write_table(table, temporary, compression="zstd")
-    os.replace(temporary, path)
+    """Rows as a zstd parquet file with the declared schema. Not atomic by itself: write into a staging folder."""
+    with _writing(path):
+        table = pa.Table.from_pylist(list(rows), schema=schema)
+        pq.write_table(table, path, compression="zstd")
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
-
-
-def _swap_in(staging: Path, out_dir: Path) -> None:
-    """Replace ``out_dir`` by ``staging``; the old folder is removed only after the new one is in place."""
-    if not out_dir.exists():
-        os.replace(staging, out_dir)
-        return
-    retired = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
-    os.replace(out_dir, retired)
+@contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """OS and pyarrow errors while writing ``path`` become one UcdcrError naming it."""
     try:
-        os.replace(staging, out_dir)
-    except BaseException:
-        os.replace(retired, out_dir)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+        yield
+    except (OSError, pa.ArrowException) as exc:
+        raise UcdcrError(f"cannot write {path}: {reason(exc)}") from exc
 
 
 def reference_column(sentence_tokens: int, mentions: Sequence[tuple[int, int, str]]) -> list[str]:

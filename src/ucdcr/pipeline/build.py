@@ -4,7 +4,8 @@
 :class:`~ucdcr.registry.DatasetSpec`) gives a :class:`~ucdcr.records.SourceCorpus`; the per-document stages
 (:mod:`ucdcr.pipeline.document`) run in batches over a process pool; the dataset's ``finalize`` hook (if any) sees
 the enriched records; ``is_singleton`` is set per split; the invariants of DESIGN.md §4 are checked; the folder is
-written atomically (:mod:`ucdcr.io.writer`). The returned :class:`BuildReport` is the content of
+written crash-safely (:mod:`ucdcr.io.writer`). The output folder is reserved first, before the input is read: an
+unwritable data dir, or another build of the same dataset, fails before any work. The returned :class:`BuildReport` is the content of
 ``build_report.json`` (plus the wall time, which stays out of the files so rebuilds are byte-identical).
 """
 
@@ -22,6 +23,7 @@ from typing import Any
 
 from ucdcr import __version__
 from ucdcr.errors import FormatError, MissingRawData, UcdcrError
+from ucdcr.io.output_folder import OutputFolder
 from ucdcr.io.writer import document_rows, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.document import DocumentResult, DocumentTask, StageConfig, process_documents
@@ -76,7 +78,7 @@ def build_dataset(
         from ucdcr.download import manual_steps_message
 
         raise MissingRawData(manual_steps_message(spec.id, raw, ["the whole folder"]))
-    with _progress(progress) as bar:
+    with OutputFolder(Path(data_dir) / spec.id) as output, _progress(progress) as bar:
         task = bar.add_task(f"{spec.id}: reading", total=None) if bar else None
         corpus = spec.read(raw, options)
         check_disjoint_splits([(d.doc_key, d.split) for d in corpus.documents])
@@ -86,7 +88,7 @@ def build_dataset(
         results = _run_document_stages(spec, tasks, jobs, lambda n: bar.advance(task, n) if bar else None)
         if bar:
             bar.update(task, description=f"{spec.id}: validating and writing")
-        report = _finish(spec, raw, corpus, results, orphans, Path(data_dir), options)
+        report = _finish(spec, raw, corpus, results, orphans, output, options)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -150,7 +152,7 @@ def _finish(
     corpus: SourceCorpus,
     results: list[DocumentResult],
     orphans: list[DroppedMention],
-    data_dir: Path,
+    output: OutputFolder,
     options: ReadOptions,
 ) -> BuildReport:
     documents = {d.doc_key: d for d in corpus.documents}
@@ -191,9 +193,8 @@ def _finish(
     record_kinds = [_kind(spec, kinds, r) for r in records]
     report = _report(spec, raw, corpus, results, records, record_kinds, dropped, aligned, options)
     document_table = _document_table(spec, corpus, tokens, records) if spec.texts_redistributable else None
-    out_dir = data_dir / spec.id
-    write_dataset(out_dir, records, record_kinds, document_table, report.to_json())
-    report.output_dir = str(out_dir)
+    write_dataset(output, records, record_kinds, document_table, report.to_json())
+    report.output_dir = str(output.path)
     return report
 
 

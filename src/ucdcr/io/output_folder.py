@@ -1,0 +1,311 @@
+"""Crash-safe replacement of one output folder ``<parent>/<name>`` (a built dataset).
+
+Guarantee: whenever the writing process stops -- an error, Ctrl-C, SIGKILL, a crash of the interpreter --
+``<parent>/<name>`` is the complete previous folder or the complete new one, and every other entry the build made
+is hidden (its name starts with "."; every dataset discovery skips such names)::
+
+    <parent>/.<name>.lock                    lock file; exists while a build of <name> runs (left by a killed one)
+    <parent>/.<name>.staging-<pid>-<hex>     the new folder while it is written; after the swap, the old one
+    <parent>/.<name>.retired-<pid>-<hex>     two-rename swap only: the old folder between the two renames
+
+How (:class:`OutputFolder`, a context manager held from before the build reads its input until after the swap):
+
+1. Location first, before any work: the parent folder is created if needed and must be a writable folder;
+   ``<name>`` must be a folder if it exists. Each failure is one :class:`~ucdcr.errors.UcdcrError` naming the path.
+2. Lock: ``flock`` on ``.<name>.lock``. A second build of the same folder fails at once with an error naming the
+   lock file and the process holding it (waiting could look like a hang for the minutes a build takes). The
+   kernel releases the lock when its holder dies, even by SIGKILL, so a killed build never blocks the next one.
+3. Debris of earlier builds of ``<name>`` (staging, old or retired folders, also the ``.building-`` / ``.old-``
+   folders of ucdcr 0.1.0) is removed -- except that a retired folder is put back as ``<name>`` when ``<name>``
+   is missing (a build killed between the two renames below). Then the staging folder is created (mode 0777
+   minus the umask, like every folder and file written into it).
+4. :meth:`OutputFolder.commit`: the files and folders of staging are fsynced, then staging and ``<name>`` are
+   exchanged in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``, macOS ``renamex_np(RENAME_SWAP)``), so a
+   reader sees the old folder or the new one, never none. The old folder, now at the staging name, is removed.
+   Where that primitive does not exist (other platforms, and filesystems that refuse it, e.g. some network and
+   FUSE filesystems) the swap is two renames, ``<name>`` -> retired, staging -> ``<name>``: for the microseconds
+   between them ``<name>`` is missing; a build killed exactly there leaves the old folder at the retired name,
+   and the next build of ``<name>`` puts it back first (step 3).
+
+Without ``fcntl`` (Windows) no lock is taken: concurrent builds of one folder are then not excluded.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import re
+import secrets
+import shutil
+import sys
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from types import TracebackType
+
+from ucdcr.errors import UcdcrError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_RENAME_SWAP = 2  # macOS sys/stdio.h
+_UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP}
+
+
+class OutputFolder:
+    """``with OutputFolder(path) as output:`` write into ``output.staging``, then ``output.commit()``.
+
+    Leaving the block without a commit removes the staging folder and leaves ``path`` as it was.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._staging: Path | None = None
+        self._lock: _Lock | None = None
+
+    @property
+    def staging(self) -> Path:
+        """The hidden folder to write the new content into (exists between entering and commit)."""
+        if self._staging is None:
+            raise RuntimeError(f"{self.path}: no staging folder (use `with OutputFolder(...)` and commit once)")
+        return self._staging
+
+    def __enter__(self) -> OutputFolder:
+        _check_location(self.path)
+        self._lock = _Lock.acquire(self.path)
+        try:
+            _clean_debris(self.path)
+            self._staging = _new_staging(self.path)
+        except BaseException:
+            self._lock.release()
+            raise
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        try:
+            if self._staging is not None:
+                _remove(self._staging)
+                self._staging = None
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
+
+    def commit(self) -> None:
+        """Make the staging folder ``path`` (atomically where the platform can), then remove the old folder."""
+        staging = self.staging
+        try:
+            _sync_tree(staging)
+            if not os.path.lexists(self.path):
+                os.rename(staging, self.path)
+            elif not exchange(staging, self.path):
+                _swap_by_renames(staging, self.path)
+            _sync_folder(self.path.parent)
+        except OSError as exc:
+            raise UcdcrError(f"cannot replace {self.path} by the new build: {reason(exc)}") from exc
+        # staging now holds the old folder (or nothing); removing it is tidying, so failures are left to step 3
+        shutil.rmtree(staging, ignore_errors=True)
+        self._staging = None
+
+
+def reason(exc: BaseException) -> str:
+    """The readable part of an OSError (or any error): 'No space left on device', not '[Errno 28] ...'."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Atomically exchange two existing paths; False where the platform or the filesystem cannot."""
+    function = _exchange_function()
+    if function is None:
+        return False
+    if function(os.fsencode(first), os.fsencode(second)) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _UNSUPPORTED:
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+@lru_cache(maxsize=1)
+def _exchange_function() -> Callable[[bytes, bytes], int] | None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if sys.platform.startswith("linux"):
+            renameat2 = libc.renameat2
+            renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+            renameat2.restype = ctypes.c_int
+            return lambda a, b: int(renameat2(_AT_FDCWD, a, _AT_FDCWD, b, _RENAME_EXCHANGE))
+        if sys.platform == "darwin":
+            renamex_np = libc.renamex_np
+            renamex_np.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint]
+            renamex_np.restype = ctypes.c_int
+            return lambda a, b: int(renamex_np(a, b, _RENAME_SWAP))
+    except (AttributeError, OSError, TypeError):  # no such C function (old libc) or no C library to load
+        pass
+    return None
+
+
+def _swap_by_renames(staging: Path, target: Path) -> None:
+    """The fallback swap; afterwards the old folder is at the staging name, like after an exchange."""
+    retired = _hidden_name(target, "retired")
+    os.rename(target, retired)
+    try:
+        os.rename(staging, target)
+    except BaseException:
+        os.rename(retired, target)
+        raise
+    os.rename(retired, staging)
+
+
+def _check_location(path: Path) -> None:
+    parent = path.parent
+    try:
+        if parent.exists() and not parent.is_dir():
+            raise UcdcrError(f"data dir {parent} is a file, not a folder")
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        problem = reason(exc)
+        if isinstance(exc, (NotADirectoryError, FileExistsError)):
+            blocker = next((p for p in parent.parents if p.is_file()), None)
+            problem = f"{blocker} is a file" if blocker is not None else problem
+        raise UcdcrError(f"cannot create the data dir {parent}: {problem}") from exc
+    if os.path.lexists(path) and not path.is_dir():
+        raise UcdcrError(f"{path} exists and is not a folder; move it away or choose another data dir")
+
+
+def _debris_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\.{re.escape(name)}\.(?P<kind>staging|retired|building|old)-[\w-]+")
+
+
+def _clean_debris(path: Path) -> None:
+    """Remove what killed builds of ``path`` left; put a retired old folder back if ``path`` is missing."""
+    pattern = _debris_pattern(path.name)
+    try:
+        for entry in sorted(path.parent.iterdir()):
+            match = pattern.fullmatch(entry.name)
+            if match is None:
+                continue
+            if match["kind"] in ("retired", "old") and not os.path.lexists(path):
+                os.rename(entry, path)
+            else:
+                _remove(entry)
+    except OSError as exc:
+        where = exc.filename or path.parent
+        raise UcdcrError(f"cannot clean up after an earlier build of {path} ({where}): {reason(exc)}") from exc
+
+
+def _new_staging(path: Path) -> Path:
+    staging = _hidden_name(path, "staging")
+    try:
+        os.mkdir(staging)
+    except OSError as exc:
+        raise UcdcrError(f"data dir {path.parent} is not writable: {reason(exc)}") from exc
+    return staging
+
+
+def _hidden_name(path: Path, kind: str) -> Path:
+    while True:
+        candidate = path.with_name(f".{path.name}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
+        if not os.path.lexists(candidate):
+            return candidate
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()
+
+
+def _sync_tree(folder: Path) -> None:
+    """fsync every file and folder below ``folder`` (so the swap never points at data still in flight)."""
+    for root, _, files in os.walk(folder):
+        for name in files:
+            _fsync(Path(root) / name, os.O_RDONLY)
+        _sync_folder(Path(root))
+
+
+def _sync_folder(folder: Path) -> None:
+    if hasattr(os, "O_DIRECTORY"):  # folders cannot be opened for fsync on Windows
+        _fsync(folder, os.O_RDONLY | os.O_DIRECTORY)
+
+
+def _fsync(path: Path, flags: int) -> None:
+    handle = os.open(path, flags)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+class _Lock:
+    """An exclusive flock on ``.<name>.lock`` next to the output folder; the file is removed on release."""
+
+    def __init__(self, path: Path, handle: int | None) -> None:
+        self.path, self.handle = path, handle
+
+    @classmethod
+    def acquire(cls, output: Path) -> _Lock:
+        path = output.with_name(f".{output.name}.lock")
+        if fcntl is None:
+            return cls(path, None)
+        while True:
+            handle = _open_lock_file(path)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _read_holder(handle)
+                os.close(handle)
+                raise UcdcrError(
+                    f"{output} is being built by another process ({holder}, lock file {path}); "
+                    "wait until it ends, or stop it and build again"
+                ) from None
+            if _is_current(handle, path):  # not a file its previous holder removed while we opened it
+                break
+            os.close(handle)
+        os.ftruncate(handle, 0)
+        os.write(handle, f"{os.getpid()}\n".encode())
+        return cls(path, handle)
+
+    def release(self) -> None:
+        if self.handle is None:
+            return
+        try:
+            self.path.unlink(missing_ok=True)  # still holding the lock: see _is_current
+        except OSError:
+            pass  # a stale lock file is harmless: the kernel lock is what counts
+        os.close(self.handle)
+        self.handle = None
+
+
+def _open_lock_file(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise UcdcrError(f"data dir {path.parent} is not writable: {reason(exc)} ({path})") from exc
+
+
+def _read_holder(handle: int) -> str:
+    try:
+        pid = os.pread(handle, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        pid = ""
+    return f"pid {pid}" if pid.isdigit() else "pid unknown"
+
+
+def _is_current(handle: int, path: Path) -> bool:
+    try:
+        on_disk = path.stat()
+    except FileNotFoundError:
+        return False
+    held = os.fstat(handle)
+    return (held.st_dev, held.st_ino) == (on_disk.st_dev, on_disk.st_ino)

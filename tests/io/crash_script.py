@@ -1,0 +1,180 @@
+"""Run one write or build in this process and SIGKILL it at a chosen stage (helper of the crash tests).
+
+    python crash_script.py write SOURCE TARGET STAGE   write_dataset(TARGET, the records of the built folder SOURCE)
+    python crash_script.py build RAW DATA STAGE JOBS OPTIONS_JSON   build_dataset("ecbplus", RAW, DATA, JOBS, options)
+
+A stage patches the function that runs at that moment so that its Nth call kills this process (no test hooks in
+the product code). The kill is SIGKILL: no ``finally``, no ``atexit``, exactly like ``kill -9`` or the OOM killer.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import pathlib
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ucdcr.io import output_folder, writer
+from ucdcr.records import SPLITS
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def kill_on(owner: Any, name: str, call: int, when: str) -> None:
+    """Kill this process ``when`` ("before"/"after") the ``call``-th call of ``owner.name``."""
+    original = getattr(owner, name)
+    calls = 0
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == call and when == "before":
+            die()
+        result = original(*args, **kwargs)
+        if calls == call and when == "after":
+            die()
+        return result
+
+    setattr(owner, name, wrapper)
+
+
+def half_then_die(data: bytes, path: Path) -> None:
+    """Leave a half-written file behind, as a kill in the middle of writing it would."""
+    with open(path, "wb") as handle:
+        handle.write(data[: len(data) // 2])
+    die()
+
+
+def kill_mid_json(call: int) -> None:
+    original = pathlib.Path.write_bytes
+    calls = 0
+
+    def write_bytes(self: Path, data: bytes) -> int:
+        nonlocal calls
+        calls += 1
+        if calls == call:
+            half_then_die(data, self)
+        return original(self, data)
+
+    pathlib.Path.write_bytes = write_bytes  # type: ignore[method-assign]
+
+
+def kill_mid_parquet() -> None:
+    def write_table(table: pa.Table, where: Path, **kwargs: Any) -> None:
+        buffer = pa.BufferOutputStream()
+        pq.write_table(table, buffer, **kwargs)
+        half_then_die(buffer.getvalue().to_pybytes(), where)
+
+    writer.pq = type("pq", (), {"write_table": staticmethod(write_table)})  # type: ignore[assignment]
+
+
+def no_exchange() -> None:
+    output_folder.exchange = lambda first, second: False  # type: ignore[assignment]
+
+
+WRITE_STAGES: dict[str, Callable[[], None]] = {
+    "staging-created": lambda: kill_on(writer, "write_json", 1, "before"),
+    "mid-json": lambda: kill_mid_json(2),
+    "mid-parquet": kill_mid_parquet,
+    "files-written": lambda: kill_on(output_folder, "_sync_tree", 1, "before"),
+    "before-swap": lambda: kill_on(output_folder, "exchange", 1, "before"),
+    "after-swap": lambda: kill_on(output_folder, "exchange", 1, "after"),
+    "removing-old": lambda: kill_on(os, "unlink", 2, "before"),
+    "first-rename": lambda: kill_on(os, "rename", 1, "before"),
+    "fallback-between-renames": lambda: (no_exchange(), kill_on(os, "rename", 1, "after")),
+    "fallback-after-renames": lambda: (no_exchange(), kill_on(os, "rename", 2, "after")),
+    "fallback-complete": no_exchange,
+    "complete": lambda: None,
+}
+
+
+def built_rows(source: Path) -> tuple[list[dict], list[str], list[dict], dict]:
+    """records, kinds, document rows and report of a built dataset folder, as the build passed them to the writer."""
+    records: list[dict] = []
+    kinds: list[str] = []
+    for split in SPLITS:
+        for kind, file_name in writer.KIND_FILES:
+            rows = json.loads((source / split / file_name).read_text(encoding="utf-8"))
+            records.extend(rows)
+            kinds.extend([kind] * len(rows))
+    documents = pq.read_table(source / "all_documents.parquet").to_pylist()
+    report = json.loads((source / "build_report.json").read_text(encoding="utf-8"))
+    return records, kinds, documents, report
+
+
+def write(source: Path, target: Path, stage: str) -> None:
+    rows = built_rows(source)
+    WRITE_STAGES[stage]()
+    writer.write_dataset(target, *rows)
+
+
+def kill_during_parse(pids_file: Path) -> None:
+    """After the first batch comes back from the pool: note the worker pids, then die."""
+    from ucdcr.pipeline import build
+
+    original = build.map_batches
+
+    def map_batches(*args: Any, **kwargs: Any) -> Any:
+        for results in original(*args, **kwargs):
+            pids = [child.pid for child in multiprocessing.active_children()]
+            pids_file.write_text(json.dumps(pids), encoding="utf-8")
+            die()
+            yield results
+
+    build.map_batches = map_batches
+    build.DOCUMENTS_PER_BATCH = 1  # 5 documents -> 5 batches, so -j 2 really starts a pool
+
+
+def hold_lock(ready: Path, go: Path) -> None:
+    """Once the output folder is reserved (the reader runs after that): say so, and wait for the test's go."""
+    from ucdcr.pipeline import build
+
+    original = build.get
+
+    def get(dataset_id: str) -> Any:
+        spec = original(dataset_id)
+        real_read = spec.read
+
+        def read(folder: Path, options: Any) -> Any:
+            ready.write_text(str(os.getpid()), encoding="utf-8")
+            while not go.exists():
+                time.sleep(0.05)
+            return real_read(folder, options)
+
+        import dataclasses
+
+        return dataclasses.replace(spec, read=read)
+
+    build.get = get
+
+
+def run_build(raw: Path, data: Path, stage: str, jobs: int, options: dict) -> None:
+    from ucdcr.pipeline.build import build_dataset
+    from ucdcr.registry import ReadOptions
+
+    if stage == "parse":
+        kill_during_parse(data.parent / "workers.json")
+    elif stage == "hold-lock":
+        hold_lock(data.parent / "ready", data.parent / "go")
+    elif stage != "complete":
+        WRITE_STAGES[stage]()
+    build_dataset("ecbplus", raw_dir=raw, data_dir=data, jobs=jobs, progress=False, options=ReadOptions(extra=options))
+
+
+if __name__ == "__main__":
+    command, first, second, stage_name = sys.argv[1:5]
+    if command == "write":
+        write(Path(first), Path(second), stage_name)
+    else:
+        run_build(Path(first), Path(second), stage_name, int(sys.argv[5]), json.loads(sys.argv[6]))
