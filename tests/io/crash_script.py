@@ -5,6 +5,7 @@
 
 A stage patches the function that runs at that moment so that its Nth call kills this process (no test hooks in
 the product code). The kill is SIGKILL: no ``finally``, no ``atexit``, exactly like ``kill -9`` or the OOM killer.
+:func:`run_script`, :func:`files_bytes` and :func:`visible` are the test side.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import multiprocessing
 import os
 import pathlib
 import signal
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,8 +26,42 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+import ucdcr
 from ucdcr.io import output_folder, writer
 from ucdcr.records import SPLITS
+
+SCRIPT = Path(__file__).resolve()
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a child process that imports this ucdcr and the repo's tests."""
+    paths = [str(Path(ucdcr.__file__).resolve().parent.parent), str(SCRIPT.parent.parent.parent)]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """``command`` in a child process (see :func:`child_env`), output captured in files, not pipes: a grandchild
+    that outlives the child (a lingering pool worker) would keep a pipe open and this call waiting."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        result = subprocess.run(
+            command, check=False, env=child_env(), stdout=out, stderr=err, text=True, timeout=300, **kwargs
+        )
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(result.args, result.returncode, out.read(), err.read())
+
+
+def run_script(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    return run([sys.executable, str(SCRIPT), *args], **kwargs)
+
+
+def files_bytes(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def visible(data: Path) -> list[str]:
+    """What a dataset listing sees: every entry whose name does not start with "."."""
+    return sorted(p.name for p in data.iterdir() if not p.name.startswith("."))
 
 
 def die() -> None:

@@ -15,7 +15,6 @@ import os
 import resource
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -23,8 +22,7 @@ from pathlib import Path
 
 import pytest
 
-import ucdcr
-from tests.io.crash_script import built_rows
+from tests.io.crash_script import built_rows, files_bytes, run_script, visible
 from tests.pipeline.ecb_fixture import write_ecb_raw
 from ucdcr.errors import UcdcrError
 from ucdcr.io import output_folder
@@ -33,17 +31,7 @@ from ucdcr.io.writer import write_dataset
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import ReadOptions
 
-SCRIPT = Path(__file__).with_name("crash_script.py")
 DATASET = "ecbplus"
-
-
-def files_bytes(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def visible(data: Path) -> list[str]:
-    """What a dataset listing sees: every entry whose name does not start with "."."""
-    return sorted(p.name for p in data.iterdir() if not p.name.startswith("."))
 
 
 @pytest.fixture(scope="module")
@@ -56,15 +44,6 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         folders[name] = data / DATASET
     assert files_bytes(folders["old"]) != files_bytes(folders["new"])
     return folders
-
-
-def run_script(*args: str, preexec: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
-    source_root = str(Path(ucdcr.__file__).resolve().parent.parent)
-    repo_root = str(Path(__file__).resolve().parent.parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([source_root, repo_root])}
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args], env=env, capture_output=True, text=True, preexec_fn=preexec, timeout=120
-    )
 
 
 # stage -> (previous build present, what <data>/ecbplus is after the kill, the hidden folders left besides the lock)
@@ -131,7 +110,9 @@ def test_a_complete_write_in_another_process_is_the_build(stage: str, builds: di
     assert files_bytes(data / DATASET) == files_bytes(builds["new"])
 
 
-def test_debris_of_ucdcr_0_1_0_is_cleaned_and_its_retired_build_restored(builds: dict[str, Path], tmp_path: Path) -> None:
+def test_debris_of_ucdcr_0_1_0_is_cleaned_and_its_retired_build_restored(
+    builds: dict[str, Path], tmp_path: Path
+) -> None:
     """0.1.0 wrote into ``.<id>.building-*`` and retired the old folder as ``.<id>.old-<pid>``."""
     data = tmp_path / "data"
     shutil.copytree(builds["old"], data / f".{DATASET}.old-4242")
@@ -184,7 +165,9 @@ def test_write_error_names_the_file_removes_staging_and_keeps_the_old_build(
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr("ucdcr.io.writer.pq.write_table", disk_full)
-    with pytest.raises(UcdcrError, match=r"^cannot write .*/\.ecbplus\.staging-\d+-\w+/all_mentions\.parquet: No space"):
+    with pytest.raises(
+        UcdcrError, match=r"^cannot write .*/\.ecbplus\.staging-\d+-\w+/all_mentions\.parquet: No space"
+    ):
         write_dataset(tmp_path / DATASET, *built_rows(builds["new"]))
     assert sorted(p.name for p in tmp_path.iterdir()) == [DATASET]
     assert files_bytes(tmp_path / DATASET) == files_bytes(builds["old"])
@@ -209,7 +192,7 @@ def test_a_real_write_failure_from_python_or_pyarrow_is_one_error(
     limit = max(smaller) + 1 if failing.endswith(".parquet") else sizes[failing] - 1
     data = tmp_path / "data"
     shutil.copytree(builds["old"], data / DATASET)
-    result = run_script("write", str(builds["new"]), str(data / DATASET), "complete", preexec=limit_file_size(limit))
+    result = run_script("write", str(builds["new"]), str(data / DATASET), "complete", preexec_fn=limit_file_size(limit))
     assert result.returncode == 1
     last_line = result.stderr.strip().splitlines()[-1]
     assert last_line.startswith(f"ucdcr.errors.UcdcrError: cannot write {data}/.{DATASET}.staging-")
@@ -280,7 +263,9 @@ def test_data_dir_that_is_a_file_and_dataset_path_that_is_a_file(tmp_path: Path)
     (tmp_path / "file").write_text("x")
     with pytest.raises(UcdcrError, match=rf"^data dir {tmp_path}/file is a file, not a folder$"):
         OutputFolder(tmp_path / "file" / DATASET).__enter__()
-    with pytest.raises(UcdcrError, match=rf"^cannot create the data dir {tmp_path}/file/data: {tmp_path}/file is a file$"):
+    with pytest.raises(
+        UcdcrError, match=rf"^cannot create the data dir {tmp_path}/file/data: {tmp_path}/file is a file$"
+    ):
         OutputFolder(tmp_path / "file" / "data" / DATASET).__enter__()
     (tmp_path / DATASET).write_text("x")
     with pytest.raises(UcdcrError, match=rf"^{tmp_path}/{DATASET} exists and is not a folder; move it away"):

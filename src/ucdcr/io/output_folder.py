@@ -43,6 +43,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 from ucdcr.errors import UcdcrError
 
@@ -75,7 +76,7 @@ class OutputFolder:
             raise RuntimeError(f"{self.path}: no staging folder (use `with OutputFolder(...)` and commit once)")
         return self._staging
 
-    def __enter__(self) -> OutputFolder:
+    def __enter__(self) -> Self:
         _check_location(self.path)
         self._lock = _Lock.acquire(self.path)
         try:
@@ -91,7 +92,7 @@ class OutputFolder:
     ) -> None:
         try:
             if self._staging is not None:
-                _remove(self._staging)
+                shutil.rmtree(self._staging, ignore_errors=True)  # what is left, the next build removes (step 3)
                 self._staging = None
         finally:
             if self._lock is not None:
@@ -269,11 +270,17 @@ class _Lock:
                     f"{output} is being built by another process ({holder}, lock file {path}); "
                     "wait until it ends, or stop it and build again"
                 ) from None
+            except OSError as exc:  # e.g. a network filesystem without locks
+                os.close(handle)
+                raise UcdcrError(f"cannot lock {path}: {reason(exc)}") from exc
             if _is_current(handle, path):  # not a file its previous holder removed while we opened it
                 break
             os.close(handle)
-        os.ftruncate(handle, 0)
-        os.write(handle, f"{os.getpid()}\n".encode())
+        try:
+            os.ftruncate(handle, 0)
+            os.write(handle, f"{os.getpid()}\n".encode())
+        except OSError:
+            pass  # the pid only makes the message of a competing build more helpful
         return cls(path, handle)
 
     def release(self) -> None:

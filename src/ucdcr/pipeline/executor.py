@@ -7,7 +7,7 @@ corpora that outgrow one machine can implement the same :func:`map_batches` sign
 Pool workers end with the process that started them, however it ends (even by SIGKILL, which runs no clean-up):
 on Linux the kernel kills them (``PR_SET_PDEATHSIG``, which fires when the thread that started the pool ends --
 the pool lives inside one :func:`map_batches` call, in the calling thread); elsewhere a thread in each worker
-polls its parent. Workers ignore Ctrl-C (SIGINT goes to the whole process group): the parent stops the build.
+polls its parent.
 """
 
 from __future__ import annotations
@@ -46,8 +46,7 @@ def map_batches(function: Callable[[list[T]], list[R]], batches: list[list[T]], 
 
 
 def _start_worker(parent: int) -> None:
-    """Pool initializer: ignore Ctrl-C and end when ``parent`` ends."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Pool initializer: end when ``parent`` ends."""
     if not _kill_me_with_parent():
         threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
     if os.getppid() != parent:  # the parent died before the line above took effect
