@@ -66,10 +66,15 @@ def build_dataset(
     jobs: int = 1,
     progress: bool = True,
     options: ReadOptions | None = None,
+    output_name: str | None = None,
 ) -> BuildReport:
-    """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report."""
+    """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report.
+
+    output_name: the folder name under ``data_dir`` instead of the dataset id (e.g. ``ecbplus_sample``).
+    """
     started = time.perf_counter()
     spec = get(dataset_id)
+    out_dir = Path(data_dir) / (output_name or spec.id)
     options = options or ReadOptions()
     raw = Path(raw_dir) / spec.raw_folder
     if not raw.is_dir():
@@ -86,7 +91,7 @@ def build_dataset(
         results = _run_document_stages(spec, tasks, jobs, lambda n: bar.advance(task, n) if bar else None)
         if bar:
             bar.update(task, description=f"{spec.id}: validating and writing")
-        report = _finish(spec, raw, corpus, results, orphans, Path(data_dir), options)
+        report = _finish(spec, raw, corpus, results, orphans, out_dir, options)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -150,7 +155,7 @@ def _finish(
     corpus: SourceCorpus,
     results: list[DocumentResult],
     orphans: list[DroppedMention],
-    data_dir: Path,
+    out_dir: Path,
     options: ReadOptions,
 ) -> BuildReport:
     documents = {d.doc_key: d for d in corpus.documents}
@@ -191,7 +196,6 @@ def _finish(
     record_kinds = [_kind(spec, kinds, r) for r in records]
     report = _report(spec, raw, corpus, results, records, record_kinds, dropped, aligned, options)
     document_table = _document_table(spec, corpus, tokens, records) if spec.texts_redistributable else None
-    out_dir = data_dir / spec.id
     write_dataset(out_dir, records, record_kinds, document_table, report.to_json())
     report.output_dir = str(out_dir)
     return report
