@@ -6,20 +6,25 @@ A thin layer over :func:`ucdcr.demo.run_demo`; the tables are printed like `ucdc
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.console import Console
 
-from ucdcr.cli.common import FormatOption, check_format, console, friendly_errors
+from ucdcr.cli.common import FormatOption, check_format, console, err_console, friendly_errors
 from ucdcr.demo import DEFAULT_OUT  # ucdcr.demo imports its heavy modules inside run_demo
+
+if TYPE_CHECKING:
+    from ucdcr.demo import DemoResult
 
 
 def register(app: typer.Typer) -> None:
     @app.command(
         "demo",
-        help="Build a small ECB+ sample shipped with ucdcr (offline), print its statistics, diversity and baseline "
-        "tables and write its HTML report.",
+        help="The whole job, offline, on an ECB+ sample shipped with ucdcr: build it, print its statistics, "
+        "diversity and baseline tables, write its HTML report.",
     )
     @friendly_errors
     def _cmd(
@@ -46,14 +51,15 @@ def register(app: typer.Typer) -> None:
                 say=lambda message: progress.update(task, description=f"report: {message}"),
                 embed=None if embed else False,
             )
-        _print_build(result)
+        notes = console if fmt is None else err_console  # keep stdout pure md/csv/json/latex with --format
+        _print_build(result, notes)
         print_tables(result.tables, fmt, console)
-        _print_outputs(result)
+        _print_outputs(result, notes)
 
 
-def _print_build(result: Any) -> None:
+def _print_build(result: DemoResult, notes: Console) -> None:
     counts = result.build.counts
-    console.print(
+    notes.print(
         f"built the ECB+ sample: {counts['documents']} documents, {counts['tokens']:,} tokens, "
         f"{counts['mentions_written']} of {counts['mentions_annotated']} mentions "
         f"(from {counts['reader_documents_in_corpus']} CAT XML files, in {result.build.seconds:.1f} s)",
@@ -63,8 +69,10 @@ def _print_build(result: Any) -> None:
     )
 
 
-def _print_outputs(result: Any) -> None:
-    say = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
+def _print_outputs(result: DemoResult, notes: Console) -> None:
+    def say(text: str) -> None:
+        notes.print(text, highlight=False, markup=False, soft_wrap=True)
+
     for figure in result.report.figures:
         if figure.missing:
             say(f"figure not drawn: {figure.title}: {figure.missing}")
@@ -74,12 +82,14 @@ def _print_outputs(result: Any) -> None:
     say(f"  {result.report_dir / 'index.html'}    the report: every table and figure")
     say("")
     say("next:")
-    data, dataset = result.data_dir, result.dataset_dir
+    data, dataset = shlex.quote(str(result.data_dir)), shlex.quote(str(result.dataset_dir))
+    page = shlex.quote(str(result.out_dir / "view.html"))
+    load = shlex.quote(f"import ucdcr; print(ucdcr.load({str(result.dataset_dir)!r}))")
     for command, what in (
         (f"ucdcr stats --data-dir {data} --tables summary", "every statistic per split"),
         (f"ucdcr baseline --data-dir {data} --per-setting", "the baseline's score in every setting"),
-        (f"ucdcr view {dataset} {result.example_doc_key} --out {result.out_dir / 'view.html'}", "one document"),
-        (f"python -c \"import ucdcr; print(ucdcr.load('{dataset}'))\"", "the mentions as a pyarrow.Table"),
+        (f"ucdcr view {dataset} {result.example_doc_key} --out {page}", "one document as an HTML page"),
+        (f"python -c {load}", "the mentions as a pyarrow.Table"),
         ("ucdcr datasets", "the 12 full datasets; then `ucdcr download` and `ucdcr build` (see the README)"),
     ):
         say(f"  {command}")
