@@ -6,6 +6,7 @@ A thin layer over :func:`ucdcr.demo.run_demo`; the tables are printed like `ucdc
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -84,7 +85,7 @@ def _print_outputs(result: DemoResult, notes: Console) -> None:
     say("next:")
     data, dataset = shlex.quote(str(result.data_dir)), shlex.quote(str(result.dataset_dir))
     page = shlex.quote(str(result.out_dir / "view.html"))
-    load = shlex.quote(f"import ucdcr; print(ucdcr.load({str(result.dataset_dir)!r}))")
+    load = shlex.quote(f"import ucdcr; print(ucdcr.load({json.dumps(str(result.dataset_dir))}))")
     for command, what in (
         (f"ucdcr stats --data-dir {data} --tables summary", "every statistic per split"),
         (f"ucdcr baseline --data-dir {data} --per-setting", "the baseline's score in every setting"),
