@@ -128,7 +128,7 @@ def test_demo_writes_the_unified_files_with_the_sample_counts(demo_run: tuple[Pa
     out, _ = demo_run
     folder = out / "data" / SAMPLE_NAME
     report = json.loads((folder / "build_report.json").read_text())
-    dropped = {(d["doc_key"], d["mention_id"]) for d in report["dropped"]}
+    dropped = {(d["doc_key"], d["source_id"]) for d in report["dropped"]}
     assert dropped <= expected.mention_ids  # a drop is listed (with its reason) and is one of the sample's mentions
     assert all(d["reason"] for d in report["dropped"])
     written = Counter()
