@@ -16,6 +16,7 @@ app = typer.Typer(
 )
 
 _COMMAND_MODULES = (
+    "demo",
     "datasets_cmd",
     "download",
     "build",

@@ -68,8 +68,12 @@ def build_dataset(
     jobs: int = 1,
     progress: bool = True,
     options: ReadOptions | None = None,
+    output_name: str | None = None,
 ) -> BuildReport:
-    """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report."""
+    """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report.
+
+    output_name: the folder name under ``data_dir`` instead of the dataset id (e.g. ``ecbplus_sample``).
+    """
     started = time.perf_counter()
     spec = get(dataset_id)
     options = options or ReadOptions()
@@ -78,7 +82,7 @@ def build_dataset(
         from ucdcr.download import manual_steps_message
 
         raise MissingRawData(manual_steps_message(spec.id, raw, ["the whole folder"]))
-    with OutputFolder(Path(data_dir) / spec.id) as output, _progress(progress) as bar:
+    with OutputFolder(Path(data_dir) / (output_name or spec.id)) as output, _progress(progress) as bar:
         task = bar.add_task(f"{spec.id}: reading", total=None) if bar else None
         corpus = spec.read(raw, options)
         check_disjoint_splits([(d.doc_key, d.split) for d in corpus.documents])
