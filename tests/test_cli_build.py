@@ -57,9 +57,12 @@ def test_named_options_and_generic_options_reach_read_options(tmp_path: Path, mo
     }
 
 
-def test_reader_options_checks_texts_folder(tmp_path: Path) -> None:
-    with pytest.raises(UcdcrError, match="not a folder"):
-        reader_options([], texts=tmp_path / "nope")
+def test_texts_must_be_a_folder(tmp_path: Path) -> None:
+    missing = run("newswcl50r", "--raw-dir", str(tmp_path), "--texts", str(tmp_path / "nope"))
+    assert missing.exit_code == 2 and f"{tmp_path / 'nope'} does not exist" in missing.output
+    (tmp_path / "file.txt").write_text("x")
+    a_file = run("newswcl50r", "--raw-dir", str(tmp_path), "--texts", str(tmp_path / "file.txt"))
+    assert a_file.exit_code == 2 and f"{tmp_path / 'file.txt'} is a file, not a folder" in a_file.output
     assert reader_options(["texts_dir=/a"], texts=tmp_path)["texts_dir"] == tmp_path  # the named option wins
 
 

@@ -211,8 +211,13 @@ def test_failed_required_url_without_manual_steps_is_a_download_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     use(monkeypatch, manifest(file_entry(url=(tmp_path / "x.csv").as_uri()), file_entry(path="b.csv")))
-    with pytest.raises(DownloadError, match=r"ecbplus: could not obtain a/sentences.csv, b.csv: .*no URL"):
+    with pytest.raises(DownloadError) as error:
         dl.download("ecbplus", tmp_path / "raw")
+    assert not isinstance(error.value, ManualDownloadRequired)
+    message = str(error.value)  # reported like a dataset with manual steps, without the steps
+    assert message.startswith(f"ecbplus: raw files missing in {tmp_path / 'raw' / 'ECBplus'}: a/sentences.csv, b.csv.")
+    assert "  b.csv: skipped (no URL; not in the mirror)" in message and "Manual steps" not in message
+    assert f"  a/sentences.csv (size {len(CONTENT)}, sha256 {SHA}, from {(tmp_path / 'x.csv').as_uri()})" in message
 
 
 def test_cli_download_goes_on_after_a_manual_dataset(

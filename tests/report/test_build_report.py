@@ -13,7 +13,7 @@ from tiny_dataset import write_tiny_dataset
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
-from ucdcr.report.build_report import EMBED_HINT, Report, build_report
+from ucdcr.report.build_report import Report, build_report, embed_hint
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +65,8 @@ def test_report_has_every_table_of_the_table_commands(folders: dict[str, Path], 
 
 def test_without_the_embed_extra_the_report_says_which_figure_needs_it(report: Report) -> None:
     mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
-    assert mention_map.file is None and mention_map.missing == EMBED_HINT
-    assert f"Not drawn: {EMBED_HINT}" in (report.out_dir / "report.md").read_text(encoding="utf-8")
+    assert mention_map.file is None and mention_map.missing == embed_hint()
+    assert f"Not drawn: {embed_hint()}" in (report.out_dir / "report.md").read_text(encoding="utf-8")
 
 
 class _FakeEncoder:

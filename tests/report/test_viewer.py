@@ -65,12 +65,19 @@ def test_every_mention_of_the_document_is_a_span_with_its_text() -> None:
 
 def test_chain_list_links_to_the_other_documents_of_the_chain() -> None:
     mentions, documents = _tables()
-    page = render_document("tiny", mentions, documents, "0/s1/d1")
+    page = render_document("tiny", mentions, documents, "0/s1/d1", linked={"0/s1/d2"})
     # OBAMA continues in d2; the link targets that document's page file.
     assert f'href="{page_name("0/s1/d2")}"' in page
     assert "only in this document" in page  # VISIT and PARIS
-    page_d3 = render_document("tiny", mentions, documents, "0/s2/d3")
+    page_d3 = render_document("tiny", mentions, documents, "0/s2/d3", linked={"1/s3/d4"})
     assert f'href="{page_name("1/s3/d4")}"' in page_d3 and "(other subtopic)" in page_d3
+
+
+def test_documents_without_a_page_are_named_not_linked() -> None:
+    mentions, documents = _tables()
+    page = render_document("tiny", mentions, documents, "0/s1/d1")
+    assert "href=" not in page
+    assert '<span class="nopage" title="no page written; `ucdcr view tiny 0/s1/d2` writes it">0/s1/d2</span>' in page
 
 
 def test_crossing_mentions_are_drawn_in_pieces() -> None:
@@ -101,13 +108,46 @@ def test_unknown_document_names_known_keys() -> None:
         render_document("tiny", mentions, documents, "9/9/9")
 
 
+def _links(page: Path) -> list[str]:
+    return re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8"))
+
+
 def test_view_command_writes_the_subtopic_pages(tmp_path: Path) -> None:
     folder = write_tiny_dataset(tmp_path / "tiny")
     out = tmp_path / "pages" / "d1.html"
     result = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1", "--out", str(out), "--subtopic"])
     assert result.exit_code == 0, result.output
-    assert out.is_file() and (out.parent / page_name("0/s1/d2")).is_file()
-    assert 'id="m-TINY_04"' in (out.parent / page_name("0/s1/d2")).read_text(encoding="utf-8")
+    d2 = out.parent / page_name("0/s1/d2")
+    assert out.is_file() and d2.is_file()
+    assert 'id="m-TINY_04"' in d2.read_text(encoding="utf-8")
+    # every page written is named with its absolute path
+    assert f"wrote {out.resolve()}" in result.output and f"wrote {d2.resolve()}" in result.output
+    # d1 links to d2 (written); d2's link back to d1 would need view_0_s1_d1.html, but d1 went to d1.html
+    assert _links(out) == [page_name("0/s1/d2")] and _links(d2) == []
+
+
+def test_view_links_only_pages_that_exist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    monkeypatch.chdir(tmp_path)
+    first = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1"])
+    assert first.exit_code == 0, first.output
+    d1 = tmp_path / page_name("0/s1/d1")
+    assert f"wrote {d1}" in first.output
+    assert _links(d1) == []  # d2's page was not written: no link pointing nowhere
+    second = CliRunner().invoke(app, ["view", str(folder), "0/s1/d2"])
+    assert second.exit_code == 0, second.output
+    assert _links(tmp_path / page_name("0/s1/d2")) == [page_name("0/s1/d1")]  # d1's page is there now
+    for href in _links(tmp_path / page_name("0/s1/d2")):
+        assert (tmp_path / href).is_file()
+
+
+def test_view_out_must_be_writable(tmp_path: Path) -> None:
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    (tmp_path / "a_file").write_text("x")
+    result = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1", "--out", str(tmp_path / "a_file" / "p.html")])
+    assert result.exit_code == 2 and f"{tmp_path / 'a_file'} is a file, not a folder" in result.output
+    result = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and f"{tmp_path} is a folder, not a file" in result.output
 
 
 def _sentence_windows(records: list[dict]) -> list[dict]:
