@@ -192,3 +192,13 @@ def test_view_command_without_a_document_table(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["view", str(folder), "1/s3/d4", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "context windows" in result.output and 'id="m-TINY_12"' in out.read_text(encoding="utf-8")
+
+
+def test_export_conll_says_where_it_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # like `view` and `report`, `export conll` writes into the current folder by default: it names the absolute paths
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["export", "conll", str(folder), "--split", "test"])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "conll" / "tiny_test_document.conll"
+    assert written.is_file() and result.output.startswith(f"wrote {written}: ")

@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
 
         extra = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
         build_all = any(name.lower() == "all" for name in datasets)
-        outcome = {"built": [], "missing": [], "failed": []}
+        outcome: dict[str, list[str]] = {"built": [], "missing": [], "failed": []}
         for dataset_id in expand_ids(datasets):
             outcome[_build_one(dataset_id, raw_dir, data_dir, jobs, quiet, ReadOptions(extra=dict(extra)))].append(
                 dataset_id

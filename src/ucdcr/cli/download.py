@@ -46,7 +46,8 @@ def register(app: typer.Typer) -> None:
         manual: list[str] = []
         failed: list[str] = []
         for dataset_id in expand_ids(datasets):
-            console.print(f"{dataset_id} -> {(target / get(dataset_id).raw_folder).resolve()}", highlight=False)
+            folder = (target / get(dataset_id).raw_folder).resolve()
+            console.print(f"{dataset_id} -> {folder}", highlight=False, markup=False, soft_wrap=True)
             try:
                 download(dataset_id, target, mirror, report=partial(_print_fetched, dataset_id))
             except ManualDownloadRequired as exc:

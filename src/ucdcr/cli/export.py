@@ -5,7 +5,7 @@ Each file written is printed with its absolute path."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -45,11 +45,8 @@ def register(app: typer.Typer) -> None:
         folder = dataset_dir(dataset, data_dir)
         name = folder.name.lower()
         documents = load(folder, kind="documents")
-        table = load(
-            folder,
-            mention_type=None if mentions == "all" else mentions,
-            columns=EXPORT_FIELDS,  # type: ignore[arg-type]
-        )
+        kind: Literal["event", "entity"] | None = None if mentions == "all" else mentions  # type: ignore[assignment]
+        table = load(folder, mention_type=kind, columns=EXPORT_FIELDS)
         for one_split in [split] if split else list(SPLITS):
             split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
             split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)
@@ -72,4 +69,6 @@ def register(app: typer.Typer) -> None:
                     f"(duplicates / crossing spans of one chain), listed in {summary.mapping_path.name}; "
                     f"first: {summary.left_out[0][0]}: {summary.left_out[0][1]}",
                     highlight=False,
+                    markup=False,
+                    soft_wrap=True,
                 )
