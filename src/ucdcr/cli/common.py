@@ -169,7 +169,10 @@ JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, metavar="N", hel
 FormatOption = Annotated[
     str | None,
     typer.Option(
-        "--format", "-f", metavar="FORMAT", help=f"Print as {'|'.join(FORMATS)} (default: tables on the terminal)."
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help=f"Print as {'|'.join(FORMATS)} (default: tables fitted to the terminal; Markdown when piped).",
     ),
 ]
 OutputOption = Annotated[
