@@ -114,31 +114,34 @@ def _existing_folder(value: Path | None) -> Path | None:
 
 
 def _writable_folder(value: Path | None) -> Path | None:
-    """A folder to write into: a folder or nothing yet, under a folder we may write in (checked before any work)."""
-    if value is not None:
-        _folder_or_absent(value)
-        _check_can_create(value)
+    """A folder to write into, checked before any work (see :func:`write_problem`)."""
+    problem = write_problem(value, folder=True) if value is not None else None
+    if problem:
+        raise typer.BadParameter(problem)
     return value
 
 
 def _writable_file(value: Path | None) -> Path | None:
-    """A file to write: not a folder, under a folder we may write in (checked before any work)."""
-    if value is not None:
-        if value.is_dir():
-            raise typer.BadParameter(f"{value} is a folder, not a file")
-        _check_can_create(value)
+    """A file to write, checked before any work (see :func:`write_problem`)."""
+    problem = write_problem(value) if value is not None else None
+    if problem:
+        raise typer.BadParameter(problem)
     return value
 
 
-def _check_can_create(path: Path) -> None:
-    """Refuse a path whose nearest existing ancestor is a file or not writable (nothing is created here)."""
-    ancestor = path.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise typer.BadParameter(f"cannot write {path}: {ancestor} is a file, not a folder")
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise typer.BadParameter(f"cannot write {path}: no permission to write in {ancestor}")
+def write_problem(path: Path, folder: bool = False) -> str | None:
+    """Why ``path`` (a file, or with ``folder`` a folder to write into) cannot be written, or None. Looks only:
+    a file where a folder belongs or the other way round, or a nearest existing folder we may not write in."""
+    if path.exists() and path.is_dir() != folder:
+        return f"{path} is a file, not a folder" if folder else f"{path} is a folder, not a file"
+    place = path if folder and path.is_dir() else path.parent
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    if not place.is_dir():
+        return f"cannot write {path}: {place} is a file, not a folder"
+    if not os.access(place, os.W_OK | os.X_OK):
+        return f"cannot write {path}: no permission to write in {place}"
+    return None
 
 
 DataDirOption = Annotated[

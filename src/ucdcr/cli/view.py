@@ -12,7 +12,15 @@ from typing import Annotated
 
 import typer
 
-from ucdcr.cli.common import DataDirOption, console, friendly_errors, output_file_option, print_written
+from ucdcr.cli.common import (
+    DataDirOption,
+    console,
+    friendly_errors,
+    output_file_option,
+    print_written,
+    write_problem,
+)
+from ucdcr.errors import UcdcrError
 
 
 def register(app: typer.Typer) -> None:
@@ -36,12 +44,15 @@ def register(app: typer.Typer) -> None:
         from ucdcr.report.viewer import chain_documents, page_name, render_document
         from ucdcr.schema import DOC_KEY_COLUMN, DOCUMENTS_PARQUET
 
+        target = out or Path(page_name(doc_key))
+        problem = write_problem(target)
+        if problem:  # checked before the dataset is read
+            raise UcdcrError(problem)
         folder = dataset_dir(dataset, data_dir)
         mentions = load(folder)
         documents = load(folder, kind="documents") if (folder / DOCUMENTS_PARQUET).is_file() else None
         if documents is None:
             console.print("texts not shared: the page shows the mentions' context windows", highlight=False)
-        target = out or Path(page_name(doc_key))
         keys = [doc_key]
         if subtopic:
             prefix = doc_key.rsplit("/", 1)[0] + "/"
