@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -213,36 +213,37 @@ def _table_width(column_widths: Sequence[int]) -> int:
     return sum(column_widths) + 3 * len(column_widths) + 1
 
 
-def fit_to_width(table: ResultTable, console: Console) -> list[RichTable]:
-    """The table as rich tables no wider than ``console.width``, none losing a column or cutting a value.
+def fit_to_width(table: ResultTable, console: Console) -> list[RenderableType]:
+    """The table as rich tables no wider than ``console.width``, none losing a column or cutting a value, then
+    its notes as lines of the full width.
 
     As it is if it fits (headers may wrap); else in parts of as many columns as fit, each part repeating the first
-    column, the last one saying so. A column too wide to fit even alone next to the first one folds its values.
+    column, and a note saying so. A column too wide to fit even alone next to the first one folds its values.
     """
     needed = _needed_widths(table)
     width = console.width
+    notes = list(table.notes)
     if _table_width([needed[c][0] for c in table.columns]) <= width or len(table.columns) < 3:
-        return [_fitted(table, table.columns, None, needed, width)]
-    key, groups = table.columns[0], [[table.columns[1]]]
-    for column in table.columns[2:]:
-        if _table_width([needed[c][0] for c in (key, *groups[-1], column)]) <= width:
-            groups[-1].append(column)
-        else:
-            groups.append([column])
-    parts = []
-    for number, group in enumerate(groups, 1):
-        shown = group[0] if len(group) == 1 else f"{group[0]} … {group[-1]}"
-        parts.append(
-            _fitted(table, [key, *group], f"{table.title} (part {number} of {len(groups)}: {shown})", needed, width)
+        parts = [_fitted(table, table.columns, None, needed, width)]
+    else:
+        key, groups = table.columns[0], [[table.columns[1]]]
+        for column in table.columns[2:]:
+            if _table_width([needed[c][0] for c in (key, *groups[-1], column)]) <= width:
+                groups[-1].append(column)
+            else:
+                groups.append([column])
+        parts = []
+        for number, group in enumerate(groups, 1):
+            shown = group[0] if len(group) == 1 else f"{group[0]} … {group[-1]}"
+            title = f"{table.title} (part {number} of {len(groups)}: {shown})"
+            parts.append(_fitted(table, [key, *group], title, needed, width))
+        notes.append(
+            f"{len(table.columns)} columns do not fit in {width} characters: shown in {len(groups)} parts "
+            f"that repeat {key!r}; `--format md` prints the table whole."
         )
-    for part in parts[:-1]:
+    for part in parts:
         part.caption = None
-    split_note = (
-        f"{len(table.columns)} columns do not fit in {width} characters: shown in {len(groups)} parts "
-        f"that repeat {key!r}; `--format md` prints the table whole."
-    )
-    parts[-1].caption = "\n".join([*table.notes, split_note])
-    return parts
+    return [*parts, *(Text(note, style="dim italic") for note in notes)]
 
 
 def _fitted(
