@@ -158,13 +158,15 @@ def _sentence_windows(records: list[dict]) -> list[dict]:
         sent = record["sent_id"]
         words = sentences[sent][:6] if sent == 0 else sentences[sent]
         first = 0 if sent == 0 else 7  # document-global id of the window's first token
-        windowed.append({
-            **record,
-            "mention_context": words,
-            "context_start_end_global_id": [first, first + len(words) - 1],
-            "mention_sentence_start_end": [0, len(words)],
-            "tokens_number_context": list(record["tokens_number"]),
-        })
+        windowed.append(
+            {
+                **record,
+                "mention_context": words,
+                "context_start_end_global_id": [first, first + len(words) - 1],
+                "mention_sentence_start_end": [0, len(words)],
+                "tokens_number_context": list(record["tokens_number"]),
+            }
+        )
     return windowed
 
 
@@ -177,7 +179,10 @@ def test_without_texts_the_page_is_rebuilt_from_the_context_windows() -> None:
     assert parser.stack == []
     # d3: FIRE "fire", CITY "the city hall" (sentence 0), FIRE "The blaze", CITY "the city" (sentence 1).
     assert {key: text.strip() for key, text in parser.text.items()} == {
-        "TINY_08": "fire", "TINY_09": "the city hall", "TINY_10": "The blaze", "TINY_11": "the city"
+        "TINY_08": "fire",
+        "TINY_09": "the city hall",
+        "TINY_10": "The blaze",
+        "TINY_11": "the city",
     }
     # Global id 6 (sentence 0's ".") is in no window: one gap mark between the two sentences.
     assert page.count('<p class="gap">…</p>') == 1
