@@ -6,17 +6,20 @@ raw folder there, so `build all` must report it with its manual steps and still 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from tests.datasets.test_cerec import write_zip
 from tests.datasets.test_newswcl50r import make_raw
+from tests.formats.test_cerec_conll import THREAD
 from ucdcr.cli.app import app
 from ucdcr.cli.build import reader_options
 from ucdcr.errors import UcdcrError
-from ucdcr.registry import DATASET_IDS, ReadOptions
+from ucdcr.registry import DATASET_IDS, ReadOptions, get
 from ucdcr.schema import BUILD_REPORT
 
 
@@ -57,9 +60,12 @@ def test_named_options_and_generic_options_reach_read_options(tmp_path: Path, mo
     }
 
 
-def test_reader_options_checks_texts_folder(tmp_path: Path) -> None:
-    with pytest.raises(UcdcrError, match="not a folder"):
-        reader_options([], texts=tmp_path / "nope")
+def test_texts_must_be_a_folder(tmp_path: Path) -> None:
+    missing = run("newswcl50r", "--raw-dir", str(tmp_path), "--texts", str(tmp_path / "nope"))
+    assert missing.exit_code == 2 and f"{tmp_path / 'nope'} does not exist" in missing.output
+    (tmp_path / "file.txt").write_text("x")
+    a_file = run("newswcl50r", "--raw-dir", str(tmp_path), "--texts", str(tmp_path / "file.txt"))
+    assert a_file.exit_code == 2 and f"{tmp_path / 'file.txt'} is a file, not a folder" in a_file.output
     assert reader_options(["texts_dir=/a"], texts=tmp_path)["texts_dir"] == tmp_path  # the named option wins
 
 
@@ -69,6 +75,9 @@ def test_build_all_builds_what_is_there_and_reports_the_rest(tmp_path: Path) -> 
     result = run("all", "--raw-dir", str(raw), "--data-dir", str(data))
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in data.iterdir()) == ["newswcl50r"]
+    # the summary names the absolute output folder, then the build report's notes (the NewsWCL50r reader's one)
+    assert f"s -> {(data / 'newswcl50r').resolve()}\n" in result.output
+    assert "newswcl50r: note: paragraphs are the source sentences; article texts are not redistributed" in result.output
     others = [d for d in DATASET_IDS if d != "newswcl50r"]
     assert f"missing: {', '.join(others)}" in result.output
     for dataset_id in others:
@@ -91,3 +100,31 @@ def test_named_dataset_without_raw_files_is_an_error(tmp_path: Path) -> None:
     result = run("gvc", "--raw-dir", str(tmp_path), "--data-dir", str(tmp_path / "data"))
     assert result.exit_code == 2
     assert "gvc: raw files missing in" in result.output and "Manual steps:" in result.output
+
+
+def test_build_all_with_no_raw_files_is_an_error(tmp_path: Path) -> None:
+    result = run("all", "--raw-dir", str(tmp_path / "raw"), "--data-dir", str(tmp_path / "data"))
+    assert result.exit_code == 2
+    assert result.output.rstrip().endswith(
+        f"nothing was built: no raw files of these datasets in {(tmp_path / 'raw').resolve()} (see above); "
+        "`ucdcr datasets` shows what each dataset needs."
+    )
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
+
+
+def test_cerec_stand_ins_are_said_when_building_and_in_stats(tmp_path: Path) -> None:
+    # only the superseded dev.zip with one member: val comes from this stand-in, train and test are not built
+    raw, data = tmp_path / "raw", tmp_path / "data"
+    write_zip(raw / get("cerec").raw_folder / "_superseded/data/COLING/dev.zip", {"dev.20.conll": THREAD})
+    built = run("cerec", "--raw-dir", str(raw), "--data-dir", str(data))
+    assert built.exit_code == 0, built.output
+    stand_in = "val: cerec.validation.20.conll read from the stand-in _superseded/data/COLING/dev.zip:dev.20.conll"
+    assert f"cerec: note: {stand_in}" in built.output
+    assert "cerec: split train not built: seed.conll" in built.output
+    stats = CliRunner().invoke(app, ["stats", "--data-dir", str(data), "--tables", "2", "-f", "json"])
+    assert stats.exit_code == 0, stats.output
+    notes = json.loads(stats.output)[0]["notes"]
+    assert f"cerec (build): {stand_in}" in notes
+    assert any(note.startswith("cerec (build): split train not built: seed.conll") for note in notes)
+    on_screen = CliRunner().invoke(app, ["stats", "--data-dir", str(data), "--tables", "2"])  # Markdown: not a tty
+    assert f"cerec (build): {stand_in}" in on_screen.output

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import http.client
+import io
+import re
+import shutil
+import socket
 import subprocess
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -211,8 +217,13 @@ def test_failed_required_url_without_manual_steps_is_a_download_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     use(monkeypatch, manifest(file_entry(url=(tmp_path / "x.csv").as_uri()), file_entry(path="b.csv")))
-    with pytest.raises(DownloadError, match=r"ecbplus: could not obtain a/sentences.csv, b.csv: .*no URL"):
+    with pytest.raises(DownloadError) as error:
         dl.download("ecbplus", tmp_path / "raw")
+    assert not isinstance(error.value, ManualDownloadRequired)
+    message = str(error.value)  # reported like a dataset with manual steps, without the steps
+    assert message.startswith(f"ecbplus: raw files missing in {tmp_path / 'raw' / 'ECBplus'}: a/sentences.csv, b.csv.")
+    assert "  b.csv: skipped (no URL; not in the mirror)" in message and "Manual steps" not in message
+    assert f"  a/sentences.csv (size {len(CONTENT)}, sha256 {SHA}, from {(tmp_path / 'x.csv').as_uri()})" in message
 
 
 def test_cli_download_goes_on_after_a_manual_dataset(
@@ -298,3 +309,113 @@ def test_incomplete_tree_needs_the_manual_steps(tmp_path: Path, mirror: Path, mo
     with pytest.raises(ManualDownloadRequired) as error:
         dl.download("ecbplus", mirror)
     assert "t/ECB+: incomplete (2 of 50 files; add the rest by hand)" in str(error.value)
+
+
+# --- every way a fetch can fail is reported like the others, and the other entries / datasets go on -------------
+
+
+def _raiser(exc: BaseException) -> Any:
+    def urlopen(*args: Any, **kwargs: Any) -> Any:
+        raise exc
+
+    return urlopen
+
+
+class _CutShort(io.BytesIO):
+    """A response whose connection breaks after a few bytes."""
+
+    def read(self, *args: Any) -> bytes:
+        raise http.client.IncompleteRead(b"Topic", 36)
+
+
+FAILURES = {
+    "offline": (urllib.error.URLError(socket.gaierror(-2, "Name or service not known")), "Name or service not known"),
+    "http": (urllib.error.HTTPError("https://x.org/f", 404, "Not Found", {}, None), "HTTP Error 404: Not Found"),  # type: ignore[arg-type]
+    "timeout": (TimeoutError("timed out"), "TimeoutError: timed out"),
+    "reset": (ConnectionResetError(104, "Connection reset by peer"), "Connection reset by peer"),
+}
+
+
+@pytest.mark.parametrize("failure", FAILURES, ids=list(FAILURES))
+def test_a_failed_fetch_is_an_entry_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str) -> None:
+    exc, said = FAILURES[failure]
+    monkeypatch.setattr(dl.urllib.request, "urlopen", _raiser(exc))
+    use(monkeypatch, manifest(file_entry(url="https://x.org/f"), file_entry(path="b.csv", url="https://x.org/b")))
+    seen: list[dl.Fetched] = []
+    with pytest.raises(DownloadError) as error:
+        dl.download("ecbplus", tmp_path / "raw", report=seen.append)
+    assert [f.path for f in seen] == ["a/sentences.csv", "b.csv"]  # the second entry was still tried
+    assert all(f.action.startswith("failed (download failed (https://x.org/") and said in f.action for f in seen)
+    assert "What failed:" in str(error.value) and said in str(error.value)
+
+
+def test_a_connection_cut_short(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dl.urllib.request, "urlopen", lambda *a, **k: _CutShort())
+    use(monkeypatch, manifest(file_entry(url="https://x.org/f")))
+    with pytest.raises(DownloadError, match=r"IncompleteRead: IncompleteRead\(5 bytes read, 36 more expected\)"):
+        dl.download("ecbplus", tmp_path / "raw")
+    assert not any((tmp_path / "raw" / "ECBplus" / "a").iterdir())  # no partial file left
+
+
+def test_an_unreachable_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as probe:  # a local port nobody listens on: the connection is refused at once
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/ECB+.zip"
+    use(monkeypatch, manifest(file_entry(url=url)))
+    with pytest.raises(DownloadError, match=f"{re.escape(url)}: .*Connection refused"):
+        dl.download("ecbplus", tmp_path / "raw")
+
+
+def test_archive_fetch_failure_is_reported(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the tree entry comes from a zip URL (like ECB+.zip and NP4E's mmax2); offline, that fetch fails
+    monkeypatch.setattr(dl.urllib.request, "urlopen", _raiser(urllib.error.URLError("no network")))
+    use(monkeypatch, manifest(tree_entry(mirror, url="https://x.org/ECB+.zip", required=True, one_of=None)))
+    with pytest.raises(DownloadError) as error:
+        dl.download("ecbplus", tmp_path / "raw")
+    assert "  t/ECB+: failed (https://x.org/ECB+.zip: URLError: no network)" in str(error.value)
+    assert [p.name for p in (tmp_path / "raw" / "ECBplus").iterdir()] == []  # the staging folder is gone
+
+
+@pytest.mark.parametrize("content", [b"not a zip at all", b"truncated"], ids=["not-a-zip", "truncated"])
+def test_a_broken_archive_is_reported(
+    tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch, content: bytes
+) -> None:
+    archive = tmp_path / "ECB+.zip"
+    if content == b"truncated":
+        shutil.make_archive(str(tmp_path / "ECB+"), "zip", mirror / "ECBplus" / "t")
+        content = archive.read_bytes()[:-30]
+    archive.write_bytes(content)
+    use(monkeypatch, manifest(tree_entry(mirror, url=archive.as_uri(), required=True, one_of=None)))
+    with pytest.raises(DownloadError, match=f"{re.escape(archive.as_uri())}: not a readable zip archive"):
+        dl.download("ecbplus", tmp_path / "raw")
+
+
+def test_an_unwritable_raw_dir_is_an_entry_outcome(
+    tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "ECBplus").write_text("a file where the dataset folder belongs")
+    use(monkeypatch, manifest(file_entry()))
+    with pytest.raises(DownloadError, match=r"a/sentences.csv: failed \(.*(FileExistsError|NotADirectoryError)"):
+        dl.download("ecbplus", tmp_path / "raw", mirror)
+
+
+def test_cli_download_all_goes_on_after_a_network_failure(
+    tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dl.urllib.request, "urlopen", _raiser(urllib.error.URLError("no network")))
+    offline = manifest(file_entry(path="remote.csv", url="https://x.org/remote.csv"), manual_steps=None)
+    manifests = {"ecbplus": manifest(file_entry()), "np4e": offline | {"dataset": "np4e"}}
+    monkeypatch.setattr(dl, "load_manifest", lambda dataset_id: manifests.get(dataset_id, offline))
+    raw = tmp_path / "raw"
+    result = CliRunner().invoke(app, ["download", "np4e", "ecbplus", "--raw-dir", str(raw), "--mirror", str(mirror)])
+    assert result.exit_code == 2
+    assert isinstance(result.exception, SystemExit)  # an exit code, not an exception
+    assert (
+        "np4e: remote.csv: failed (download failed (https://x.org/remote.csv: URLError: no network))" in result.output
+    )
+    assert "np4e: not fetched\nnp4e: raw files missing in" in result.output  # with the expected files
+    assert f"ecbplus -> {(raw / 'ECBplus').resolve()}" in result.output  # where the files go
+    assert "ecbplus: a/sentences.csv: copied from mirror" in result.output  # the next dataset went on
+    assert result.output.rstrip().endswith("not fetched -- failed: np4e")

@@ -16,11 +16,14 @@ sharing a ``one_of`` group are alternatives (ECB+.zip or its extracted tree): on
 
 Sources, in order: a mirror folder laid out like the raw dir (``--mirror``, e.g. ``../shared/raw``), then the URL.
 Everything is written to a temporary name and renamed into place only after verification; a mismatch raises
-:class:`~ucdcr.errors.ChecksumError` naming the file, the expected and the actual hash. A required file that cannot be
-fetched (no URL, offline, HTTP error) raises :class:`~ucdcr.errors.ManualDownloadRequired` when the manifest has
-manual steps (its message: what failed, the steps, the expected names and hashes), else
-:class:`~ucdcr.errors.DownloadError`. Readers and ``build`` raise :class:`~ucdcr.errors.MissingRawData` with the
-same text (:func:`require_raw_files`, :func:`manual_steps_message`).
+:class:`~ucdcr.errors.ChecksumError` naming the file, the expected and the actual hash. Every other way a fetch can
+fail (no URL, offline, DNS, HTTP error, timeout, a connection cut short, a broken or unexpected archive, a mirror
+or raw dir that cannot be read or written) is an outcome ``failed (why)`` of that entry, and the other entries are
+still tried. A required file that could not be obtained then raises
+:class:`~ucdcr.errors.ManualDownloadRequired` when the manifest has manual steps, else
+:class:`~ucdcr.errors.DownloadError`; both messages say what failed, the manual steps if any, and the expected
+names and hashes. Readers and ``build`` raise :class:`~ucdcr.errors.MissingRawData` with the same text
+(:func:`require_raw_files`, :func:`manual_steps_message`).
 
 Status (``ucdcr datasets``): without ``verify`` only existence, file sizes and tree file counts are checked (fast);
 with it every sha256 / git blob / tree hash. A dataset is "complete", "manual" (incomplete and its manifest has
@@ -30,12 +33,14 @@ manual steps), "partial" (some files there) or "missing".
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import shutil
 import tempfile
 import urllib.request
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -46,6 +51,20 @@ from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, M
 from ucdcr.registry import get
 
 CHUNK = 1 << 20
+TIMEOUT_SECONDS = 60
+# What fetching from a URL, unpacking an archive or copying from a mirror can raise besides our own errors: OSError
+# covers URLError, HTTPError, timeouts and file-system errors; HTTPException a connection cut short; the rest are
+# broken archives (BadZipFile, a failing CRC or inflate, a truncated member, an encrypted or unknown compression).
+FETCH_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    ValueError,
+    http.client.HTTPException,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+)
 
 
 def load_manifest(dataset_id: str) -> dict[str, Any]:
@@ -265,15 +284,16 @@ def _try_fetch(entry: dict[str, Any], folder: Path, mirror_folder: Path | None) 
         raise  # a wrong file is never "missing": the user must look at it
     except DownloadError as exc:
         return f"failed ({exc})"
+    except FETCH_ERRORS as exc:  # e.g. the raw dir or the mirror cannot be written or read
+        return f"failed ({folder / entry['path']}: {_describe(exc)})"
 
 
 def _not_obtained(
     dataset_id: str, manifest: dict[str, Any], folder: Path, why: dict[str, str]
 ) -> DownloadError | ManualDownloadRequired:
     failures = [f"{path}: {reason}" for path, reason in why.items()]
-    if manifest.get("manual_steps"):
-        return ManualDownloadRequired(manual_steps_message(dataset_id, folder, list(why), failures))
-    return DownloadError(f"{dataset_id}: could not obtain {', '.join(why)}: " + "; ".join(failures))
+    message = manual_steps_message(dataset_id, folder, list(why), failures)
+    return ManualDownloadRequired(message) if manifest.get("manual_steps") else DownloadError(message)
 
 
 def manual_steps_message(dataset_id: str, folder: Path, missing: list[str], failures: list[str] | None = None) -> str:
@@ -345,13 +365,27 @@ def _fetch_entry(entry: dict[str, Any], folder: Path, mirror_folder: Path | None
     errors = []
     for url in urls:
         try:
-            _install_file(
-                entry, folder, lambda handle, url=url: _copy_stream(urllib.request.urlopen(url, timeout=60), handle)
-            )
+            _install_file(entry, folder, lambda handle, url=url: download_url(url, handle))
             return "downloaded"
-        except (OSError, ValueError) as exc:
-            errors.append(f"{url}: {exc}")
-    raise DownloadError(f"{target}: download failed ({'; '.join(errors)})")
+        except DownloadError as exc:
+            errors.append(str(exc))
+    raise DownloadError(f"download failed ({'; '.join(errors)})")
+
+
+def download_url(url: str, handle: Any) -> None:
+    """Copy what ``url`` serves into the open binary ``handle``; any failure is a DownloadError naming the URL."""
+    try:
+        _copy_stream(urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS), handle)
+    except FETCH_ERRORS as exc:
+        raise DownloadError(f"{url}: {_describe(exc)}") from exc
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception as a short phrase: its message, or its type when the message is empty or uninformative."""
+    reason = getattr(exc, "reason", None)  # URLError wraps the socket error
+    text = str(reason if reason is not None and not str(exc).startswith("HTTP Error") else exc)
+    text = " ".join(text.split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _copy_stream(source: Any, handle: Any) -> None:
@@ -409,10 +443,13 @@ def _extract_archive(entry: dict[str, Any], staging: Path) -> None:
     """Download the entry's zip and extract it so that ``staging/<path>`` is the tree (macOS resource forks left out)."""
     archive = staging / (entry.get("archive") or "archive.zip")
     with archive.open("wb") as handle:
-        _copy_stream(urllib.request.urlopen(entry["url"], timeout=60), handle)
+        download_url(entry["url"], handle)
     extracted = staging / "extracted"
-    with zipfile.ZipFile(archive) as bundle:
-        bundle.extractall(extracted, [m for m in bundle.namelist() if "__MACOSX" not in m])
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            bundle.extractall(extracted, [m for m in bundle.namelist() if "__MACOSX" not in m])
+    except FETCH_ERRORS as exc:
+        raise DownloadError(f"{entry['url']}: not a readable zip archive ({_describe(exc)})") from exc
     name = Path(entry["path"]).name
     found = next((p for p in [extracted / name, *extracted.rglob(name)] if p.is_dir()), None)
     if found is None:

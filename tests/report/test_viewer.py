@@ -65,12 +65,19 @@ def test_every_mention_of_the_document_is_a_span_with_its_text() -> None:
 
 def test_chain_list_links_to_the_other_documents_of_the_chain() -> None:
     mentions, documents = _tables()
-    page = render_document("tiny", mentions, documents, "0/s1/d1")
+    page = render_document("tiny", mentions, documents, "0/s1/d1", linked={"0/s1/d2"})
     # OBAMA continues in d2; the link targets that document's page file.
     assert f'href="{page_name("0/s1/d2")}"' in page
     assert "only in this document" in page  # VISIT and PARIS
-    page_d3 = render_document("tiny", mentions, documents, "0/s2/d3")
+    page_d3 = render_document("tiny", mentions, documents, "0/s2/d3", linked={"1/s3/d4"})
     assert f'href="{page_name("1/s3/d4")}"' in page_d3 and "(other subtopic)" in page_d3
+
+
+def test_documents_without_a_page_are_named_not_linked() -> None:
+    mentions, documents = _tables()
+    page = render_document("tiny", mentions, documents, "0/s1/d1")
+    assert "href=" not in page
+    assert '<span class="nopage" title="no page written; `ucdcr view tiny 0/s1/d2` writes it">0/s1/d2</span>' in page
 
 
 def test_crossing_mentions_are_drawn_in_pieces() -> None:
@@ -101,13 +108,46 @@ def test_unknown_document_names_known_keys() -> None:
         render_document("tiny", mentions, documents, "9/9/9")
 
 
+def _links(page: Path) -> list[str]:
+    return re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8"))
+
+
 def test_view_command_writes_the_subtopic_pages(tmp_path: Path) -> None:
     folder = write_tiny_dataset(tmp_path / "tiny")
     out = tmp_path / "pages" / "d1.html"
     result = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1", "--out", str(out), "--subtopic"])
     assert result.exit_code == 0, result.output
-    assert out.is_file() and (out.parent / page_name("0/s1/d2")).is_file()
-    assert 'id="m-TINY_04"' in (out.parent / page_name("0/s1/d2")).read_text(encoding="utf-8")
+    d2 = out.parent / page_name("0/s1/d2")
+    assert out.is_file() and d2.is_file()
+    assert 'id="m-TINY_04"' in d2.read_text(encoding="utf-8")
+    # every page written is named with its absolute path
+    assert f"wrote {out.resolve()}" in result.output and f"wrote {d2.resolve()}" in result.output
+    # d1 links to d2 (written); d2's link back to d1 would need view_0_s1_d1.html, but d1 went to d1.html
+    assert _links(out) == [page_name("0/s1/d2")] and _links(d2) == []
+
+
+def test_view_links_only_pages_that_exist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    monkeypatch.chdir(tmp_path)
+    first = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1"])
+    assert first.exit_code == 0, first.output
+    d1 = tmp_path / page_name("0/s1/d1")
+    assert f"wrote {d1}" in first.output
+    assert _links(d1) == []  # d2's page was not written: no link pointing nowhere
+    second = CliRunner().invoke(app, ["view", str(folder), "0/s1/d2"])
+    assert second.exit_code == 0, second.output
+    assert _links(tmp_path / page_name("0/s1/d2")) == [page_name("0/s1/d1")]  # d1's page is there now
+    for href in _links(tmp_path / page_name("0/s1/d2")):
+        assert (tmp_path / href).is_file()
+
+
+def test_view_out_must_be_writable(tmp_path: Path) -> None:
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    (tmp_path / "a_file").write_text("x")
+    result = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1", "--out", str(tmp_path / "a_file" / "p.html")])
+    assert result.exit_code == 2 and f"{tmp_path / 'a_file'} is a file, not a folder" in result.output
+    result = CliRunner().invoke(app, ["view", str(folder), "0/s1/d1", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and f"{tmp_path} is a folder, not a file" in result.output
 
 
 def _sentence_windows(records: list[dict]) -> list[dict]:
@@ -118,13 +158,15 @@ def _sentence_windows(records: list[dict]) -> list[dict]:
         sent = record["sent_id"]
         words = sentences[sent][:6] if sent == 0 else sentences[sent]
         first = 0 if sent == 0 else 7  # document-global id of the window's first token
-        windowed.append({
-            **record,
-            "mention_context": words,
-            "context_start_end_global_id": [first, first + len(words) - 1],
-            "mention_sentence_start_end": [0, len(words)],
-            "tokens_number_context": list(record["tokens_number"]),
-        })
+        windowed.append(
+            {
+                **record,
+                "mention_context": words,
+                "context_start_end_global_id": [first, first + len(words) - 1],
+                "mention_sentence_start_end": [0, len(words)],
+                "tokens_number_context": list(record["tokens_number"]),
+            }
+        )
     return windowed
 
 
@@ -137,7 +179,10 @@ def test_without_texts_the_page_is_rebuilt_from_the_context_windows() -> None:
     assert parser.stack == []
     # d3: FIRE "fire", CITY "the city hall" (sentence 0), FIRE "The blaze", CITY "the city" (sentence 1).
     assert {key: text.strip() for key, text in parser.text.items()} == {
-        "TINY_08": "fire", "TINY_09": "the city hall", "TINY_10": "The blaze", "TINY_11": "the city"
+        "TINY_08": "fire",
+        "TINY_09": "the city hall",
+        "TINY_10": "The blaze",
+        "TINY_11": "the city",
     }
     # Global id 6 (sentence 0's ".") is in no window: one gap mark between the two sentences.
     assert page.count('<p class="gap">…</p>') == 1
@@ -152,3 +197,13 @@ def test_view_command_without_a_document_table(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["view", str(folder), "1/s3/d4", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "context windows" in result.output and 'id="m-TINY_12"' in out.read_text(encoding="utf-8")
+
+
+def test_export_conll_says_where_it_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # like `view` and `report`, `export conll` writes into the current folder by default: it names the absolute paths
+    folder = write_tiny_dataset(tmp_path / "tiny")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["export", "conll", str(folder), "--split", "test"])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "conll" / "tiny_test_document.conll"
+    assert written.is_file() and result.output.startswith(f"wrote {written}: ")

@@ -22,7 +22,7 @@ from ucdcr.cli.common import (
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("baseline", help="Same-head-lemma baseline, uCDCR protocol: paper Tables 6, 7 and 13.")
+    @app.command("baseline", help="Same-head-lemma baseline (paper Tables 6, 7, 13). Scored with the uCDCR protocol.")
     @friendly_errors
     def _cmd(
         data_dir: DataDirOption = None,

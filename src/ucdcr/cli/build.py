@@ -3,9 +3,13 @@
 Reader options: ``--texts DIR`` (NewsWCL50r article texts, ``extra["texts_dir"]``), ``--outlets a,b`` (HyperCoref
 outlets, ``extra["outlets"]``), ``--all-sentences`` (ECB+) and the generic ``--option KEY=VALUE``.
 
+After each dataset: a summary line with the absolute output folder, the splits that were not built and the
+build report's notes (stand-in files, partial input and other remarks of the reader).
+
 ``build all`` builds every dataset whose raw files are there; a dataset whose raw files are missing
 (:class:`~ucdcr.errors.MissingRawData`) is reported with its manual steps and is not a failure. The exit code is 2
-when a dataset failed otherwise (or, when datasets are named, when any of them was not built), else 0.
+when a dataset failed otherwise, when datasets are named and any of them was not built, or when nothing at all was
+built; else 0.
 """
 
 from __future__ import annotations
@@ -15,18 +19,31 @@ from typing import Annotated, Any
 
 import typer
 
-from ucdcr.cli.common import DataDirOption, JobsOption, RawDirOption, console, err_console, friendly_errors
+from ucdcr.cli.common import (
+    EXIT_ERROR,
+    DataDirOption,
+    JobsOption,
+    RawDirOption,
+    console,
+    err_console,
+    friendly_errors,
+    input_folder_option,
+    print_message,
+)
 from ucdcr.cli.download import expand_ids
 from ucdcr.errors import MissingRawData, UcdcrError
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("build", help="Build datasets into the unified format (see build_report.json in each folder).")
+    @app.command(
+        "build", help="Build datasets into the unified format. Each folder gets a build_report.json of what was done."
+    )
     @friendly_errors
     def _cmd(
         datasets: Annotated[
-            list[str], typer.Argument(help="Dataset ids, or 'all' (skips datasets without raw files).")
+            list[str],
+            typer.Argument(metavar="DATASET...", help="Dataset ids, or 'all' (skips datasets without raw files)."),
         ],
         raw_dir: RawDirOption = None,
         data_dir: DataDirOption = None,
@@ -37,15 +54,17 @@ def register(app: typer.Typer) -> None:
         ] = False,
         texts: Annotated[
             Path | None,
-            typer.Option("--texts", help="NewsWCL50r: folder of the article texts (news-please JSON files)."),
+            input_folder_option("--texts", "NewsWCL50r: folder of the article texts (news-please JSON files)."),
         ] = None,
         outlets: Annotated[
             str | None,
-            typer.Option("--outlets", help="HyperCoref: comma-separated outlets (default bbc.com)."),
+            typer.Option("--outlets", metavar="LIST", help="HyperCoref: comma-separated outlets (default bbc.com)."),
         ] = None,
         option: Annotated[
             list[str] | None,
-            typer.Option("--option", "-o", help="Reader option KEY=VALUE (repeatable), e.g. texts_dir=/path."),
+            typer.Option(
+                "--option", "-o", metavar="KEY=VALUE", help="Reader option (repeatable), e.g. texts_dir=/path."
+            ),
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
     ) -> None:
@@ -53,14 +72,17 @@ def register(app: typer.Typer) -> None:
 
         extra = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
         build_all = any(name.lower() == "all" for name in datasets)
-        outcome = {"built": [], "missing": [], "failed": []}
+        outcome: dict[str, list[str]] = {"built": [], "missing": [], "failed": []}
         for dataset_id in expand_ids(datasets):
             outcome[_build_one(dataset_id, raw_dir, data_dir, jobs, quiet, ReadOptions(extra=dict(extra)))].append(
                 dataset_id
             )
         _print_outcome(outcome)
+        if not outcome["built"]:
+            _print_nothing_built(outcome, resolve_raw_dir(raw_dir))
+            raise typer.Exit(EXIT_ERROR)
         if outcome["failed"] or (outcome["missing"] and not build_all):
-            raise typer.Exit(2)
+            raise typer.Exit(EXIT_ERROR)
 
 
 def reader_options(
@@ -71,8 +93,6 @@ def reader_options(
     if all_sentences:
         extra["all_sentences"] = True
     if texts is not None:
-        if not texts.is_dir():
-            raise UcdcrError(f"--texts {texts}: not a folder")
         extra["texts_dir"] = texts
     if outlets:
         extra["outlets"] = [name.strip() for name in outlets.split(",") if name.strip()]
@@ -106,12 +126,10 @@ def _build_one(
             options=options,
         )
     except MissingRawData as exc:
-        err_console.print(
-            f"[yellow]{dataset_id}: raw files missing, not built:[/]\n{exc}", highlight=False, soft_wrap=True
-        )
+        print_message(f"{dataset_id}: raw files missing, not built:\n", str(exc), style="yellow")
         return "missing"
     except UcdcrError as exc:  # one dataset's problem does not stop the others
-        err_console.print(f"[bold red]{dataset_id}: not built:[/] {exc}", highlight=False, soft_wrap=True)
+        print_message(f"{dataset_id}: not built:", str(exc))
         return "failed"
     _print_summary(dataset_id, report)
     return "built"
@@ -121,16 +139,26 @@ def _print_outcome(outcome: dict[str, list[str]]) -> None:
     if not (outcome["missing"] or outcome["failed"]):
         return
     parts = [f"{what}: {', '.join(ids)}" for what, ids in outcome.items() if ids]
-    err_console.print("summary -- " + "; ".join(parts), highlight=False, soft_wrap=True)
+    err_console.print("summary -- " + "; ".join(parts), highlight=False, soft_wrap=True, markup=False)
+
+
+def _print_nothing_built(outcome: dict[str, list[str]], raw_dir: Path) -> None:
+    why = "no dataset could be built" if outcome["failed"] else f"no raw files of these datasets in {raw_dir.resolve()}"
+    print_message("nothing was built:", f"{why} (see above); `ucdcr datasets` shows what each dataset needs.")
 
 
 def _print_summary(dataset_id: str, report: Any) -> None:
+    """The summary line, the splits not built and every note of the build report (stand-ins, partial input...)."""
     counts = report.counts
     console.print(
         f"{dataset_id}: {counts['documents']} documents, {counts['mentions_written']} of "
         f"{counts['mentions_annotated']} mentions ({report.parse_rate:.2f}%), {len(report.dropped)} dropped, "
-        f"{counts['tokens']} tokens in {report.seconds:.1f} s -> {report.output_dir}",
+        f"{counts['tokens']} tokens in {report.seconds:.1f} s -> {Path(report.output_dir).resolve()}",
         highlight=False,
+        soft_wrap=True,
+        markup=False,
     )
     for split, why in report.unavailable_splits.items():
-        console.print(f"{dataset_id}: split {split} not built: {why}", highlight=False)
+        print_message(f"{dataset_id}: split {split} not built:", why, style="yellow", to=console)
+    for note in report.notes:
+        print_message(f"{dataset_id}: note:", note, style="yellow", to=console)

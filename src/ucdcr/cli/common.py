@@ -1,4 +1,11 @@
-"""Shared CLI pieces: the console, error reporting, the common options and the dataset / format selection.
+"""Shared CLI pieces: the consoles, how errors are told, the common options and the dataset / format selection.
+
+Errors: a :class:`~ucdcr.errors.UcdcrError` is one line ``error: <message>`` and exit code 2 (:func:`friendly_errors`,
+and the app-level handler in :mod:`ucdcr.cli.app` for any command); an unexpected exception is one line naming the
+command, the exception type and message and where it was raised, a line saying where to report it, exit code 70
+(``EX_SOFTWARE`` of sysexits.h), and the traceback only with ``ucdcr --debug`` or env ``UCDCR_DEBUG=1``
+(:func:`print_unexpected`); Ctrl-C is one line and exit code 130. Messages are printed verbatim, never read as rich
+markup. A command that writes files prints their absolute paths (:func:`print_written`).
 
 Only typer, rich and light ucdcr modules are imported here: every `ucdcr` call imports this module.
 """
@@ -6,12 +13,15 @@ Only typer, rich and light ucdcr modules are imported here: every `ucdcr` call i
 from __future__ import annotations
 
 import functools
+import os
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from ucdcr.errors import UcdcrError
 from ucdcr.report.tables import FORMATS
@@ -19,7 +29,26 @@ from ucdcr.report.tables import FORMATS
 console = Console()
 err_console = Console(stderr=True)
 
+# Where users report bugs. A placeholder until the project's public repository exists: change it here only.
+ISSUE_TRACKER = "https://github.com/ucdcr/ucdcr/issues"
+DEBUG_ENV = "UCDCR_DEBUG"
+
+EXIT_ERROR = 2  # a UcdcrError (bad input, missing files) or a usage error
+EXIT_BUG = 70  # an unexpected exception (sysexits.h EX_SOFTWARE)
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def print_message(label: str, text: str, style: str = "bold red", to: Console | None = None) -> None:
+    """``label`` in ``style`` followed by ``text`` as it is (brackets in ``text`` are not rich markup), unwrapped."""
+    separator = "" if label.endswith("\n") else " "
+    (to or err_console).print(Text.assemble((label, style), separator, text), soft_wrap=True, highlight=False)
+
+
+def print_error(exc: UcdcrError) -> None:
+    """The one line a UcdcrError becomes."""
+    print_message("error:", str(exc))
 
 
 def friendly_errors(func: F) -> F:
@@ -30,28 +59,144 @@ def friendly_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except UcdcrError as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True, soft_wrap=True)
-            raise typer.Exit(2) from None
+            print_error(exc)
+            raise typer.Exit(EXIT_ERROR) from None
 
     return wrapper  # type: ignore[return-value]
 
 
+def print_unexpected(exc: BaseException, command: str, debug: bool) -> None:
+    """What an exception that is not a UcdcrError becomes: (the traceback with ``debug``), one line naming the
+    command, the exception and where it was raised, then where to report it and how to see the traceback."""
+    if debug:
+        err_console.print(Text("".join(traceback.format_exception(exc))), soft_wrap=True, highlight=False)
+    message = " ".join(str(exc).split()) or "(no message)"
+    where = raised_at(exc)
+    print_message(
+        "error:",
+        f"`{command}` failed unexpectedly: {type(exc).__name__}: {message}" + (f" (at {where})" if where else ""),
+    )
+    rerun = command.replace("ucdcr", "ucdcr --debug", 1)
+    hint = "" if debug else f", with the traceback that `{rerun} ...` (or {DEBUG_ENV}=1) prints"
+    print_message("This is a bug in ucdcr:", f"please report it at {ISSUE_TRACKER}{hint}.", style="bold")
+
+
+def raised_at(exc: BaseException) -> str:
+    """``package/module.py:line in function`` of the innermost frame of the exception's traceback."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    frame = frames[-1]
+    parts = Path(frame.filename).parts
+    short = "/".join(parts[parts.index("ucdcr") :]) if "ucdcr" in parts else "/".join(parts[-2:])
+    return f"{short}:{frame.lineno} in {frame.name}"
+
+
+def print_written(*paths: Path, what: str = "wrote", to: Console | None = None) -> None:
+    """Tell where output went: ``wrote <absolute path>`` for each path."""
+    for path in paths:
+        (to or console).print(Text(f"{what} {Path(path).resolve()}"), soft_wrap=True, highlight=False)
+
+
+def _folder_or_absent(value: Path | None) -> Path | None:
+    """A folder option may name a folder or nothing yet, never a file."""
+    if value is not None and value.exists() and not value.is_dir():
+        raise typer.BadParameter(f"{value} is a file, not a folder")
+    return value
+
+
+def _existing_folder(value: Path | None) -> Path | None:
+    """A folder to read from must be there."""
+    _folder_or_absent(value)
+    if value is not None and not value.exists():
+        raise typer.BadParameter(f"{value} does not exist")
+    return value
+
+
+def _writable_folder(value: Path | None) -> Path | None:
+    """A folder to write into, checked before any work (see :func:`write_problem`)."""
+    problem = write_problem(value, folder=True) if value is not None else None
+    if problem:
+        raise typer.BadParameter(problem)
+    return value
+
+
+def _writable_file(value: Path | None) -> Path | None:
+    """A file to write, checked before any work (see :func:`write_problem`)."""
+    problem = write_problem(value) if value is not None else None
+    if problem:
+        raise typer.BadParameter(problem)
+    return value
+
+
+def write_problem(path: Path, folder: bool = False) -> str | None:
+    """Why ``path`` (a file, or with ``folder`` a folder to write into) cannot be written, or None. Looks only:
+    a file where a folder belongs or the other way round, or a nearest existing folder we may not write in."""
+    if path.exists() and path.is_dir() != folder:
+        return f"{path} is a file, not a folder" if folder else f"{path} is a folder, not a file"
+    place = path if folder and path.is_dir() else path.parent
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    if not place.is_dir():
+        return f"cannot write {path}: {place} is a file, not a folder"
+    if not os.access(place, os.W_OK | os.X_OK):
+        return f"cannot write {path}: no permission to write in {place}"
+    return None
+
+
 DataDirOption = Annotated[
     Path | None,
-    typer.Option("--data-dir", help="Folder of built datasets (default: env UCDCR_DATA_DIR or the user data dir)."),
+    typer.Option(
+        "--data-dir",
+        envvar="UCDCR_DATA_DIR",
+        metavar="DIR",
+        callback=_folder_or_absent,
+        help="Folder of built datasets (default: the user data dir).",
+    ),
 ]
 RawDirOption = Annotated[
     Path | None,
-    typer.Option("--raw-dir", help="Folder of raw downloads (default: env UCDCR_RAW_DIR or the user data dir)."),
+    typer.Option(
+        "--raw-dir",
+        envvar="UCDCR_RAW_DIR",
+        metavar="DIR",
+        callback=_folder_or_absent,
+        help="Folder of raw downloads (default: the user data dir).",
+    ),
 ]
 DatasetsOption = Annotated[
-    str | None, typer.Option("--datasets", help="Comma-separated dataset ids (default: every built dataset).")
+    str | None,
+    typer.Option("--datasets", metavar="IDS", help="Comma-separated dataset ids (default: every built dataset)."),
 ]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes.")]
 FormatOption = Annotated[
-    str | None, typer.Option("--format", "-f", help=f"Print as {'|'.join(FORMATS)} (default: tables on the terminal).")
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help=f"Print as {'|'.join(FORMATS)} (default: tables fitted to the terminal; Markdown when piped).",
+    ),
 ]
-OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write the output to this file.")]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", metavar="FILE", callback=_writable_file, help="Write the output to this file."),
+]
+
+
+def output_folder_option(name: str, help: str) -> Any:
+    """A typer option for a folder to write into (``--out``); refused up front if it cannot be written."""
+    return typer.Option(name, metavar="DIR", callback=_writable_folder, help=help)
+
+
+def output_file_option(name: str, help: str) -> Any:
+    """A typer option for a file to write (``--out``); refused up front if it cannot be written."""
+    return typer.Option(name, metavar="FILE", callback=_writable_file, help=help)
+
+
+def input_folder_option(name: str, help: str) -> Any:
+    """A typer option for a folder to read from (``--mirror``, ``--texts``): it must exist and be a folder."""
+    return typer.Option(name, metavar="DIR", callback=_existing_folder, help=help)
 
 
 def check_format(fmt: str | None) -> None:

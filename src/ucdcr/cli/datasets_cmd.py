@@ -1,7 +1,9 @@
-"""`ucdcr datasets`: one row per dataset: id, paper name, mention types, licence, raw-file status, missing files, built.
+"""`ucdcr datasets`: one row per dataset: id, paper name, mention types, licence, raw-file status, built, missing files.
 
 Status (:attr:`ucdcr.download.DatasetStatus.state`): complete / manual (incomplete; the manifest has manual steps) /
 partial / missing. Fast by default (existence, sizes, tree file counts); ``--verify`` also checks every hash.
+Printed like the other table commands (:func:`ucdcr.report.tables.print_tables`): fitted to the terminal, Markdown
+when piped, or ``--format md|csv|json|latex``.
 """
 
 from __future__ import annotations
@@ -11,9 +13,18 @@ from typing import Annotated
 
 import typer
 
-from ucdcr.cli.common import DataDirOption, RawDirOption, console, friendly_errors
+from ucdcr.cli.common import (
+    DataDirOption,
+    FormatOption,
+    OutputOption,
+    RawDirOption,
+    check_format,
+    console,
+    friendly_errors,
+)
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.registry import DATASET_IDS, get
+from ucdcr.report.tables import ResultTable
 
 
 def dataset_rows(raw_dir: Path, data_dir: Path, verify: bool = False) -> list[dict[str, str]]:
@@ -48,27 +59,31 @@ def dataset_rows(raw_dir: Path, data_dir: Path, verify: bool = False) -> list[di
     return rows
 
 
-ROW_KEYS = ("id", "name", "types", "licence", "status", "raw", "missing", "built")
+ROW_KEYS = ("id", "name", "types", "licence", "status", "raw", "built", "missing")
+HEADERS = ("id", "paper name", "mentions", "licence", "status", "raw files", "built", "missing")
 STATE_STYLE = {"complete": "green", "manual": "yellow", "partial": "yellow", "missing": "red"}
 
 
+def datasets_table(rows: list[dict[str, str]]) -> ResultTable:
+    """The rows of :func:`dataset_rows` as a table (the "missing" cell lists one lacking file per line)."""
+    table = ResultTable("uCDCR datasets", list(HEADERS), styles={"status": STATE_STYLE})
+    for row in rows:
+        table.add({header: row[key] for header, key in zip(HEADERS, ROW_KEYS)})
+    return table
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("datasets", help="List the 12 datasets: licence, raw-file status and missing files, built or not.")
+    @app.command("datasets", help="List the 12 datasets. Licence, raw-file status and missing files, built or not.")
     @friendly_errors
     def _cmd(
         raw_dir: RawDirOption = None,
         data_dir: DataDirOption = None,
         verify: Annotated[bool, typer.Option("--verify", help="Also check every sha256 / tree hash (slow).")] = False,
+        fmt: FormatOption = None,
+        output: OutputOption = None,
     ) -> None:
-        from rich.table import Table
+        from ucdcr.report.tables import print_tables
 
-        table = Table("id", "paper name", "mentions", "licence", "status", "raw files", "built")
-        table.add_column("missing", overflow="fold")
-        for row in dataset_rows(resolve_raw_dir(raw_dir), resolve_data_dir(data_dir), verify=verify):
-            style = STATE_STYLE.get(row["status"], "")
-            status = f"[{style}]{row['status']}[/]" if style else row["status"]
-            row = row | {"status": status}
-            table.add_row(
-                *(row[key] for key in ("id", "name", "types", "licence", "status", "raw", "built", "missing"))
-            )
-        console.print(table)
+        check_format(fmt)
+        rows = dataset_rows(resolve_raw_dir(raw_dir), resolve_data_dir(data_dir), verify=verify)
+        print_tables([datasets_table(rows)], fmt, console, output)

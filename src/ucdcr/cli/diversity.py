@@ -24,7 +24,7 @@ from ucdcr.cli.common import (
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("diversity", help="Lexical ambiguity and diversity: paper Table 5 plus the standard MTLD.")
+    @app.command("diversity", help="Lexical ambiguity and diversity (paper Table 5). Also the standard MTLD.")
     @friendly_errors
     def _cmd(
         data_dir: DataDirOption = None,

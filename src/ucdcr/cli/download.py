@@ -1,7 +1,9 @@
 """`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically.
 
-A dataset whose required files cannot be fetched prints its manual steps (or the failure) and the others go on;
-the exit code is 1 when only manual steps are missing, 2 when a download failed otherwise, 0 when all are there.
+Each dataset first names its raw folder (absolute), then one line per file with what happened. A dataset whose
+required files cannot be fetched (no network, HTTP error, a broken archive, ...) prints what failed and the manual
+steps, and the others go on; the exit code is 1 when only manual steps are missing, 2 when a download failed
+otherwise, 0 when all are there.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ucdcr.cli.common import RawDirOption, console, err_console, friendly_errors
+from ucdcr.cli.common import RawDirOption, console, friendly_errors, input_folder_option, print_message
 from ucdcr.errors import ManualDownloadRequired, UcdcrError
 from ucdcr.paths import resolve_raw_dir
 from ucdcr.registry import DATASET_IDS, get
@@ -26,13 +28,16 @@ def expand_ids(names: list[str]) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("download", help="Fetch and verify the raw files of datasets (or take them from --mirror).")
+    @app.command(
+        "download", help="Fetch and verify raw files. Takes them from --mirror when given, else from their URLs."
+    )
     @friendly_errors
     def _cmd(
-        datasets: Annotated[list[str], typer.Argument(help="Dataset ids, or 'all'.")],
+        datasets: Annotated[list[str], typer.Argument(metavar="DATASET...", help="Dataset ids, or 'all'.")],
         raw_dir: RawDirOption = None,
         mirror: Annotated[
-            Path | None, typer.Option("--mirror", help="A local folder laid out like the raw dir (e.g. ../shared/raw).")
+            Path | None,
+            input_folder_option("--mirror", "A local folder laid out like the raw dir (e.g. ../shared/raw)."),
         ] = None,
     ) -> None:
         from ucdcr.download import download
@@ -41,26 +46,26 @@ def register(app: typer.Typer) -> None:
         manual: list[str] = []
         failed: list[str] = []
         for dataset_id in expand_ids(datasets):
+            folder = (target / get(dataset_id).raw_folder).resolve()
+            console.print(f"{dataset_id} -> {folder}", highlight=False, markup=False, soft_wrap=True)
             try:
                 download(dataset_id, target, mirror, report=partial(_print_fetched, dataset_id))
             except ManualDownloadRequired as exc:
                 manual.append(dataset_id)
-                err_console.print(
-                    f"[yellow]{dataset_id}: manual steps needed[/]\n{exc}", highlight=False, soft_wrap=True
-                )
+                print_message(f"{dataset_id}: manual steps needed\n", str(exc), style="yellow")
             except UcdcrError as exc:  # a failed dataset does not stop the others
                 failed.append(dataset_id)
-                err_console.print(f"[bold red]{dataset_id}: failed:[/] {exc}", highlight=False, soft_wrap=True)
+                print_message(f"{dataset_id}: not fetched\n", str(exc))
         if manual or failed:
-            err_console.print(_not_fetched_line(manual, failed), highlight=False, soft_wrap=True)
+            print_message("not fetched --", _not_fetched_line(manual, failed), style="")
             raise typer.Exit(2 if failed else 1)
 
 
 def _print_fetched(dataset_id: str, item: Any) -> None:
-    console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False, soft_wrap=True)
+    console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False, soft_wrap=True, markup=False)
 
 
 def _not_fetched_line(manual: list[str], failed: list[str]) -> str:
     parts = [f"manual steps needed: {', '.join(manual)}"] if manual else []
     parts += [f"failed: {', '.join(failed)}"] if failed else []
-    return "not fetched -- " + "; ".join(parts)
+    return "; ".join(parts)

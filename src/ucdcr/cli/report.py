@@ -7,14 +7,24 @@ from typing import Annotated
 
 import typer
 
-from ucdcr.cli.common import DataDirOption, DatasetsOption, console, friendly_errors, selected_datasets
+from ucdcr.cli.common import (
+    DataDirOption,
+    DatasetsOption,
+    console,
+    friendly_errors,
+    output_folder_option,
+    print_message,
+    selected_datasets,
+)
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("report", help="Write index.html + report.md with all tables and figures of the built datasets.")
+    @app.command("report", help="Write an HTML and Markdown report. All tables and figures of the built datasets.")
     @friendly_errors
     def _cmd(
-        out: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("ucdcr-report"),
+        out: Annotated[Path, output_folder_option("--out", "Output folder (in the current folder by default).")] = Path(
+            "ucdcr-report"
+        ),
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
         embed: Annotated[
@@ -35,5 +45,11 @@ def register(app: typer.Typer) -> None:
             )
         for figure in report.figures:
             if figure.missing:
-                console.print(f"figure not drawn: {figure.title}: {figure.missing}", highlight=False, markup=False)
-        console.print(f"wrote {len(report.files)} files to {out} (open {out / 'index.html'})", highlight=False)
+                print_message("figure not drawn:", f"{figure.title}: {figure.missing}", style="yellow", to=console)
+        folder = out.resolve()
+        console.print(
+            f"wrote {len(report.files)} files to {folder} (open {folder / 'index.html'})",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )

@@ -1,6 +1,7 @@
 """`ucdcr stats`: paper Tables 2, 3, 4, 12 and the head POS / NER / type distributions (Tables 9–11).
 
-The tables are built by :func:`ucdcr.report.paper_tables.stats_tables`.
+The tables are built by :func:`ucdcr.report.paper_tables.stats_tables`; under the first one, each dataset's build
+report notes (splits not built, stand-in files, partial input and the reader's other remarks).
 """
 
 from __future__ import annotations
@@ -26,14 +27,20 @@ DEFAULT_TABLES = "2,3,4,12,9,10,11"
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("stats", help="Dataset statistics: paper Tables 2, 3, 4, 12 and POS/NER/type distributions (9-11).")
+    @app.command(
+        "stats",
+        help="Dataset statistics (paper Tables 2-4 and 12). Also head POS / NER / mention type distributions (9-11).",
+    )
     @friendly_errors
     def _cmd(
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
         fmt: FormatOption = None,
         tables: Annotated[
-            str, typer.Option("--tables", help="Comma-separated: 2,3,4,12,9,10,11 and 'summary' (every value).")
+            str,
+            typer.Option(
+                "--tables", metavar="LIST", help="Comma-separated: 2,3,4,12,9,10,11 and 'summary' (every value)."
+            ),
         ] = DEFAULT_TABLES,
         output: OutputOption = None,
     ) -> None:

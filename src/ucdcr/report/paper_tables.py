@@ -8,6 +8,7 @@ setting) and ``ucdcr evaluate`` print, and that ``ucdcr report`` collects. The v
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from ucdcr.analysis.stats import (
 from ucdcr.errors import UcdcrError
 from ucdcr.io.load import dataset_id, load_columns, load_documents, load_mentions
 from ucdcr.report.tables import ResultTable
+from ucdcr.schema import BUILD_REPORT
 
 STATS_TABLES = ("2", "3", "4", "12", "9", "10", "11", "summary")
 DEFAULT_STATS_TABLES = STATS_TABLES[:-1]
@@ -109,7 +111,32 @@ def stats_tables(folders: dict[str, Path], wanted: tuple[str, ...] = DEFAULT_STA
             tables.append(_distribution_table(f"Table {number}: {title} distribution", distributions[field]))
     if "summary" in wanted:
         tables.append(_summary_table(summaries))
+    if tables:
+        tables[0].notes += build_notes(folders)
     return tables
+
+
+def build_notes(folders: dict[str, Path]) -> list[str]:
+    """What each dataset's build report says about its input: the splits that were not built and the reader's
+    notes (stand-in files, partial input and other remarks), as "<dataset> (build): <note>" lines."""
+    lines = []
+    for name, folder in folders.items():
+        path = folder / BUILD_REPORT
+        if not path.is_file():
+            continue
+        try:
+            report = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            lines.append(f"{name} (build): {path} could not be read ({exc})")
+            continue
+        report = report if isinstance(report, dict) else {}
+        unavailable = report.get("unavailable_splits")
+        if isinstance(unavailable, dict):
+            lines += [f"{name} (build): split {split} not built: {why}" for split, why in unavailable.items()]
+        notes = report.get("notes")
+        if isinstance(notes, list):
+            lines += [f"{name} (build): {note}" for note in notes]
+    return lines
 
 
 def _table12(summaries: dict[str, list[dict[str, Any]]]) -> ResultTable:

@@ -2,7 +2,13 @@
 
 A :class:`ResultTable` is a title, column names and rows (dicts keyed by column). Cells are numbers, strings or
 None (missing: "–" in text formats, empty in CSV, null in JSON). Floats are printed with ``digits`` decimals
-(Python rounding of the value) in md/csv/latex/rich; JSON keeps the exact values for machines.
+(Python rounding of the value) in md/csv/latex/rich; JSON keeps the exact values for machines. A line break in a
+cell is ``<br>`` in Markdown and a space in LaTeX.
+
+On a terminal (:func:`print_tables` without a format) a table never loses a column: values are never cut, and a
+table wider than the terminal is shown in parts that each fit, every part repeating the first column, with a
+note saying so and that ``--format md`` prints it whole (:func:`fit_to_width`). Output that is not a terminal
+(a pipe, a file) gets Markdown, which no width cuts.
 """
 
 from __future__ import annotations
@@ -11,13 +17,15 @@ import csv
 import io
 import json
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
 from rich.table import Table as RichTable
+from rich.text import Text
 
 TableFormat = Literal["md", "csv", "json", "latex"]
 FORMATS: tuple[str, ...] = ("md", "csv", "json", "latex")
@@ -26,13 +34,15 @@ MISSING = "–"
 
 @dataclass
 class ResultTable:
-    """A titled table; ``digits`` is the float precision of the text formats, ``notes`` are printed below it."""
+    """A titled table; ``digits`` is the float precision of the text formats, ``notes`` are printed below it.
+    ``styles`` colours cells on the terminal only: column -> {cell text: rich style}."""
 
     title: str
     columns: list[str]
     rows: list[dict[str, Any]] = field(default_factory=list)
     digits: int = 2
     notes: list[str] = field(default_factory=list)
+    styles: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def add(self, row: Mapping[str, Any]) -> None:
         unknown = [key for key in row if key not in self.columns]
@@ -60,7 +70,7 @@ def to_markdown(table: ResultTable) -> str:
     """A GitHub-flavoured Markdown table with a "### title" heading."""
 
     def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+        return "| " + " | ".join(cell.replace("|", "\\|").replace("\n", "<br>") for cell in cells) + " |"
 
     lines = [f"### {table.title}", "", line(table.columns), line(["---"] * len(table.columns))]
     lines += [line(cells) for cells in _text_rows(table)]
@@ -121,7 +131,9 @@ def to_latex(table: ResultTable) -> str:
     lines = [r"\begin{table}[t]", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule"]
     lines.append(" & ".join(latex_escape(column) for column in table.columns) + r" \\")
     lines.append(r"\midrule")
-    lines += [" & ".join(latex_escape(cell) for cell in cells) + r" \\" for cells in _text_rows(table)]
+    lines += [
+        " & ".join(latex_escape(" ".join(cell.split("\n"))) for cell in cells) + r" \\" for cells in _text_rows(table)
+    ]
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{latex_escape(table.title)}}}", r"\end{table}"]
     return "\n".join(lines) + "\n"
 
@@ -140,37 +152,134 @@ def render(tables: Sequence[ResultTable], fmt: TableFormat) -> str:
     raise ValueError(f"unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
 
 
-def to_rich(table: ResultTable) -> RichTable:
-    """A rich table for the terminal (numbers right-aligned)."""
-    rich_table = RichTable(title=table.title, caption="\n".join(table.notes) or None, caption_justify="left")
-    numeric = {
-        column: all(isinstance(row.get(column), int | float) or row.get(column) is None for row in table.rows)
-        for column in table.columns
-    }
-    cells = _text_rows(table)
-    for index, column in enumerate(table.columns):
-        widest = max((len(row[index]) for row in cells), default=0)  # values stay whole; headers may wrap
-        rich_table.add_column(column, justify="right" if numeric[column] else "left", min_width=widest, overflow="fold")
-    for row in cells:
-        rich_table.add_row(*row)
+def to_rich(
+    table: ResultTable,
+    columns: Sequence[str] | None = None,
+    title: str | None = None,
+    widths: Sequence[int] | None = None,
+) -> RichTable:
+    """A rich table for the terminal (numbers right-aligned) of all columns or the given ones, each column as wide
+    as rich likes or as given in ``widths`` (headers wrap, long values fold)."""
+    shown = list(columns or table.columns)
+    rich_table = RichTable(title=title or table.title, caption="\n".join(table.notes) or None, caption_justify="left")
+    for position, column in enumerate(shown):
+        numeric = all(isinstance(row.get(column), int | float) or row.get(column) is None for row in table.rows)
+        rich_table.add_column(
+            column,
+            justify="right" if numeric else "left",
+            width=widths[position] if widths else None,
+            overflow="fold",
+        )
+    indices = [table.columns.index(column) for column in shown]
+    for cells in _text_rows(table):
+        rich_table.add_row(*(_styled(table, table.columns[i], cells[i]) for i in indices))
     return rich_table
 
 
+def _styled(table: ResultTable, column: str, text: str) -> Text:
+    style = table.styles.get(column, {}).get(text)
+    return Text(text, style=style or "")
+
+
+WHOLE = 20  # text up to this width is never wrapped on the terminal (numbers never are)
+FOLD = 30  # a longer word may be folded at this width
+
+
+def _needed_widths(table: ResultTable) -> dict[str, tuple[int, int]]:
+    """Column -> (narrowest width that keeps its values readable, width with every value and the header on one
+    line). Readable: numbers and short texts whole, longer texts wrapped at spaces, words longer than FOLD folded;
+    the header wraps at spaces."""
+    cells = _text_rows(table)
+    needed = {}
+    for index, column in enumerate(table.columns):
+        lines = [line for row in cells for line in row[index].split("\n")]
+        narrow = max((_narrowest(line) for line in lines), default=0)
+        widest = max((cell_len(line) for line in lines), default=0)
+        longest_word = max((cell_len(word) for word in column.split()), default=0)
+        needed[column] = (max(narrow, longest_word), max(widest, cell_len(column)))
+    return needed
+
+
+def _narrowest(text: str) -> int:
+    width = cell_len(text)
+    if width <= WHOLE:
+        return width
+    return max(WHOLE, min(FOLD, max(cell_len(word) for word in text.split())))
+
+
+def _table_width(column_widths: Sequence[int]) -> int:
+    """Width of a rich table with the default box: one space of padding on each side of a column, a rule before
+    every column and after the last."""
+    return sum(column_widths) + 3 * len(column_widths) + 1
+
+
+def fit_to_width(table: ResultTable, console: Console) -> list[RenderableType]:
+    """The table as rich tables no wider than ``console.width``, none losing a column or cutting a value, then
+    its notes as lines of the full width.
+
+    As it is if it fits (headers may wrap); else in parts of as many columns as fit, each part repeating the first
+    column, and a note saying so. A column too wide to fit even alone next to the first one folds its values.
+    """
+    needed = _needed_widths(table)
+    width = console.width
+    notes = list(table.notes)
+    if _table_width([needed[c][0] for c in table.columns]) <= width or len(table.columns) < 3:
+        parts = [_fitted(table, table.columns, None, needed, width)]
+    else:
+        key, groups = table.columns[0], [[table.columns[1]]]
+        for column in table.columns[2:]:
+            if _table_width([needed[c][0] for c in (key, *groups[-1], column)]) <= width:
+                groups[-1].append(column)
+            else:
+                groups.append([column])
+        parts = []
+        for number, group in enumerate(groups, 1):
+            shown = group[0] if len(group) == 1 else f"{group[0]} … {group[-1]}"
+            title = f"{table.title} (part {number} of {len(groups)}: {shown})"
+            parts.append(_fitted(table, [key, *group], title, needed, width))
+        notes.append(
+            f"{len(table.columns)} columns do not fit in {width} characters: shown in {len(groups)} parts "
+            f"that repeat {key!r}; `--format md` prints the table whole."
+        )
+    for part in parts:
+        part.caption = None
+    return [*parts, *(Text(note, style="dim italic") for note in notes)]
+
+
+def _fitted(
+    table: ResultTable, columns: Sequence[str], title: str | None, needed: dict[str, tuple[int, int]], width: int
+) -> RichTable:
+    """Rich's own layout when every header fits on one line; else the narrowest widths that keep values whole,
+    the room left given to headers left to right; if even those do not fit, rich's layout (values fold)."""
+    narrow, natural = [needed[c][0] for c in columns], [needed[c][1] for c in columns]
+    if _table_width(natural) <= width or _table_width(narrow) > width:
+        return to_rich(table, columns, title)
+    widths, spare = list(narrow), width - _table_width(narrow)
+    for position, wanted in enumerate(natural):
+        grow = min(wanted - widths[position], spare)
+        widths[position] += grow
+        spare -= grow
+    return to_rich(table, columns, title, widths)
+
+
 def print_tables(
-    tables: Sequence[ResultTable], fmt: str | None, console: Any, output: str | Path | None = None
+    tables: Sequence[ResultTable], fmt: str | None, console: Console, output: str | Path | None = None
 ) -> None:
-    """Show tables on the terminal (rich) when ``fmt`` is None, else write them rendered in ``fmt`` to stdout; with
-    ``output`` (a path) the rendering is written there atomically instead."""
-    if fmt is None:
+    """Without ``fmt``: on a terminal rich tables fitted to its width (:func:`fit_to_width`), elsewhere Markdown.
+    With ``fmt``: the rendering in that format on stdout, or with ``output`` written atomically to that file (its
+    absolute path is printed)."""
+    from ucdcr.io.conll_export import write_text_atomic
+
+    if fmt is None and output is None and console.is_terminal:
         for table in tables:
-            console.print(to_rich(table))
+            for part in fit_to_width(table, console):
+                console.print(part)
         return
-    text = render(tables, fmt)  # type: ignore[arg-type]
+    text = render(tables, fmt or "md")  # type: ignore[arg-type]
     if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        console.file.write(text)
+        console.file.flush()
         return
     target = Path(output)
-    temporary = target.with_name(f".{target.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(target)
+    write_text_atomic(target, text)
+    console.print(Text(f"wrote {target.resolve()}"), soft_wrap=True)

@@ -7,9 +7,10 @@ from the mentions' context windows (document-global ids ``context_start_end_glob
 no window covers the text. Every mention becomes a ``<span class="m" id="m-<mention_id>">``
 whose hover title gives chain id, type, head and mention id; nested mentions nest. Mentions that overlap without
 nesting are drawn in pieces: the first piece carries the id, the others ``data-part``. A side list shows each
-chain of the document with its colour, size and links to the pages of the other documents (of the subtopic
-first) where the chain continues. The page has no external resources: inline CSS and a few lines of inline
-script (clicking a chain in the list highlights its mentions).
+chain of the document with its colour, size and the other documents (of the subtopic first) where the chain
+continues: a link where that document's page exists (the caller says which, ``linked``), else its key with the
+command that writes its page. The page has no external resources: inline CSS and a few lines of inline script
+(clicking a chain in the list highlights its mentions).
 
 Colours are deterministic: chains are numbered by first appearance in the document and take evenly spaced hues.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -82,9 +84,7 @@ def document_tokens(documents: pa.Table, doc_key: str) -> tuple[list[Token], dic
     return tokens, {(sent, token): position for position, (sent, token) in enumerate(zip(sents, token_ids))}
 
 
-def place_mentions(
-    records: list[dict], index: dict[tuple[int, int], int], doc_key: str
-) -> list[PlacedMention]:
+def place_mentions(records: list[dict], index: dict[tuple[int, int], int], doc_key: str) -> list[PlacedMention]:
     """Mention records of one document on the token positions given by ``index`` ((sent_id, token_id) -> position)."""
     placed = []
     for record in records:
@@ -155,9 +155,15 @@ def chain_documents(mentions: pa.Table) -> dict[str, list[str]]:
     return {chain: sorted(keys) for chain, keys in docs.items()}
 
 
-def render_document(dataset: str, mentions: pa.Table, documents: pa.Table | None, doc_key: str) -> str:
+def render_document(
+    dataset: str,
+    mentions: pa.Table,
+    documents: pa.Table | None,
+    doc_key: str,
+    linked: Collection[str] = frozenset(),
+) -> str:
     """The HTML page of one document (see the module docstring); without a document table (texts not shared)
-    the page shows the mentions' context windows."""
+    the page shows the mentions' context windows. ``linked``: the doc keys whose pages sit beside this one."""
     records = mentions.filter(pc.equal(mentions["conll_doc_key"], doc_key)).to_pylist()
     if documents is not None:
         tokens, index = document_tokens(documents, doc_key)
@@ -176,7 +182,7 @@ def render_document(dataset: str, mentions: pa.Table, documents: pa.Table | None
     colours = {chain: index for index, chain in enumerate(chains)}
     meta = records[0] if records else {}
     body = _text_html(tokens, placed, colours)
-    side = _chain_list_html(placed, colours, chain_documents(mentions), doc_key)
+    side = _chain_list_html(placed, colours, chain_documents(mentions), doc_key, dataset, linked)
     title = f"{dataset} · {doc_key}"
     facts = (
         f"topic {html.escape(str(meta.get('topic', '')))} · subtopic {html.escape(str(meta.get('subtopic', '')))} · "
@@ -185,7 +191,13 @@ def render_document(dataset: str, mentions: pa.Table, documents: pa.Table | None
     )
     palette = "\n".join(f".c{i}{{--c:{chain_colour(i)}}}" for i in range(len(chains)))
     return _PAGE.format(
-        title=html.escape(title), facts=facts, note=note, body=body, side=side, palette=palette, css=_CSS,
+        title=html.escape(title),
+        facts=facts,
+        note=note,
+        body=body,
+        side=side,
+        palette=palette,
+        css=_CSS,
         script=_SCRIPT,
     )
 
@@ -245,7 +257,12 @@ def _open_tag(mention: PlacedMention, colours: dict[str, int], first: bool) -> s
 
 
 def _chain_list_html(
-    placed: list[PlacedMention], colours: dict[str, int], docs_of_chain: dict[str, list[str]], doc_key: str
+    placed: list[PlacedMention],
+    colours: dict[str, int],
+    docs_of_chain: dict[str, list[str]],
+    doc_key: str,
+    dataset: str,
+    linked: Collection[str],
 ) -> str:
     by_chain: dict[str, list[PlacedMention]] = defaultdict(list)
     for mention in placed:
@@ -257,18 +274,26 @@ def _chain_list_html(
         others = [key for key in docs_of_chain.get(chain, []) if key != doc_key]
         others.sort(key=lambda key: (key.rsplit("/", 1)[0] != subtopic, key))
         links = "".join(
-            f'<li><a href="{html.escape(page_name(key))}">{html.escape(key)}</a>'
+            f"<li>{_document_link(key, dataset, linked)}"
             f"{'' if key.rsplit('/', 1)[0] == subtopic else ' <small>(other subtopic)</small>'}</li>"
             for key in others
         )
-        continues = f"<ul class=\"docs\">{links}</ul>" if links else '<div class="docs">only in this document</div>'
+        continues = f'<ul class="docs">{links}</ul>' if links else '<div class="docs">only in this document</div>'
         items.append(
             f'<li class="chain c{index}" data-chain="{index}"><span class="sw"></span>'
             f"<b>{html.escape(chain)}</b> <small>{html.escape(first.full_type)} · "
-            f"{len(by_chain[chain])} here</small><div class=\"desc\">{html.escape(first.description)}</div>"
+            f'{len(by_chain[chain])} here</small><div class="desc">{html.escape(first.description)}</div>'
             f"{continues}</li>"
         )
-    return "<ol class=\"chains\">" + "".join(items) + "</ol>"
+    return '<ol class="chains">' + "".join(items) + "</ol>"
+
+
+def _document_link(key: str, dataset: str, linked: Collection[str]) -> str:
+    """A link to a document's page if it was written, else its key and how to write the page."""
+    if key in linked:
+        return f'<a href="{html.escape(page_name(key))}">{html.escape(key)}</a>'
+    how = f"no page written; `ucdcr view {dataset} {key}` writes it"
+    return f'<span class="nopage" title="{html.escape(how)}">{html.escape(key)}</span>'
 
 
 _CSS = """
@@ -284,6 +309,7 @@ body.focus .m{opacity:.25}body.focus .m.on{opacity:1;outline:2px solid #000}
 ol.chains{padding-left:1.2em}li.chain{margin-bottom:.7em;cursor:pointer}
 .sw{display:inline-block;width:.9em;height:.9em;background:var(--c);border:1px solid #888;margin-right:.3em;
 vertical-align:middle}.desc{color:#555}ul.docs{margin:.1em 0;padding-left:1.1em}div.docs{color:#999}
+.nopage{color:#777;cursor:help}
 """
 
 _SCRIPT = """
