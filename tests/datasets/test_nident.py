@@ -12,7 +12,7 @@ from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import ReadOptions
 
-SPLIT = {"train": ["0", "1", "2"], "val": ["3"], "test": ["4"]}
+SPLIT = {"train": ["0"], "val": [], "test": []}  # the fixture's NIdent documents are all of subtopic 0
 
 
 def sentence(*parts: str) -> str:
@@ -119,3 +119,12 @@ def test_empty_corpus_folder_gives_manual_steps(tmp_path: Path) -> None:
     (folder / "english-corpus").mkdir()
     with pytest.raises(MissingRawData, match=r"english-corpus/\*\.xml"):
         nident.read(folder, ReadOptions())
+
+
+def test_subtopic_without_nident_documents_is_named(tmp_path: Path) -> None:
+    folder = write_raw(tmp_path)
+    (folder / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0"], "test": ["4"]}))
+    with pytest.raises(MissingRawData, match=r"subtopics .* not found: 4 \(tajikistan\) \(split\(s\) test would be empty\)"):
+        nident.read(folder, ReadOptions())
+    corpus = nident.read(folder, ReadOptions(extra={"partial": "true"}))
+    assert len(corpus.documents) == 2 and any("partial corpus" in note for note in corpus.notes)
