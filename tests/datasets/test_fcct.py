@@ -124,3 +124,19 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
     val = json.loads((out / "val" / "event_mentions.json").read_text())
     assert [m["is_singleton"] for m in val] == [True]
     assert not any(m["is_singleton"] for m in train if m["coref_chain"] == "EVE" + name_shortuuid(FINAL))
+
+
+def test_token_gap_and_document_without_tokens(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path)
+    tokens = raw / "2020-10-05_FCC_cleaned" / "test" / "tokens.csv"
+    write_csv(tokens, TOKEN_HEADER, [["s1", 0, 0, "Portugal"], ["s1", 0, 2, "won"]])  # token 1 is missing
+    with pytest.raises(FormatError, match=r"tokens\.csv: document s1, sentence 0: token-idx values \[0, 2\] do not run "
+                       r"0\.\.1 once each"):
+        read_fcct(raw, ReadOptions())
+    write_csv(tokens, TOKEN_HEADER, [])  # s1 has no tokens at all
+    with pytest.raises(FormatError, match=r"tokens\.csv: documents of documents\.csv without tokens here: s1"):
+        read_fcct(raw, ReadOptions())
+    corpus = read_fcct(raw, ReadOptions(extra={"partial": True}))
+    assert "s1" not in {d.doc_id for d in corpus.documents}
+    assert [d.reason for d in corpus.dropped] == ["document has no tokens in tokens.csv"]
+    assert any("partial corpus" in note and "s1" in note for note in corpus.notes)

@@ -40,7 +40,7 @@ def write_raw(raw: Path, with_conll: bool = True) -> Path:
         f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\n", encoding="utf-8")
     (folder / "train.csv").write_text("0,610379\n", encoding="utf-8")
     (folder / "dev.csv").write_text("0,693359\n", encoding="utf-8")
-    (folder / "test.csv").write_text("0,577792\n", encoding="utf-8")  # 999999 is in no split
+    (folder / "test.csv").write_text("", encoding="utf-8")  # 999999 is in no split
     return folder
 
 
@@ -93,3 +93,17 @@ def test_document_missing_from_the_incident_map_is_an_error(tmp_path: Path) -> N
     (folder / "gvc_doc_to_event.csv").write_text(f"doc-id,event-id\n{DOC_A},610379\n", encoding="utf-8")
     with pytest.raises(FormatError, match=f"document '{DOC_B}' is not in gvc_doc_to_event.csv"):
         gvc.read(folder, ReadOptions())
+
+
+def test_incident_or_document_missing_from_verbose_conll_is_named(tmp_path: Path) -> None:
+    folder = write_raw(tmp_path)
+    (folder / "test.csv").write_text("0,577792\n", encoding="utf-8")  # an incident without any document
+    (folder / "gvc_doc_to_event.csv").write_text(
+        f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\nffff0000,610379\n", encoding="utf-8")
+    with pytest.raises(MissingRawData) as info:
+        gvc.read(folder, ReadOptions())
+    message = str(info.value)
+    assert "verbose.conll:" in message and "without any document here: 577792" in message
+    assert "1 document(s)" in message and "ffff0000" in message
+    corpus = gvc.read(folder, ReadOptions(extra={"partial": True}))
+    assert len(corpus.documents) == 2 and any("577792" in note for note in corpus.notes)

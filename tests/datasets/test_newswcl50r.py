@@ -170,3 +170,27 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
     first = next(m for m in entities if m["tokens_str"] == "President Trump")
     assert first["mention_context"][first["tokens_number_context"][0]] == "President"
     assert report.counts["mentions_written"] == 8 and report.counts["dropped_read"] == 2
+
+
+def test_segment_inside_a_word_is_covered_exactly(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path)
+    write_maxqda(raw / "NewsWCL50r" / "csv_export" / "4_IranDeal.csv", [
+        maxqda_row("4_M", "Iran deal", "the Iran deal", 1),
+        maxqda_row("4_M", "USA\\Trump", "Trum", 2),  # ends inside the word "Trump"
+    ])
+    corpus = read_newswcl50r(raw, ReadOptions())
+    doc = next(d for d in corpus.documents if d.doc_id == "4_M")
+    text = {t.token_id: t.text for t in doc.tokens}
+    trum = next(m for m in corpus.mentions if m.attributes["text"] == "Trum")
+    assert [text[t] for t in trum.token_ids] == ["Trum"]  # not widened to "Trump"
+    rebuilt = "".join(t.text + (" " if t.space_after else "") for t in doc.tokens if t.sent_id == 1)
+    assert rebuilt == "Trump said so."  # the split word still rebuilds the paragraph
+
+
+def test_topic_listed_without_annotation_file(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path)
+    (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"val": ["0"], "test": ["4", "5"]}))
+    with pytest.raises(MissingRawData, match=r"split\.json: topics .* not found: 5\."):
+        read_newswcl50r(raw, ReadOptions())
+    corpus = read_newswcl50r(raw, ReadOptions(extra={"partial": True}))
+    assert len(corpus.documents) == 3 and any("not found: 5" in note for note in corpus.notes)

@@ -69,11 +69,17 @@ def test_reads_entities(tmp_path: Path) -> None:
     ("content", "message"),
     [
         ('[{"doc_id": "d"', r"train_entities\.json:1: invalid JSON"),
-        ('{"a": 1}', "expected a JSON list"),
+        ('{"a": 1}', "the file must be a list of mention records, got an object with 1 field"),
         ('[{"doc_id": "d", "sentence_id": 0, "topic": 0, "tokens": "x", "cluster_id": 1}]',
-         r"record 0: missing keys \['tokens_ids'\]"),
+         r"record 0 has no field 'tokens_ids'"),
         ('[{"doc_id": "d", "sentence_id": 0, "tokens_ids": [], "topic": 0, "tokens": "x", "cluster_id": 1}]',
-         "tokens_ids must be a non-empty list of integers"),
+         "record 0: tokens_ids is empty"),
+        ('[{"doc_id": "d", "sentence_id": "first", "tokens_ids": [1], "topic": 0, "tokens": "x", "cluster_id": 1}]',
+         "record 0: field 'sentence_id' must be an integer, got the string 'first'"),
+        ('[{"doc_id": "d", "sentence_id": null, "tokens_ids": [1], "topic": 0, "tokens": "x", "cluster_id": 1}]',
+         "record 0: field 'sentence_id' must be an integer, got null"),
+        ('[{"doc_id": "d", "sentence_id": 0, "tokens_ids": "12", "topic": 0, "tokens": "x", "cluster_id": 1}]',
+         "record 0: field 'tokens_ids' must be a list, got the string '12'"),
     ],
 )
 def test_malformed_entities(tmp_path: Path, content: str, message: str) -> None:

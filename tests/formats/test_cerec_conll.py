@@ -9,7 +9,7 @@ from ucdcr.formats.cerec_conll import parse_labels, read_cerec_conll
 
 
 def line(token: str, message: str = "1", speaker: str = "Rita", coref: str = "-", mention: str = "-") -> str:
-    return "\t\t".join([token, message, "1", speaker, "-", mention, coref])
+    return f"{token}\t\t{message}\t\t1\t\t{speaker}\t\t-\t\t{mention}\t\t{coref}"
 
 
 THREAD = "\n".join([

@@ -112,7 +112,7 @@ def test_news_please_name_from_file_when_source_domain_is_a_domain(tmp_path: Pat
 def test_news_please_errors(tmp_path: Path) -> None:
     broken = tmp_path / "b.json"
     broken.write_text('{"title": "x", "text": ', encoding="utf-8")
-    with pytest.raises(FormatError, match=r"b.json:1: not valid JSON"):
+    with pytest.raises(FormatError, match=r"b.json:1: invalid JSON"):
         read_news_please_json(broken)
     no_text = write_article(tmp_path / "n.json", "0_L", "T", "D", "")
     with pytest.raises(FormatError, match="field 'text' is missing or empty"):
@@ -130,3 +130,6 @@ def test_find_segment_unifies_quotes_and_whitespace() -> None:
 def test_tokenize_keeps_offsets() -> None:
     text = "Mr. Comey's memos, 2018."
     assert [text[s:e] for s, e in tokenize(text)] == ["Mr", ".", "Comey", "'", "s", "memos", ",", "2018", "."]
+    # a segment boundary inside a word splits the word there ("Iran" coded inside "Iranian")
+    other = "Iranian oil"
+    assert [other[s:e] for s, e in tokenize(other, cuts={0, 4})] == ["Iran", "ian", "oil"]

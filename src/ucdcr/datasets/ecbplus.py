@@ -48,6 +48,7 @@ from ucdcr.records import (
     SourceDocument,
     SourceMention,
     SourceToken,
+    Split,
 )
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
@@ -108,7 +109,7 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
 
 
 def _check_complete(
-    corpus: SourceCorpus, options: ReadOptions, raw: Path, splits: dict[str, str], topics_seen: set[str],
+    corpus: SourceCorpus, options: ReadOptions, raw: Path, splits: dict[str, Split], topics_seen: set[str],
     unseen_documents: set[tuple[str, str]], sentences_csv: Path,
 ) -> None:
     """Topic folders of the split file and documents of the validated-sentence CSV must all be there."""
@@ -126,7 +127,7 @@ def _document_order(pair: tuple[str, str]) -> tuple[int, str]:
 
 
 def _read_subtopic_names(path: Path) -> dict[str, str]:
-    names = expect(_read_json(path), "object", path, "the subtopic name file (an object subtopic id -> name)")
+    names = expect(_read_json(path), "object", path, "the file", of="subtopic id -> name")
     for subtopic, name in names.items():
         expect(name, "string", path, f"the name of subtopic {subtopic!r}")
     return names

@@ -20,12 +20,13 @@ and HyperCoref document ids, so built keys join with the authors' released files
 
 from __future__ import annotations
 
-import csv
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import csv_records, read_text
 
 DOCUMENT_COLUMNS = ("doc-id", "collection", "seminal-event")
 TOKEN_COLUMNS = ("doc-id", "sentence-idx", "token-idx", "token")
@@ -73,19 +74,8 @@ class FccAction:
     line: int
 
 
-def _rows(path: Path, required: tuple[str, ...]):
-    if not path.is_file():
-        raise FormatError(path, "file not found")
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        missing = [name for name in required if name not in header]
-        if missing:
-            raise FormatError(path, f"missing column(s) {', '.join(missing)}; header is {','.join(header)!r}", 1)
-        for row in reader:
-            if None in row or any(row[name] is None for name in required):
-                raise FormatError(path, f"expected {len(header)} fields", reader.line_num)
-            yield reader.line_num, row
+def _rows(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    return csv_records(read_text(path), path, required)
 
 
 def _index(path: Path, line: int, row: dict[str, str], column: str) -> int:

@@ -80,10 +80,11 @@ def _is(value: Any, kind: JsonKind) -> bool:
     }[kind]
 
 
-def expect(value: Any, kind: JsonKind, path: str | Path, where: str) -> Any:
-    """``value`` if it is of the JSON ``kind``, else a FormatError: ``<where> must be <kind>, got <value>``."""
+def expect(value: Any, kind: JsonKind, path: str | Path, where: str, of: str = "") -> Any:
+    """``value`` if it is of the JSON ``kind``, else a FormatError: ``<where> must be <kind> [<of>], got <value>``
+    (e.g. ``the file must be a list of mention records, got an object with 2 field(s)``)."""
     if not _is(value, kind):
-        raise FormatError(path, f"{where} must be {_KIND_NAMES[kind]}, got {describe(value)}")
+        raise FormatError(path, f"{where} must be {_KIND_NAMES[kind]}{' ' + of if of else ''}, got {describe(value)}")
     return value
 
 
@@ -113,12 +114,12 @@ def read_split_map(path: Path) -> dict[str, Split]:
     """id -> split from a uCDCR split file (MissingRawData when the file is absent)."""
     if not path.exists():
         raise MissingRawData(f"split file not found: {path}")
-    data = expect(read_json(path), "object", path, "the split file (an object split -> list of ids)")
+    data = expect(read_json(path), "object", path, "the split file", of="split -> list of ids")
     split_of: dict[str, Split] = {}
     for split, ids in data.items():
         if split not in SPLITS:
             raise FormatError(path, f"unknown split {split!r}; expected one of {SPLITS}")
-        for item in list_of(ids, "id", path, f"split {split!r}"):
+        for item in list_of(ids, "id", path, f"split {split!r} (a list of ids)"):
             key = str(item)
             if key in split_of:
                 problem = (f"id {key!r} is listed twice in {split}" if split_of[key] == split
