@@ -47,7 +47,7 @@ def read_cd2cr(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
     """Raw CD2CR files -> SourceCorpus (subtopics renumbered across splits, crossing sentences joined)."""
     corpus_dir = raw_folder / CORPUS_DIR
     required = [corpus_dir / f"{stem}{suffix}" for _, stem in SPLIT_FILES for suffix in (".conll", "_entities.json")]
-    missing = [str(p) for p in required if not p.is_file()]
+    missing = [str(p) for p in required if not p.exists()]
     if missing:
         raise MissingRawData(f"CD2CR files missing: {', '.join(missing)}. Run `ucdcr download cd2cr`.")
     names = _document_names(corpus_dir)

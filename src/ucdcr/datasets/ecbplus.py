@@ -39,7 +39,13 @@ from pathlib import Path
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
-from ucdcr.formats.corpus_checks import finish_corpus, natural_order, report_missing, require_listed_ids
+from ucdcr.formats.corpus_checks import (
+    finish_corpus,
+    flag_option,
+    natural_order,
+    report_missing,
+    require_listed_ids,
+)
 from ucdcr.formats.inputs import csv_rows, open_zip, read_text
 from ucdcr.formats.json_files import expect, read_json, read_split_map
 from ucdcr.records import (
@@ -68,7 +74,7 @@ _FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
 
 def read(raw: Path, options: ReadOptions) -> SourceCorpus:
     """Read ECB+ from its raw folder into intermediate records."""
-    all_sentences = bool(options.extra.get("all_sentences", False))
+    all_sentences = flag_option(options, "all_sentences")
     splits = read_split_map(raw / SPLIT_FILE)
     subtopic_names = _read_subtopic_names(raw / SUBTOPIC_FILE)
     sentences_csv = _find_sentences_csv(raw)

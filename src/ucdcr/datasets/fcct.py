@@ -63,7 +63,7 @@ def split_files(raw_dir: Path, split: Split) -> tuple[Path, Path, Path]:
 
 def _check_present(raw_dir: Path) -> None:
     missing = [str(path.relative_to(raw_dir)) for split in SPLIT_FOLDERS for path in split_files(raw_dir, split)
-               if not path.is_file()]
+               if not path.exists()]
     if missing:
         raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, missing))
 

@@ -2,7 +2,7 @@
 
 Raw folder ``<raw-dir>/HyperCoref/<outlet>/6_CreateSplitsStage_create_splits/{train,dev,test}/*.parquet`` (the
 pipeline's own output; format: :mod:`ucdcr.formats.hypercoref_parquet`); outlet ``bbc.com`` unless
-``ReadOptions.extra["outlets"]`` lists others (e.g. ``abcnews.go.com``).
+``ReadOptions.extra["outlets"]`` lists others (a list or a comma-separated string, e.g. ``abcnews.go.com``).
 
 Sampling (paper §7.1.7, per outlet and split, on the hyperlinks = mentions):
 1. test: drop the mentions of subtopics with a single mention; train/val: drop a mention whose chain has one
@@ -38,7 +38,7 @@ from typing import Any
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import MissingRawData
-from ucdcr.formats.corpus_checks import finish_corpus, report_missing
+from ucdcr.formats.corpus_checks import finish_corpus, list_option, report_missing
 from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.hypercoref_parquet import (
     Hyperlink,
@@ -74,7 +74,7 @@ def stage_folder(raw_dir: Path, outlet: str) -> Path:
     """The outlet's CreateSplitsStage folder (``6_…`` or ``7_…``); MissingRawData naming the files when absent."""
     for name in STAGE_FOLDERS:
         folder = raw_dir / outlet / name
-        if all((folder / split / file).is_file() for split in SPLIT_FOLDERS.values() for file in PARQUET_FILES):
+        if all((folder / split / file).exists() for split in SPLIT_FOLDERS.values() for file in PARQUET_FILES):
             return folder
     expected = ", ".join(f"{outlet}/{STAGE_FOLDERS[0]}/{{train,dev,test}}/{file}" for file in PARQUET_FILES)
     raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, [expected]))
@@ -178,7 +178,7 @@ def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCo
 
 def read_hypercoref(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     """The sampled HyperCoref_exp corpus of the chosen outlets."""
-    outlets = tuple(options.extra.get("outlets") or DEFAULT_OUTLETS)
+    outlets = tuple(list_option(options, "outlets") or DEFAULT_OUTLETS)
     for outlet in outlets:
         stage_folder(raw_dir, outlet)  # fail early, before reading anything
     corpus = SourceCorpus(documents=[], mentions=[])

@@ -37,15 +37,28 @@ _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off", ""}
 
 
-def partial_allowed(options: ReadOptions | None) -> bool:
-    """Whether the user accepts a partial corpus (reader option ``partial``)."""
-    value = (options.extra if options else {}).get(PARTIAL_OPTION, False)
+def flag_option(options: ReadOptions | None, name: str) -> bool:
+    """A true/false reader option (``-o name=true``; also yes/no, 1/0, on/off); absent means false."""
+    value = (options.extra if options else {}).get(name, False)
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
     if text in _TRUE | _FALSE:
         return text in _TRUE
-    raise UcdcrError(f"reader option {PARTIAL_OPTION}={value!r}: expected true or false")
+    raise UcdcrError(f"reader option {name}={value!r}: expected true or false")
+
+
+def list_option(options: ReadOptions | None, name: str) -> list[str]:
+    """A list reader option: a list, or one comma-separated string (``-o outlets=a,b``), never read letter by
+    letter; absent means empty."""
+    value = (options.extra if options else {}).get(name) or []
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
+def partial_allowed(options: ReadOptions | None) -> bool:
+    """Whether the user accepts a partial corpus (reader option ``partial``)."""
+    return flag_option(options, PARTIAL_OPTION)
 
 
 def natural_order(names: Iterable[str]) -> list[str]:
@@ -89,6 +102,7 @@ def require_listed_ids(
     ``what`` names the parts (e.g. "topic folders"); the error names the missing ids (with their ``names``, e.g.
     ``1 (china)``) and the splits they would leave empty.
     """
+    partial_allowed(options)  # a bad option value is an error also when nothing is missing
     found_ids = set(found)
     missing = natural_order(set(split_of) - found_ids - set(known_absent))
     if not missing:

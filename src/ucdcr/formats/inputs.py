@@ -41,6 +41,7 @@ _WIDE_BOMS = (  # UTF-32 first: the UTF-32-LE mark begins with the UTF-16-LE one
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_XML_POSITION = re.compile(r",? line \d+, column \d+$")  # lxml repeats the position at the end of its message
 _ZIP_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, ValueError)
 
 
@@ -65,18 +66,17 @@ def decode_text(data: bytes, name: str | Path) -> str:
             raise FormatError(name, f"the file is {encoding} text (it starts with a {encoding} byte-order mark); "
                               "expected UTF-8: save it as UTF-8")
     data = data.removeprefix(codecs.BOM_UTF8)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, column = _line_and_column(data, nul)
+        raise FormatError(name, f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text; "
+                          "expected UTF-8", line)
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, column = _line_and_column(data, exc.start)
         raise FormatError(name, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid "
                           "UTF-8; expected UTF-8 (the file may be Latin-1, Windows-1252 or binary)", line) from None
-    nul = text.find("\x00")
-    if nul >= 0:
-        line, column = _line_and_column(data, data.find(b"\x00"))
-        raise FormatError(name, f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text; "
-                          "expected UTF-8", line)
-    return text
 
 
 def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
@@ -136,6 +136,8 @@ def open_zip(path: Path) -> Iterator[ZipInput]:
         raise FormatError(path, "file not found") from None
     except IsADirectoryError:
         raise FormatError(path, "is a folder, expected a zip file") from None
+    except PermissionError:
+        raise FormatError(path, "cannot read the file: permission denied") from None
     except _ZIP_READ_ERRORS as exc:
         raise FormatError(path, f"not a readable zip archive ({_reason(exc)}); it may be truncated or corrupt: "
                           "download it again") from None
@@ -144,8 +146,11 @@ def open_zip(path: Path) -> Iterator[ZipInput]:
 
 
 def _reason(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return f"{type(exc).__name__}: {text}" if isinstance(exc, (zlib.error, EOFError)) else text
+    if isinstance(exc, EOFError):
+        return "its data ends early: the archive is truncated"
+    if isinstance(exc, zlib.error):
+        return f"its compressed data is corrupt: {exc}"
+    return str(exc) or type(exc).__name__
 
 
 def parse_xml(data: bytes, name: str | Path) -> etree._Element:
@@ -155,7 +160,9 @@ def parse_xml(data: bytes, name: str | Path) -> etree._Element:
     try:
         root = etree.fromstring(data.removeprefix(codecs.BOM_UTF8), parser)
     except etree.XMLSyntaxError as exc:
-        raise FormatError(name, f"malformed XML: {exc.msg}", exc.lineno) from None
+        message = _XML_POSITION.sub("", exc.msg or "syntax error")
+        column = f" (column {exc.position[1]})" if exc.position and exc.position[1] else ""
+        raise FormatError(name, f"malformed XML{column}: {message}", exc.lineno) from None
     except etree.LxmlError as exc:
         raise FormatError(name, f"malformed XML: {exc}") from None
     if root is None:

@@ -143,7 +143,7 @@ def sentence_numbers(sentences: list[Markable], words: list[Word], path: Path) -
 def _folder_paths(folder: Path) -> tuple[Path, Path]:
     common = folder / "common_paths.xml"
     basedata, markables = DEFAULT_BASEDATA, DEFAULT_MARKABLES
-    if common.is_file():
+    if common.exists():
         root = _parse_xml(common)
         for element in root:
             name, text = _local(element.tag), (element.text or "").strip()
