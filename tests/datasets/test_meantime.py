@@ -48,8 +48,9 @@ def write_raw(raw: Path, split: dict[str, list[int]] | None = None) -> Path:
         archive.writestr(f"{ROOT}/corpus_gm/200_GM_sells.xml", article("200", "ORG123"))
         archive.writestr(f"{ROOT}/corpus_airbus/100_Airbus_A380.xml", article("100", "ORG123"))
         archive.writestr(f"{ROOT}/corpus_airbus/101_Airbus_again.xml", article("101", "ORG123"))
-        archive.writestr("meantime_newsreader_english_oct15/intra-doc_annotation/corpus_airbus/100_Airbus_A380.xml",
-                         article("100"))
+        archive.writestr(
+            "meantime_newsreader_english_oct15/intra-doc_annotation/corpus_airbus/100_Airbus_A380.xml", article("100")
+        )
     (raw / "ucdcr-meta").mkdir(exist_ok=True)
     (raw / meantime.SPLIT_FILE).write_text(json.dumps(split or {"train": [0], "val": [], "test": [2]}))
     return raw
@@ -67,7 +68,8 @@ def test_structure(tmp_path: Path) -> None:
     assert [(d.doc_key, d.split, d.topic, d.subtopic) for d in corpus.documents] == [
         ("0/100/english100", "train", "0_corpus_airbus", "100_Airbus_A380"),
         ("0/101/english101", "train", "0_corpus_airbus", "101_Airbus_again"),
-        ("2/200/english200", "test", "2_corpus_gm", "200_GM_sells")]
+        ("2/200/english200", "test", "2_corpus_gm", "200_GM_sells"),
+    ]
 
 
 def test_mentions_chains_and_types(tmp_path: Path) -> None:
@@ -82,7 +84,11 @@ def test_mentions_chains_and_types(tmp_path: Path) -> None:
     gm = [m for m in corpus.mentions if m.doc_key == "2/200/english200"]
     assert gm[0].chain_id == "ORG123_2"  # the same instance id in another topic is another chain
     assert corpus.counts == {
-        "annotated": 12, "unlinked_singletons": 3, "second_refers_to_links": 3, "discontinuous_filled": 0}
+        "annotated": 12,
+        "unlinked_singletons": 3,
+        "second_refers_to_links": 3,
+        "discontinuous_filled": 0,
+    }
     assert corpus.notes[0] == "not coreference mentions, not read: 3 TIMEX3"
 
 
@@ -108,8 +114,11 @@ def test_broken_article_names_the_member(tmp_path: Path) -> None:
 
 def test_topic_folder_missing_from_the_zip_is_named_not_renumbered(tmp_path: Path) -> None:
     raw = write_raw(tmp_path, {"train": [0, 1], "val": [], "test": [2]})  # apple (1) is listed, not in the zip
-    with pytest.raises(MissingRawData, match=r"train_val_test_split\.json: topics .*listed in the split file but not "
-                       r"found: 1 \(corpus_apple\)"):
+    with pytest.raises(
+        MissingRawData,
+        match=r"train_val_test_split\.json: topics .*listed in the split file but not "
+        r"found: 1 \(corpus_apple\)",
+    ):
         meantime.read_meantime(raw, ReadOptions())
     partial = meantime.read_meantime(raw, ReadOptions(extra={"partial": True}))
     assert {d.topic for d in partial.documents} == {"0_corpus_airbus", "2_corpus_gm"}  # gm keeps its number 2
@@ -118,8 +127,9 @@ def test_topic_folder_missing_from_the_zip_is_named_not_renumbered(tmp_path: Pat
 
 def test_discontinuous_mention_is_filled_and_counted(tmp_path: Path) -> None:
     raw = write_raw(tmp_path)
-    text = article("102").replace('<token_anchor t_id="1"/></ENTITY_MENTION>',
-                                  '<token_anchor t_id="1"/><token_anchor t_id="3"/></ENTITY_MENTION>')
+    text = article("102").replace(
+        '<token_anchor t_id="1"/></ENTITY_MENTION>', '<token_anchor t_id="1"/><token_anchor t_id="3"/></ENTITY_MENTION>'
+    )
     with zipfile.ZipFile(raw / meantime.ZIP, "a") as archive:
         archive.writestr(f"{ROOT}/corpus_airbus/102_Gap.xml", text)
     corpus = meantime.read_meantime(raw, ReadOptions())

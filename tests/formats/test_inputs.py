@@ -68,9 +68,11 @@ def test_zip_members(tmp_path: Path) -> None:
         with pytest.raises(FormatError, match=r"a\.zip:d/y\.txt: no such member in the archive"):
             bundle.read_bytes("d/y.txt")
     archive.write_bytes(archive.read_bytes()[:10])
-    with pytest.raises(FormatError, match=r"a\.zip: not a readable zip archive \(File is not a zip file\)"):
-        with open_zip(archive):
-            pass
+    with (
+        pytest.raises(FormatError, match=r"a\.zip: not a readable zip archive \(File is not a zip file\)"),
+        open_zip(archive),
+    ):
+        pass
 
 
 def test_xml_is_parsed_as_utf8_whatever_it_declares() -> None:
@@ -83,15 +85,20 @@ def test_xml_is_parsed_as_utf8_whatever_it_declares() -> None:
 
 
 def test_json_shapes_and_values() -> None:
-    assert describe("first") == "the string 'first'" and describe(None) == "null" and describe(True) == "the boolean true"
+    assert (
+        describe("first") == "the string 'first'" and describe(None) == "null" and describe(True) == "the boolean true"
+    )
     assert describe([1, 2]) == "a list of 2 element(s)" and describe({"a": 1}) == "an object with 1 field(s)"
     assert expect(3, "integer", "f.json", "x") == 3 and int_of("12", "f.json", "x") == 12
     with pytest.raises(FormatError, match=r"^f\.json: x must be an integer, got the boolean true"):
         expect(True, "integer", "f.json", "x")
     with pytest.raises(FormatError, match=r"^f\.json: record 2 has no field 'id'"):
         field({}, "id", "id", "f.json", "record 2")
-    with pytest.raises(FormatError, match=r"^f\.json: ids, element 1 must be an id \(a string or an integer\), got the "
-                       r"number 1\.5"):
+    with pytest.raises(
+        FormatError,
+        match=r"^f\.json: ids, element 1 must be an id \(a string or an integer\), got the "
+        r"number 1\.5",
+    ):
         list_of([1, 1.5], "id", "f.json", "ids")
     with pytest.raises(FormatError, match=r"^f\.json: x must be an integer, got the string 'first'"):
         int_of("first", "f.json", "x")
@@ -115,31 +122,43 @@ def test_reader_options() -> None:
     with pytest.raises(UcdcrError, match=r"reader option partial='sometimes': expected true or false"):
         flag_option(ReadOptions(extra={"partial": "sometimes"}), "partial")
     assert list_option(ReadOptions(extra={"outlets": "bbc.com, abcnews.go.com"}), "outlets") == [
-        "bbc.com", "abcnews.go.com"]  # a comma-separated string, not its letters
+        "bbc.com",
+        "abcnews.go.com",
+    ]  # a comma-separated string, not its letters
     assert list_option(ReadOptions(extra={"outlets": ["bbc.com"]}), "outlets") == ["bbc.com"]
 
 
 def test_listed_ids_missing_and_partial() -> None:
     corpus = SourceCorpus(documents=[], mentions=[])
     split_of = {"1": "train", "2": "val", "3": "test", "4": "test"}
-    with pytest.raises(MissingRawData, match=r"^s\.json: topics listed in the split file but not found: 2 \(two\), 4 "
-                       r"\(split\(s\) val would be empty\)\. Fetch it\. To build what is there anyway"):
-        require_listed_ids(corpus, None, split_of, {"1", "3"}, what="topics", listed_in="s.json", hint="Fetch it.",
-                           names={"2": "two"})
-    require_listed_ids(corpus, None, split_of, {"1", "3"}, what="topics", listed_in="s.json", hint="",
-                       known_absent={"2", "4"})
+    with pytest.raises(
+        MissingRawData,
+        match=r"^s\.json: topics listed in the split file but not found: 2 \(two\), 4 "
+        r"\(split\(s\) val would be empty\)\. Fetch it\. To build what is there anyway",
+    ):
+        require_listed_ids(
+            corpus, None, split_of, {"1", "3"}, what="topics", listed_in="s.json", hint="Fetch it.", names={"2": "two"}
+        )
+    require_listed_ids(
+        corpus, None, split_of, {"1", "3"}, what="topics", listed_in="s.json", hint="", known_absent={"2", "4"}
+    )
     assert corpus.notes == []
-    require_listed_ids(corpus, ReadOptions(extra={"partial": True}), split_of, {"1", "3"}, what="topics",
-                       listed_in="s.json", hint="")
-    assert corpus.notes == ["partial corpus (option partial=true): s.json: topics listed in the split file but not "
-                            "found: 2, 4 (split(s) val would be empty)"]
+    require_listed_ids(
+        corpus, ReadOptions(extra={"partial": True}), split_of, {"1", "3"}, what="topics", listed_in="s.json", hint=""
+    )
+    expected = (
+        "partial corpus (option partial=true): s.json: topics listed in the split file but not found: 2, 4 "
+        "(split(s) val would be empty)"
+    )
+    assert corpus.notes == [expected]
 
 
 def _corpus(*mentions: tuple[str, ...]) -> SourceCorpus:
     tokens = [SourceToken(str(i), text, 0) for i, text in enumerate(["A", "big", " ", "dog", "."])]
     document = SourceDocument("0", "0", "0", "0", "d", "d", "train", tokens, source_file="d.txt")
-    return SourceCorpus([document], [SourceMention("0/0/d", ids, "c", "entity", "X", "", f"m{i}")
-                                     for i, ids in enumerate(mentions)])
+    return SourceCorpus(
+        [document], [SourceMention("0/0/d", ids, "c", "entity", "X", "", f"m{i}") for i, ids in enumerate(mentions)]
+    )
 
 
 def test_unfaithful_spans_are_dropped_with_a_reason() -> None:

@@ -94,7 +94,9 @@ def test_topic_map_first_listed_subtopic(tmp_path: Path) -> None:
 
 def test_topic_map_unknown_topic_and_header(tmp_path: Path) -> None:
     path = tmp_path / "topics_test.csv"
-    path.write_text(",doc,subtopic,topic\n0,Sinefekt,43rd Antalya Golden Orange Film Festival,Festival\n", encoding="utf-8")
+    path.write_text(
+        ",doc,subtopic,topic\n0,Sinefekt,43rd Antalya Golden Orange Film Festival,Festival\n", encoding="utf-8"
+    )
     with pytest.raises(FormatError, match="'Festival' is not in topics.json") as info:
         read_topic_map(path, ["Concert"])
     assert info.value.line == 2

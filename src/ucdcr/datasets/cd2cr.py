@@ -77,7 +77,9 @@ def _document_names(corpus_dir: Path) -> dict[str, dict[str, str]]:
         if path.exists():
             records = expect(fmt.read_json(path), "object", path, "the file", of=f"number -> {{{key!r}: ...}}")
             for number, record in records.items():
-                value = field(expect(record, "object", path, f"entry {number!r}"), key, "string", path, f"entry {number!r}")
+                value = field(
+                    expect(record, "object", path, f"entry {number!r}"), key, "string", path, f"entry {number!r}"
+                )
                 names[kind][number] = value.rstrip("/").split("/")[-1] if key == "url" else value
     return names
 
@@ -109,9 +111,15 @@ def _add_split(
     for doc_id, doc_tokens in by_doc.items():
         topic = doc_tokens[0].topic
         document = SourceDocument(
-            topic_id=TOPIC_ID, topic=TOPIC, subtopic_id=str(subtopic_numbers[(split, topic)]),
-            subtopic=f"{split}_{topic}", doc_id=doc_id, doc=_document_name(doc_id, names), split=split,
-            tokens=[], source_file=f"{CORPUS_DIR}/{stem}.conll",
+            topic_id=TOPIC_ID,
+            topic=TOPIC,
+            subtopic_id=str(subtopic_numbers[(split, topic)]),
+            subtopic=f"{split}_{topic}",
+            doc_id=doc_id,
+            doc=_document_name(doc_id, names),
+            split=split,
+            tokens=[],
+            source_file=f"{CORPUS_DIR}/{stem}.conll",
         )
         kept = _check_mentions(corpus, document, doc_tokens, mentions_by_doc.pop(doc_id, []), stem)
         sentence_of, joined_here = _joined_sentences(doc_tokens, kept)
@@ -126,8 +134,11 @@ def _add_split(
 
 
 def _check_mentions(
-    corpus: SourceCorpus, document: SourceDocument, doc_tokens: list[fmt.ConllToken],
-    entities: list[fmt.EntityMention], stem: str,
+    corpus: SourceCorpus,
+    document: SourceDocument,
+    doc_tokens: list[fmt.ConllToken],
+    entities: list[fmt.EntityMention],
+    stem: str,
 ) -> list[fmt.EntityMention]:
     known = {t.token_id for t in doc_tokens}
     kept = []

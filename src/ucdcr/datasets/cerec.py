@@ -160,7 +160,12 @@ def _document(thread: CerecThread, message_id: str, tokens: list[CerecToken], so
         sentence_numbers.setdefault(token.sentence, len(sentence_numbers))
     doc_id = f"{message_id}_{speaker}"
     return SourceDocument(
-        topic_id=TOPIC_ID, topic=TOPIC, subtopic_id=thread.stem, subtopic=thread.stem, doc_id=doc_id, doc=doc_id,
+        topic_id=TOPIC_ID,
+        topic=TOPIC,
+        subtopic_id=thread.stem,
+        subtopic=thread.stem,
+        doc_id=doc_id,
+        doc=doc_id,
         split=source.split,
         tokens=[SourceToken(str(t.index), t.text, sentence_numbers[t.sentence]) for t in tokens],
         source_file=source.label,
@@ -168,7 +173,10 @@ def _document(thread: CerecThread, message_id: str, tokens: list[CerecToken], so
 
 
 def _add_mention(
-    corpus: SourceCorpus, thread: CerecThread, mention: CerecMention, document_of: dict[str, SourceDocument],
+    corpus: SourceCorpus,
+    thread: CerecThread,
+    mention: CerecMention,
+    document_of: dict[str, SourceDocument],
     source: SplitSource,
 ) -> None:
     span = thread.tokens[mention.first : mention.last + 1]
@@ -184,19 +192,24 @@ def _add_mention(
         reason = f"mention spans messages {sorted(messages)}"
     if reason:
         doc_key = f"{TOPIC_ID}/{thread.stem}/?"
-        corpus.dropped.append(DroppedMention(doc_key, source_id, f"{mention.first}..{mention.last}",
-                                             " ".join(t.text for t in span), reason, "read"))
+        corpus.dropped.append(
+            DroppedMention(
+                doc_key, source_id, f"{mention.first}..{mention.last}", " ".join(t.text for t in span), reason, "read"
+            )
+        )
         return
     document = document_of[kept[0].message_id]
-    corpus.mentions.append(SourceMention(
-        doc_key=document.doc_key,
-        token_ids=tuple(str(t.index) for t in kept),
-        chain_id=f"{thread.stem}_{mention.chain}",
-        kind="entity",
-        full_type="OTHER",  # replaced by the chain's majority NER in finalize_chains
-        description="",
-        source_id=source_id,
-    ))
+    corpus.mentions.append(
+        SourceMention(
+            doc_key=document.doc_key,
+            token_ids=tuple(str(t.index) for t in kept),
+            chain_id=f"{thread.stem}_{mention.chain}",
+            kind="entity",
+            full_type="OTHER",  # replaced by the chain's majority NER in finalize_chains
+            description="",
+            source_id=source_id,
+        )
+    )
 
 
 def finalize_chains(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:

@@ -115,16 +115,34 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
 
 
 def _check_complete(
-    corpus: SourceCorpus, options: ReadOptions, raw: Path, splits: dict[str, Split], topics_seen: set[str],
-    unseen_documents: set[tuple[str, str]], sentences_csv: Path,
+    corpus: SourceCorpus,
+    options: ReadOptions,
+    raw: Path,
+    splits: dict[str, Split],
+    topics_seen: set[str],
+    unseen_documents: set[tuple[str, str]],
+    sentences_csv: Path,
 ) -> None:
     """Topic folders of the split file and documents of the validated-sentence CSV must all be there."""
-    require_listed_ids(corpus, options, splits, topics_seen, what="topic folders", listed_in=raw / SPLIT_FILE,
-                       known_absent=KNOWN_ABSENT_TOPICS, hint=DOWNLOAD_HINT)
+    require_listed_ids(
+        corpus,
+        options,
+        splits,
+        topics_seen,
+        what="topic folders",
+        listed_in=raw / SPLIT_FILE,
+        known_absent=KNOWN_ABSENT_TOPICS,
+        hint=DOWNLOAD_HINT,
+    )
     if unseen_documents:
         names = [f"{topic}_{document}.xml" for topic, document in sorted(unseen_documents, key=_document_order)]
-        report_missing(corpus, options, sentences_csv, f"documents listed here but not in the corpus: "
-                       f"{', '.join(names)}", DOWNLOAD_HINT)
+        report_missing(
+            corpus,
+            options,
+            sentences_csv,
+            f"documents listed here but not in the corpus: {', '.join(names)}",
+            DOWNLOAD_HINT,
+        )
 
 
 def _document_order(pair: tuple[str, str]) -> tuple[int, str]:
@@ -222,7 +240,9 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
     """Turn the anchored markables of one document into SourceMentions (or DroppedMentions)."""
     sentence = {t.t_id: t.sentence for t in cat.tokens}
     linked = _links(cat, corpus)
-    by_position = sorted(cat.mentions(), key=lambda m: (min(cat.position[t] for t in m.token_ids), _numeric(m.m_id), m.m_id))
+    by_position = sorted(
+        cat.mentions(), key=lambda m: (min(cat.position[t] for t in m.token_ids), _numeric(m.m_id), m.m_id)
+    )
     for markable in by_position:
         token_ids, filled = cat.filled_span(markable)
         sentences = {sentence[t] for t in token_ids}
@@ -274,14 +294,19 @@ def _links(cat: CatDocument, corpus: SourceCorpus) -> dict[str, CatMarkable]:
         if relation.tag not in COREF_RELATIONS:
             continue
         if len(relation.targets) != 1:
-            raise FormatError(cat.path, f"relation {relation.r_id} <{relation.tag}> has {len(relation.targets)} "
-                              "targets, expected one", relation.line)
+            raise FormatError(
+                cat.path,
+                f"relation {relation.r_id} <{relation.tag}> has {len(relation.targets)} targets, expected one",
+                relation.line,
+            )
         target = cat.markables[relation.targets[0]]
         for source in relation.sources:
             if source in linked and linked[source].m_id != target.m_id:
                 _count(corpus, "second_coref_links")
-                corpus.notes.append(f"{cat.path}: mention {source} is linked to instances {linked[source].m_id} and "
-                                    f"{target.m_id}; it stays in the first one's chain")
+                corpus.notes.append(
+                    f"{cat.path}: mention {source} is linked to instances {linked[source].m_id} and "
+                    f"{target.m_id}; it stays in the first one's chain"
+                )
             linked.setdefault(source, target)
     return linked
 

@@ -58,12 +58,20 @@ def split_files(raw_dir: Path, split: Split) -> tuple[Path, Path, Path]:
     """documents.csv, tokens.csv and the action mention table of one split."""
     folder = SPLIT_FOLDERS[split]
     sentence_level = raw_dir / SENTENCE_LEVEL_DIR / folder
-    return sentence_level / "documents.csv", sentence_level / "tokens.csv", raw_dir / TOKEN_LEVEL_DIR / folder / ACTIONS_FILE
+    return (
+        sentence_level / "documents.csv",
+        sentence_level / "tokens.csv",
+        raw_dir / TOKEN_LEVEL_DIR / folder / ACTIONS_FILE,
+    )
 
 
 def _check_present(raw_dir: Path) -> None:
-    missing = [str(path.relative_to(raw_dir)) for split in SPLIT_FOLDERS for path in split_files(raw_dir, split)
-               if not path.exists()]
+    missing = [
+        str(path.relative_to(raw_dir))
+        for split in SPLIT_FOLDERS
+        for path in split_files(raw_dir, split)
+        if not path.exists()
+    ]
     if missing:
         raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, missing))
 
@@ -76,15 +84,26 @@ def subtopic_of(document: FccDocument) -> str:
 Lengths = dict[str, dict[int, int]]  # doc-id -> sentence-idx -> number of tokens
 
 
-def _documents(split: Split, documents: list[FccDocument], tokens_path: Path) -> tuple[dict[str, SourceDocument], Lengths, int]:
+def _documents(
+    split: Split, documents: list[FccDocument], tokens_path: Path
+) -> tuple[dict[str, SourceDocument], Lengths, int]:
     """The split's documents with their tokens, per document the length of every sentence, and the number of
     empty token cells."""
     built: dict[str, SourceDocument] = {}
     indices: dict[tuple[str, int], list[int]] = {}
     for document in documents:
         subtopic = subtopic_of(document)
-        built[document.doc_id] = SourceDocument(TOPIC_ID, TOPIC_NAME, name_shortuuid(subtopic), subtopic,
-                                                document.doc_id, document.doc_id, split, [], source_file=str(tokens_path))
+        built[document.doc_id] = SourceDocument(
+            TOPIC_ID,
+            TOPIC_NAME,
+            name_shortuuid(subtopic),
+            subtopic,
+            document.doc_id,
+            document.doc_id,
+            split,
+            [],
+            source_file=str(tokens_path),
+        )
     empty_cells = 0
     for token in read_tokens(tokens_path):
         if token.doc_id not in built:
@@ -98,8 +117,11 @@ def _documents(split: Split, documents: list[FccDocument], tokens_path: Path) ->
     lengths: Lengths = {doc_id: {} for doc_id in built}
     for (doc_id, sentence), seen in indices.items():
         if sorted(seen) != list(range(len(seen))):
-            raise FormatError(tokens_path, f"document {doc_id}, sentence {sentence}: token-idx values {_runs(seen)} do "
-                              f"not run 0..{len(seen) - 1} once each (a token is missing or repeated)")
+            raise FormatError(
+                tokens_path,
+                f"document {doc_id}, sentence {sentence}: token-idx values {_runs(seen)} do "
+                f"not run 0..{len(seen) - 1} once each (a token is missing or repeated)",
+            )
         lengths[doc_id][sentence] = len(seen)
     return built, lengths, empty_cells
 
@@ -116,8 +138,12 @@ def _check_span(action: FccAction, lengths: Lengths, path: Path) -> None:
     if length is None:
         raise FormatError(path, f"sentence {action.sentence} does not exist in document {action.doc_id}", action.line)
     if action.token_to > length:
-        raise FormatError(path, f"span {action.token_from}..{action.token_to - 1} is outside sentence {action.sentence} "
-                          f"({length} tokens) of document {action.doc_id}", action.line)
+        raise FormatError(
+            path,
+            f"span {action.token_from}..{action.token_to - 1} is outside sentence {action.sentence} "
+            f"({length} tokens) of document {action.doc_id}",
+            action.line,
+        )
 
 
 def _mention(action: FccAction, doc: SourceDocument, known: set[str]) -> SourceMention | DroppedMention:
@@ -127,8 +153,16 @@ def _mention(action: FccAction, doc: SourceDocument, known: set[str]) -> SourceM
     if not token_ids:
         span = f"sentence {action.sentence} tokens {action.token_from}..{action.token_to - 1}"
         return DroppedMention(doc.doc_key, source_id, span, "", "the span holds only empty token cells", "read")
-    return SourceMention(doc.doc_key, token_ids, "EVE" + name_shortuuid(action.event), "event", EVENT_TYPE,
-                         action.event, source_id, attributes={"event": action.event})
+    return SourceMention(
+        doc.doc_key,
+        token_ids,
+        "EVE" + name_shortuuid(action.event),
+        "event",
+        EVENT_TYPE,
+        action.event,
+        source_id,
+        attributes={"event": action.event},
+    )
 
 
 def read_fcct(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
@@ -147,9 +181,16 @@ def read_fcct(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
         for action in read_actions(actions_path):
             corpus.counts["annotated"] += 1
             if action.doc_id in absent:
-                corpus.dropped.append(DroppedMention(f"{TOPIC_ID}/{absent[action.doc_id]}/{action.doc_id}",
-                                                     f"{action.doc_id}/{action.mention_id}", f"sentence {action.sentence}",
-                                                     "", f"document has no tokens in {tokens_path.name}", "read"))
+                corpus.dropped.append(
+                    DroppedMention(
+                        f"{TOPIC_ID}/{absent[action.doc_id]}/{action.doc_id}",
+                        f"{action.doc_id}/{action.mention_id}",
+                        f"sentence {action.sentence}",
+                        "",
+                        f"document has no tokens in {tokens_path.name}",
+                        "read",
+                    )
+                )
                 continue
             _check_span(action, lengths, actions_path)
             result = _mention(action, docs[action.doc_id], known[action.doc_id])
@@ -163,14 +204,20 @@ def read_fcct(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     return finish_corpus(corpus)
 
 
-def _without_tokens(corpus: SourceCorpus, options: ReadOptions, docs: dict[str, SourceDocument],
-                    tokens_path: Path) -> dict[str, str]:
+def _without_tokens(
+    corpus: SourceCorpus, options: ReadOptions, docs: dict[str, SourceDocument], tokens_path: Path
+) -> dict[str, str]:
     """Remove the documents without tokens from ``docs`` (an error unless partial=true); {doc id: subtopic id}."""
     absent = {doc_id: doc.subtopic_id for doc_id, doc in docs.items() if not doc.tokens}
     if absent:
-        report_missing(corpus, options, tokens_path, f"documents of documents.csv without tokens here: "
-                       f"{', '.join(sorted(absent))}", "The file may be truncated: rebuild it with the FCC recipe.",
-                       kind="format")
+        report_missing(
+            corpus,
+            options,
+            tokens_path,
+            f"documents of documents.csv without tokens here: {', '.join(sorted(absent))}",
+            "The file may be truncated: rebuild it with the FCC recipe.",
+            kind="format",
+        )
         for doc_id in absent:
             del docs[doc_id]
     return absent

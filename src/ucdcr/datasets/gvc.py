@@ -46,7 +46,9 @@ def read_structure(folder: Path) -> dict[str, tuple[str, Split | None]]:
     """{doc id: (incident id, split or None)} from the mapping and split CSVs (they are here without the CoNLL)."""
     require_raw_files(DATASET_ID, folder, [DOC_TO_EVENT_FILE, *SPLIT_FILES.values()])
     event_split = read_split_events(folder)
-    return {doc: (event, event_split.get(event)) for doc, event in read_doc_to_event(folder / DOC_TO_EVENT_FILE).items()}
+    return {
+        doc: (event, event_split.get(event)) for doc, event in read_doc_to_event(folder / DOC_TO_EVENT_FILE).items()
+    }
 
 
 def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
@@ -68,7 +70,9 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
         doc_key = f"{TOPIC_ID}/{incident}/{gvc_doc.doc_id}"
         if split is None:
             corpus.counts["documents_in_no_split"] = corpus.counts.get("documents_in_no_split", 0) + 1
-            corpus.dropped += [_dropped(doc_key, gvc_doc, m, f"incident {incident} is in no split file") for m in gvc_doc.mentions]
+            corpus.dropped += [
+                _dropped(doc_key, gvc_doc, m, f"incident {incident} is in no split file") for m in gvc_doc.mentions
+            ]
             continue
         corpus.documents.append(_document(gvc_doc, incident, split))
         corpus.mentions += [_mention(doc_key, m) for m in gvc_doc.mentions]
@@ -77,8 +81,13 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     return finish_corpus(corpus)
 
 
-def _check_complete(corpus: SourceCorpus, options: ReadOptions | None, folder: Path,
-                    structure: dict[str, tuple[str, Split | None]], seen: set[str]) -> None:
+def _check_complete(
+    corpus: SourceCorpus,
+    options: ReadOptions | None,
+    folder: Path,
+    structure: dict[str, tuple[str, Split | None]],
+    seen: set[str],
+) -> None:
     """Incidents of the split files without documents, and documents of split incidents that verbose.conll lacks:
     an error naming them (or a note with partial=true)."""
     missing = sorted(doc for doc, (_, split) in structure.items() if split is not None and doc not in seen)
@@ -86,14 +95,22 @@ def _check_complete(corpus: SourceCorpus, options: ReadOptions | None, folder: P
     empty = sorted(set(read_split_events(folder)) - built, key=int)
     problems = []
     if empty:
-        problems.append(f"incident(s) listed in {', '.join(SPLIT_FILES.values())} without any document here: "
-                        f"{_first(empty)}")
+        problems.append(
+            f"incident(s) listed in {', '.join(SPLIT_FILES.values())} without any document here: {_first(empty)}"
+        )
     if missing:
-        problems.append(f"{len(missing)} document(s) that {DOC_TO_EVENT_FILE} maps to incidents of the splits are not "
-                        f"in this file: {_first(missing)}")
+        problems.append(
+            f"{len(missing)} document(s) that {DOC_TO_EVENT_FILE} maps to incidents of the splits are not "
+            f"in this file: {_first(missing)}"
+        )
     if problems:
-        report_missing(corpus, options, folder / CONLL_FILE, "; ".join(problems),
-                       f"The file may be truncated: download {CONLL_FILE} again.")
+        report_missing(
+            corpus,
+            options,
+            folder / CONLL_FILE,
+            "; ".join(problems),
+            f"The file may be truncated: download {CONLL_FILE} again.",
+        )
 
 
 def _first(names: list[str], limit: int = 20) -> str:

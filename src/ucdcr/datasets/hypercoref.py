@@ -116,7 +116,9 @@ def downsample(links: list[Hyperlink], limit: int | None) -> list[Hyperlink]:
 Sentences = dict[tuple[str, int], str]  # (url, sentence-idx) -> sentence string
 
 
-def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: Sentences, source: str) -> SourceDocument:
+def _document(
+    url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: Sentences, source: str
+) -> SourceDocument:
     topic, subtopic = url_structure(url)
     name = url.replace("/", "_")
     doc = SourceDocument(topic, topic, subtopic, subtopic, name_shortuuid(name), name, split, [], source_file=source)
@@ -135,14 +137,20 @@ def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], senten
 def _mention(link: Hyperlink, doc: SourceDocument, outlet: str, sentences: Sentences) -> SourceMention:
     sentence = sentences.get((link.url, link.sentence), "")
     return SourceMention(
-        doc_key=doc.doc_key, token_ids=tuple(f"{link.sentence}.{i}" for i in range(link.token_from, link.token_to)),
-        chain_id=link.target, kind="event", full_type=EVENT_TYPE, description=link.target,
-        source_id=f"{outlet}_{link.row}", attributes={"text": sentence[link.chars_start:link.chars_end]},
+        doc_key=doc.doc_key,
+        token_ids=tuple(f"{link.sentence}.{i}" for i in range(link.token_from, link.token_to)),
+        chain_id=link.target,
+        kind="event",
+        full_type=EVENT_TYPE,
+        description=link.target,
+        source_id=f"{outlet}_{link.row}",
+        attributes={"text": sentence[link.chars_start : link.chars_end]},
     )
 
 
-def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCorpus,
-                      options: ReadOptions | None = None) -> None:
+def read_outlet_split(
+    raw_dir: Path, outlet: str, split: Split, corpus: SourceCorpus, options: ReadOptions | None = None
+) -> None:
     """Sample one split of one outlet and add its documents and mentions to ``corpus``."""
     folder = stage_folder(raw_dir, outlet) / SPLIT_FOLDERS[split]
     links = read_hyperlinks(folder / "hyperlinks.parquet")
@@ -158,22 +166,36 @@ def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCo
     source = str(folder / "tokens.parquet")
     without_tokens = sorted(urls - set(tokens))
     if without_tokens:
-        report_missing(corpus, options, folder / "tokens.parquet", f"{len(without_tokens)} linked document(s) have no "
-                       f"tokens here: {', '.join(without_tokens[:10])}", "Rebuild the split with the HyperCoref "
-                       "pipeline.", kind="format")
+        report_missing(
+            corpus,
+            options,
+            folder / "tokens.parquet",
+            f"{len(without_tokens)} linked document(s) have no tokens here: {', '.join(without_tokens[:10])}",
+            "Rebuild the split with the HyperCoref pipeline.",
+            kind="format",
+        )
     docs = {url: _document(url, split, tokens[url], sentences, source) for url in sorted(urls) if url in tokens}
     missing_strings = {(url, s) for url in docs for s, _, _ in tokens[url]} - set(sentences)
     if missing_strings:
-        corpus.counts["sentences_without_string"] = corpus.counts.get("sentences_without_string", 0) + len(missing_strings)
+        corpus.counts["sentences_without_string"] = corpus.counts.get("sentences_without_string", 0) + len(
+            missing_strings
+        )
     corpus.documents.extend(docs.values())
     for link in kept:
         if link.url in docs:
             corpus.mentions.append(_mention(link, docs[link.url], outlet, sentences))
         else:
             topic, subtopic = url_structure(link.url)
-            corpus.dropped.append(DroppedMention(f"{topic}/{subtopic}/?", f"{outlet}_{link.row}", f"sentence "
-                                                 f"{link.sentence} tokens {link.token_from}..{link.token_to - 1}", "",
-                                                 "its document has no tokens in tokens.parquet", "read"))
+            corpus.dropped.append(
+                DroppedMention(
+                    f"{topic}/{subtopic}/?",
+                    f"{outlet}_{link.row}",
+                    f"sentence {link.sentence} tokens {link.token_from}..{link.token_to - 1}",
+                    "",
+                    "its document has no tokens in tokens.parquet",
+                    "read",
+                )
+            )
 
 
 def read_hypercoref(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
@@ -185,7 +207,9 @@ def read_hypercoref(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     for outlet in outlets:
         for split in SPLIT_FOLDERS:
             read_outlet_split(raw_dir, outlet, split, corpus, options)
-    corpus.notes.append(f"outlets {', '.join(outlets)}; mentions sampled as in the paper (§7.1.7); original tokenization kept")
+    corpus.notes.append(
+        f"outlets {', '.join(outlets)}; mentions sampled as in the paper (§7.1.7); original tokenization kept"
+    )
     return finish_corpus(corpus)
 
 

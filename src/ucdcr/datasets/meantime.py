@@ -54,8 +54,13 @@ MENTION_TAGS = ("ENTITY_MENTION", "EVENT_MENTION")
 TOPIC_FOLDERS = ("corpus_airbus", "corpus_apple", "corpus_gm", "corpus_stock")  # topic number = position
 DOWNLOAD_HINT = "Run `ucdcr download meantime` (the zip may be incomplete: download it again)."
 ENTITY_TYPES = {  # MEANTIME ent_type abbreviations
-    "PRO": "PRODUCT", "FIN": "FINANCE", "LOC": "LOCATION", "ORG": "ORGANIZATION", "OTH": "OTHER",
-    "PER": "PERSON", "MIX": "MIXTURE",
+    "PRO": "PRODUCT",
+    "FIN": "FINANCE",
+    "LOC": "LOCATION",
+    "ORG": "ORGANIZATION",
+    "OTH": "OTHER",
+    "PER": "PERSON",
+    "MIX": "MIXTURE",
 }
 EVENT_CLASSES = {"OTHER": "EVENT", "MIX": "MIXTURE"}
 _MEMBER = re.compile(rf"(?:^|/){re.escape(ANNOTATION)}/(corpus_[^/]+)/((\d+)_[^/]*)\.xml$")
@@ -78,8 +83,16 @@ def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> Sourc
     if not corpus.documents:
         raise MissingRawData(f"no {ANNOTATION} documents in {raw_folder / ZIP}")
     found = {_topic_number(folder, folder) for folder, _, _, _ in files}
-    require_listed_ids(corpus, options, split_of, found, what=f"topics ({ANNOTATION} corpus folders)",
-                       names={str(i): name for i, name in enumerate(TOPIC_FOLDERS)}, listed_in=raw_folder / SPLIT_FILE, hint=DOWNLOAD_HINT)
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        found,
+        what=f"topics ({ANNOTATION} corpus folders)",
+        names={str(i): name for i, name in enumerate(TOPIC_FOLDERS)},
+        listed_in=raw_folder / SPLIT_FILE,
+        hint=DOWNLOAD_HINT,
+    )
     corpus.counts["annotated"] = len(corpus.mentions)
     corpus.counts["unlinked_singletons"] = sum(1 for m in corpus.mentions if m.chain_id.startswith("Singleton_"))
     corpus.counts["second_refers_to_links"] = extra_links
@@ -119,8 +132,13 @@ def _iter_files(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, str, 
 
 def _document(cat: CatDocument, folder: str, topic: str, stem: str, article: str, split: Split) -> SourceDocument:
     return SourceDocument(
-        topic_id=topic, topic=f"{topic}_{folder}", subtopic_id=article, subtopic=stem,
-        doc_id=f"{LANGUAGE}{article}", doc=f"{LANGUAGE}{stem}", split=split,
+        topic_id=topic,
+        topic=f"{topic}_{folder}",
+        subtopic_id=article,
+        subtopic=stem,
+        doc_id=f"{LANGUAGE}{article}",
+        doc=f"{LANGUAGE}{stem}",
+        split=split,
         tokens=[SourceToken(t.t_id, t.text, t.sentence) for t in cat.tokens],
         source_file=cat.path,
     )
@@ -134,8 +152,11 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
         if relation.tag != "REFERS_TO":
             continue
         if len(relation.targets) != 1:
-            raise FormatError(cat.path, f"relation {relation.r_id} <REFERS_TO> has {len(relation.targets)} targets, "
-                              "expected one", relation.line)
+            raise FormatError(
+                cat.path,
+                f"relation {relation.r_id} <REFERS_TO> has {len(relation.targets)} targets, expected one",
+                relation.line,
+            )
         for source in relation.sources:
             if source in target_of:
                 extra_links += int(relation.targets[0] != target_of[source])

@@ -165,10 +165,16 @@ def _locate_rows(
             if position < len(found):
                 located.append((row, mention_type, number, found[position]))
                 continue
-            reason = (f"segment not found in paragraphs {max(1, row.beginning - 4)}..{row.beginning + 4}" if not found
-                      else f"coded {len(group)} times in paragraph {number} but occurs there {len(found)} times")
-            dropped.append(DroppedMention(doc_key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment,
-                                          reason, "read"))
+            reason = (
+                f"segment not found in paragraphs {max(1, row.beginning - 4)}..{row.beginning + 4}"
+                if not found
+                else f"coded {len(group)} times in paragraph {number} but occurs there {len(found)} times"
+            )
+            dropped.append(
+                DroppedMention(
+                    doc_key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment, reason, "read"
+                )
+            )
     return located, dropped
 
 
@@ -179,11 +185,18 @@ def _build_mentions(
     for row, mention_type, number, (start, end) in located:
         token_ids = tuple(tid for t_start, t_end, tid in spans[number] if t_start >= start and t_end <= end)
         kind: MentionKind = "event" if mention_type in EVENT_TYPES else "entity"
-        mentions.append(SourceMention(
-            doc_key=doc.doc_key, token_ids=token_ids, chain_id=chain_id(doc.topic_id, row.code, mention_type),
-            kind=kind, full_type=mention_type, description=row.code, source_id=f"{row.file}:{row.line}",
-            attributes={"text": row.segment, "paragraph": number},
-        ))
+        mentions.append(
+            SourceMention(
+                doc_key=doc.doc_key,
+                token_ids=token_ids,
+                chain_id=chain_id(doc.topic_id, row.code, mention_type),
+                kind=kind,
+                full_type=mention_type,
+                description=row.code,
+                source_id=f"{row.file}:{row.line}",
+                attributes={"text": row.segment, "paragraph": number},
+            )
+        )
     return mentions
 
 
@@ -193,8 +206,9 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     split_path = _require(raw_dir / SPLIT_FILE, raw_dir)
     split_of = read_split_map(split_path)
     articles = load_articles(_texts_dir(raw_dir, options))
-    corpus = SourceCorpus(documents=[], mentions=[], inputs=[*inputs, split_path],
-                          counts={"annotated": 0, "properties_codes": 0})
+    corpus = SourceCorpus(
+        documents=[], mentions=[], inputs=[*inputs, split_path], counts={"annotated": 0, "properties_codes": 0}
+    )
     corpus.inputs.extend(Path(article.path) for article in articles.values())
     for stem, rows in segments.items():
         topic_id = stem.split("_", 1)[0]
@@ -209,9 +223,16 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
             key = f"{topic_id}/{topic_id}/{row.document}"
             mention_type = concept_types.get((topic_id, row.code))
             if mention_type is None or mention_type in EXCLUDED_TYPES:
-                reason = (f"type {mention_type} is excluded (uCDCR rule)" if mention_type
-                          else f"code has no type in {Path(CONCEPTS_FILE).name}")
-                corpus.dropped.append(DroppedMention(key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment, reason, "read"))
+                reason = (
+                    f"type {mention_type} is excluded (uCDCR rule)"
+                    if mention_type
+                    else f"code has no type in {Path(CONCEPTS_FILE).name}"
+                )
+                corpus.dropped.append(
+                    DroppedMention(
+                        key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment, reason, "read"
+                    )
+                )
                 continue
             by_doc[row.document].append((row, mention_type))
         for name, doc_rows in by_doc.items():
@@ -224,16 +245,26 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
             for _, _, number, span in located:
                 cuts[number].update(span)
             tokens, spans = _tokens(article, cuts)
-            doc = SourceDocument(topic_id, topic_id, topic_id, stem, name, name, split_of[topic_id], tokens,
-                                 source_file=article.path)
+            doc = SourceDocument(
+                topic_id, topic_id, topic_id, stem, name, name, split_of[topic_id], tokens, source_file=article.path
+            )
             corpus.documents.append(doc)
             corpus.mentions.extend(_build_mentions(doc, spans, located))
             corpus.dropped.extend(dropped)
-    require_listed_ids(corpus, options, split_of, {stem.split("_", 1)[0] for stem in segments},
-                       what="topics (annotation CSVs <topic>_<name>.csv)", listed_in=split_path,
-                       hint=f"Check {raw_dir / ANNOTATIONS_DIR}.")
-    corpus.unavailable_splits = {split: "NewsWCL50r has no train split (evaluation only)"
-                                 for split in SPLITS if split not in set(split_of.values())}
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        {stem.split("_", 1)[0] for stem in segments},
+        what="topics (annotation CSVs <topic>_<name>.csv)",
+        listed_in=split_path,
+        hint=f"Check {raw_dir / ANNOTATIONS_DIR}.",
+    )
+    corpus.unavailable_splits = {
+        split: "NewsWCL50r has no train split (evaluation only)"
+        for split in SPLITS
+        if split not in set(split_of.values())
+    }
     corpus.notes.append("paragraphs are the source sentences; article texts are not redistributed")
     return finish_corpus(corpus)
 
@@ -249,9 +280,16 @@ def drop_duplicate_heads(records: list[dict[str, Any]]) -> tuple[list[dict[str, 
     winners = {id(record) for record in best.values()}
     reason = "duplicate: a longer mention of the same chain has the same head in this sentence"
     dropped = [
-        DroppedMention(record["conll_doc_key"], record["mention_id"],
-                       f"sentence {record['sent_id']} tokens {record['tokens_number']}", record["tokens_str"], reason, "finalize")
-        for record in records if id(record) not in winners
+        DroppedMention(
+            record["conll_doc_key"],
+            record["mention_id"],
+            f"sentence {record['sent_id']} tokens {record['tokens_number']}",
+            record["tokens_str"],
+            reason,
+            "finalize",
+        )
+        for record in records
+        if id(record) not in winners
     ]
     return [record for record in records if id(record) in winners], dropped
 

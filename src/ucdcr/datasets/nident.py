@@ -50,8 +50,9 @@ def np4e_subtopics(np4e_folder: Path) -> dict[str, str]:
     """{NP4E doc id: "<k>_<event>"} from the NP4E MMAX2 tree (k = the event's number, :data:`np4e.EVENTS`)."""
     root = np4e_folder / np4e.MMAX_FOLDER
     if not root.is_dir():
-        raise MissingRawData(f"NIdent needs the NP4E MMAX2 tree for its subtopics: {root} not found; "
-                             "run `ucdcr download np4e` first.")
+        raise MissingRawData(
+            f"NIdent needs the NP4E MMAX2 tree for its subtopics: {root} not found; run `ucdcr download np4e` first."
+        )
     subtopic_of = {}
     for number, (event, projects) in np4e.event_projects(root).items():
         for project in projects:
@@ -83,25 +84,42 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     mapping, blank_lines = read_mapping(folder / MAPPING_FILE) if (folder / MAPPING_FILE).exists() else (None, [])
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[folder / SPLIT_FILE, *files])
     corpus.notes.append(
-        f"cross-document chains from {MAPPING_FILE}" if mapping is not None else
-        f"{MAPPING_FILE} (uCDCR's manual cross-document chain table) is not public: within-document chains were "
-        "merged by the NP4E rule instead, so chains differ from the published NIdent_en-cd")
+        f"cross-document chains from {MAPPING_FILE}"
+        if mapping is not None
+        else f"{MAPPING_FILE} (uCDCR's manual cross-document chain table) is not public: within-document chains were "
+        "merged by the NP4E rule instead, so chains differ from the published NIdent_en-cd"
+    )
     if mapping is not None:
         corpus.inputs.append(folder / MAPPING_FILE)
     if blank_lines:
-        corpus.notes.append(f"{MAPPING_FILE}: {len(blank_lines)} row(s) with an empty cell not used (lines "
-                            f"{', '.join(map(str, blank_lines[:20]))}{' ...' if len(blank_lines) > 20 else ''})")
+        corpus.notes.append(
+            f"{MAPPING_FILE}: {len(blank_lines)} row(s) with an empty cell not used (lines "
+            f"{', '.join(map(str, blank_lines[:20]))}{' ...' if len(blank_lines) > 20 else ''})"
+        )
     for path in files:
         _add_document(corpus, read_nident_xml(path), subtopic_of, split_of, mapping, folder)
-    require_listed_ids(corpus, options, split_of, {d.subtopic_id.split("_", 1)[0] for d in corpus.documents},
-                       what="subtopics with NIdent documents", names=np4e.EVENT_OF_NUMBER,
-                       listed_in=folder / SPLIT_FILE, hint=f"Check the files in {folder / CORPUS_DIR}.")
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        {d.subtopic_id.split("_", 1)[0] for d in corpus.documents},
+        what="subtopics with NIdent documents",
+        names=np4e.EVENT_OF_NUMBER,
+        listed_in=folder / SPLIT_FILE,
+        hint=f"Check the files in {folder / CORPUS_DIR}.",
+    )
     corpus.counts["annotated"] = len(corpus.mentions) + len(corpus.dropped)
     return finish_corpus(corpus)
 
 
-def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dict[str, str],
-                  split_of: dict[str, Any], mapping: dict[tuple[str, str, str], str] | None, folder: Path) -> None:
+def _add_document(
+    corpus: SourceCorpus,
+    nident: NidentDocument,
+    subtopic_of: dict[str, str],
+    split_of: dict[str, Any],
+    mapping: dict[tuple[str, str, str], str] | None,
+    folder: Path,
+) -> None:
     subtopic_id = subtopic_of.get(nident.doc_id)
     if subtopic_id is None:
         raise FormatError(nident.path, f"document {nident.doc_id} is not in the NP4E tree (no subtopic)")
@@ -110,9 +128,14 @@ def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dic
         raise FormatError(folder / SPLIT_FILE, f"subtopic {number} ({event}) is in no split")
     kept = [w for w in nident.words if np4e.clean_token(w.text) not in PLACEHOLDER_TOKENS]
     document = SourceDocument(
-        topic_id=np4e.TOPIC_ID, topic=np4e.TOPIC, subtopic_id=subtopic_id,
-        subtopic=f"{number}_{np4e.SUBTOPIC_NAMES[event]}", doc_id=nident.doc_id, doc=nident.doc_id,
-        split=split_of[number], tokens=[SourceToken(w.word_id, np4e.clean_token(w.text), w.sentence) for w in kept],
+        topic_id=np4e.TOPIC_ID,
+        topic=np4e.TOPIC,
+        subtopic_id=subtopic_id,
+        subtopic=f"{number}_{np4e.SUBTOPIC_NAMES[event]}",
+        doc_id=nident.doc_id,
+        doc=nident.doc_id,
+        split=split_of[number],
+        tokens=[SourceToken(w.word_id, np4e.clean_token(w.text), w.sentence) for w in kept],
         source_file=str(nident.path.relative_to(folder)),
     )
     corpus.documents.append(document)
@@ -122,8 +145,14 @@ def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dic
         _add_mention(corpus, document, mention, order, text, mapping)
 
 
-def _add_mention(corpus: SourceCorpus, document: SourceDocument, mention: NidentMention, order: dict[str, int],
-                 text: dict[str, str], mapping: dict[tuple[str, str, str], str] | None) -> None:
+def _add_mention(
+    corpus: SourceCorpus,
+    document: SourceDocument,
+    mention: NidentMention,
+    order: dict[str, int],
+    text: dict[str, str],
+    mapping: dict[tuple[str, str, str], str] | None,
+) -> None:
     words = [w for w in mention.word_ids if w in order]
     chain, reason = _chain(document, mention, mapping)
     if mention.degree == NON_IDENTITY:
@@ -132,20 +161,31 @@ def _add_mention(corpus: SourceCorpus, document: SourceDocument, mention: Nident
         reason = "mention has no words (empty / elliptical sn)"
     if reason is not None:
         surface = " ".join(text[w] for w in mention.word_ids)
-        corpus.dropped.append(DroppedMention(document.doc_key, mention.marker_id, ",".join(mention.word_ids) or "-",
-                                             surface, reason, "read"))
+        corpus.dropped.append(
+            DroppedMention(
+                document.doc_key, mention.marker_id, ",".join(mention.word_ids) or "-", surface, reason, "read"
+            )
+        )
         return
     first, last = min(order[w] for w in words), max(order[w] for w in words)
-    corpus.mentions.append(SourceMention(
-        doc_key=document.doc_key,
-        token_ids=tuple(document.tokens[i].token_id for i in range(first, last + 1)),
-        chain_id=chain, kind="entity", full_type=np4e.OTHER_TYPE, description="", source_id=mention.marker_id,
-        coref_type=IDENTITY_DEGREES[mention.degree], attributes={"entity": mention.entity or ""},
-    ))
+    corpus.mentions.append(
+        SourceMention(
+            doc_key=document.doc_key,
+            token_ids=tuple(document.tokens[i].token_id for i in range(first, last + 1)),
+            chain_id=chain,
+            kind="entity",
+            full_type=np4e.OTHER_TYPE,
+            description="",
+            source_id=mention.marker_id,
+            coref_type=IDENTITY_DEGREES[mention.degree],
+            attributes={"entity": mention.entity or ""},
+        )
+    )
 
 
-def _chain(document: SourceDocument, mention: NidentMention,
-           mapping: dict[tuple[str, str, str], str] | None) -> tuple[str, str | None]:
+def _chain(
+    document: SourceDocument, mention: NidentMention, mapping: dict[tuple[str, str, str], str] | None
+) -> tuple[str, str | None]:
     """(chain id, drop reason or None): the mapping's unified id, else the within-document chain."""
     if mapping is None:
         entity = mention.entity or f"single_{mention.marker_id}"

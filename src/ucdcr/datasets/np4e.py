@@ -72,8 +72,16 @@ def read_np4e(raw_folder: Path, options: ReadOptions | None = None) -> SourceCor
             raise FormatError(raw_folder / SPLIT_FILE, f"subtopic {number} ({event}) is in no split")
         for project in projects:
             _add_document(corpus, project, event, subtopic_id, split_of[number], raw_folder)
-    require_listed_ids(corpus, options, split_of, events, what=f"subtopics (event folders with .mmax projects in "
-                       f"{mmax_root})", names=EVENT_OF_NUMBER, listed_in=raw_folder / SPLIT_FILE, hint=DOWNLOAD_HINT)
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        events,
+        what=f"subtopics (event folders with .mmax projects in {mmax_root})",
+        names=EVENT_OF_NUMBER,
+        listed_in=raw_folder / SPLIT_FILE,
+        hint=DOWNLOAD_HINT,
+    )
     corpus.counts["annotated"] = len(corpus.mentions)
     return finish_corpus(corpus)
 

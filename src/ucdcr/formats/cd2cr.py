@@ -79,8 +79,13 @@ def read_conll(path: Path) -> list[ConllToken]:
             raise FormatError(path, problem, line_number)
         topic, subtopic, doc_id, sentence, token_id, text = columns[:6]
         token = ConllToken(
-            topic, subtopic, doc_id, _int(sentence, "sentence id", path, line_number),
-            _int(token_id, "token id", path, line_number), text, line_number,
+            topic,
+            subtopic,
+            doc_id,
+            _int(sentence, "sentence id", path, line_number),
+            _int(token_id, "token id", path, line_number),
+            text,
+            line_number,
         )
         if (doc_id, token.token_id) in seen:
             raise FormatError(path, f"duplicate token id {token.token_id} in document {doc_id}", line_number)

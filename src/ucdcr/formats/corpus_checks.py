@@ -107,8 +107,12 @@ def require_listed_ids(
     missing = natural_order(set(split_of) - found_ids - set(known_absent))
     if not missing:
         return
-    emptied = [split for split in SPLITS if any(s == split for s in split_of.values())
-               and not any(s == split and i in found_ids for i, s in split_of.items())]
+    emptied = [
+        split
+        for split in SPLITS
+        if any(s == split for s in split_of.values())
+        and not any(s == split and i in found_ids for i, s in split_of.items())
+    ]
     shown = [f"{i} ({names[i]})" if names and i in names else i for i in missing]
     problem = f"{what} listed in the split file but not found: {', '.join(shown)}"
     if emptied:
@@ -122,8 +126,10 @@ def finish_corpus(corpus: SourceCorpus) -> SourceCorpus:
     for document in corpus.documents:
         first = seen.setdefault(document.doc_key, document)
         if first is not document:
-            raise FormatError(document.source_file or document.doc_key, f"document key {document.doc_key!r} is "
-                              f"also the key of {first.source_file or 'another document'}")
+            raise FormatError(
+                document.source_file or document.doc_key,
+                f"document key {document.doc_key!r} is also the key of {first.source_file or 'another document'}",
+            )
     return drop_unfaithful_mentions(corpus)
 
 
@@ -138,8 +144,10 @@ def mention_span_problem(mention: SourceMention, position: Mapping[str, int], te
     expected = list(range(positions[0], positions[0] + len(positions)))
     if positions != expected:
         gap = next(i for i, (got, want) in enumerate(zip(positions, expected)) if got != want)
-        return (f"token ids are not a contiguous run of the document (break after token "
-                f"{mention.token_ids[gap - 1]!r}); building it as a range would widen it")
+        return (
+            f"token ids are not a contiguous run of the document (break after token "
+            f"{mention.token_ids[gap - 1]!r}); building it as a range would widen it"
+        )
     if not "".join(texts[p] for p in positions).strip():
         return "mention text is empty (its tokens hold no characters)"
     return None

@@ -104,7 +104,12 @@ def read_documents(path: Path) -> list[FccDocument]:
 def read_tokens(path: Path) -> list[FccToken]:
     """``tokens.csv`` in file order (the token text is kept verbatim, also when empty)."""
     return [
-        FccToken(row["doc-id"].strip(), _index(path, line, row, "sentence-idx"), _index(path, line, row, "token-idx"), row["token"])
+        FccToken(
+            row["doc-id"].strip(),
+            _index(path, line, row, "sentence-idx"),
+            _index(path, line, row, "token-idx"),
+            row["token"],
+        )
         for line, row in _rows(path, TOKEN_COLUMNS)
     ]
 
@@ -118,6 +123,15 @@ def read_actions(path: Path) -> list[FccAction]:
             raise FormatError(path, f"empty span: token-idx-from {token_from}, token-idx-to {token_to}", line)
         if not row["event"].strip():
             raise FormatError(path, "empty event", line)
-        actions.append(FccAction(row["doc-id"].strip(), row["mention-id"].strip(), _index(path, line, row, "sentence-idx"),
-                                 token_from, token_to, row["event"].strip(), line))
+        actions.append(
+            FccAction(
+                row["doc-id"].strip(),
+                row["mention-id"].strip(),
+                _index(path, line, row, "sentence-idx"),
+                token_from,
+                token_to,
+                row["event"].strip(),
+                line,
+            )
+        )
     return actions

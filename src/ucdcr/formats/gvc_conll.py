@@ -143,7 +143,9 @@ class _DocumentBuilder:
 
     def finish(self, line: int) -> GvcDocument:
         if self._open is not None:
-            raise FormatError(self.path, f"mention of chain {self._open[0]} opened on line {self._open[2]} is not closed", line)
+            raise FormatError(
+                self.path, f"mention of chain {self._open[0]} opened on line {self._open[2]} is not closed", line
+            )
         if not self.doc.tokens:
             raise FormatError(self.path, f"document {self.doc.doc_id!r} has no tokens", self.doc.line)
         return self.doc

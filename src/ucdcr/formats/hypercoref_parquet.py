@@ -126,11 +126,20 @@ def read_hyperlinks(path: Path) -> list[Hyperlink]:
         values = {name: column[i] for name, column in columns.items()}
         if any(value is None for value in values.values()):
             raise FormatError(path, f"hyperlink {row_id}: empty field(s) {[k for k, v in values.items() if v is None]}")
-        link = Hyperlink(row_id, str(values[URL]), str(values[TARGET]), int(values["sentence-idx"]),
-                         int(values["chars-start"]), int(values["chars-end"]),
-                         int(values["token-idx-from"]), int(values["token-idx-to"]))
+        link = Hyperlink(
+            row_id,
+            str(values[URL]),
+            str(values[TARGET]),
+            int(values["sentence-idx"]),
+            int(values["chars-start"]),
+            int(values["chars-end"]),
+            int(values["token-idx-from"]),
+            int(values["token-idx-to"]),
+        )
         if link.token_to <= link.token_from or link.token_from < 0:
-            raise FormatError(path, f"hyperlink {row_id}: bad token span {link.token_from}..{link.token_to} (end exclusive)")
+            raise FormatError(
+                path, f"hyperlink {row_id}: bad token span {link.token_from}..{link.token_to} (end exclusive)"
+            )
         links.append(link)
     return links
 
@@ -142,8 +151,11 @@ def read_tokens(path: Path, urls: set[str]) -> dict[str, list[tuple[int, int, st
     documents: dict[str, list[tuple[int, int, str]]] = {}
     for url, sentence, index, token in zip(*_columns(path, table, TOKEN_COLUMNS)):
         if url is None or sentence is None or index is None or not token:
-            raise FormatError(path, f"token {index} of sentence {sentence} of {url!r}: "
-                              f"{'null' if token is None else 'empty'} value in a row {[url, sentence, index, token]}")
+            raise FormatError(
+                path,
+                f"token {index} of sentence {sentence} of {url!r}: "
+                f"{'null' if token is None else 'empty'} value in a row {[url, sentence, index, token]}",
+            )
         documents.setdefault(url, []).append((int(sentence), int(index), str(token)))
     for url, tokens in documents.items():
         tokens.sort()

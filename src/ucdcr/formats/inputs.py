@@ -63,20 +63,30 @@ def decode_text(data: bytes, name: str | Path) -> str:
     """``data`` as UTF-8 text by the encoding rule of this module (a leading UTF-8 BOM removed)."""
     for bom, encoding in _WIDE_BOMS:
         if data.startswith(bom):
-            raise FormatError(name, f"the file is {encoding} text (it starts with a {encoding} byte-order mark); "
-                              "expected UTF-8: save it as UTF-8")
+            raise FormatError(
+                name,
+                f"the file is {encoding} text (it starts with a {encoding} byte-order mark); "
+                "expected UTF-8: save it as UTF-8",
+            )
     data = data.removeprefix(codecs.BOM_UTF8)
     nul = data.find(b"\x00")
     if nul >= 0:
         line, column = _line_and_column(data, nul)
-        raise FormatError(name, f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text; "
-                          "expected UTF-8", line)
+        raise FormatError(
+            name,
+            f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text; expected UTF-8",
+            line,
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, column = _line_and_column(data, exc.start)
-        raise FormatError(name, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid "
-                          "UTF-8; expected UTF-8 (the file may be Latin-1, Windows-1252 or binary)", line) from None
+        raise FormatError(
+            name,
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid "
+            "UTF-8; expected UTF-8 (the file may be Latin-1, Windows-1252 or binary)",
+            line,
+        ) from None
 
 
 def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
@@ -119,8 +129,9 @@ class ZipInput:
         except KeyError:
             raise FormatError(self.label(member), "no such member in the archive") from None
         except _ZIP_READ_ERRORS as exc:
-            raise FormatError(self.label(member), f"corrupt zip member ({_reason(exc)}); download the archive "
-                              "again") from None
+            raise FormatError(
+                self.label(member), f"corrupt zip member ({_reason(exc)}); download the archive again"
+            ) from None
 
     def read_text(self, member: str) -> str:
         """One member as UTF-8 text (encoding rule in the module docstring)."""
@@ -139,8 +150,9 @@ def open_zip(path: Path) -> Iterator[ZipInput]:
     except PermissionError:
         raise FormatError(path, "cannot read the file: permission denied") from None
     except _ZIP_READ_ERRORS as exc:
-        raise FormatError(path, f"not a readable zip archive ({_reason(exc)}); it may be truncated or corrupt: "
-                          "download it again") from None
+        raise FormatError(
+            path, f"not a readable zip archive ({_reason(exc)}); it may be truncated or corrupt: download it again"
+        ) from None
     with bundle:
         yield ZipInput(Path(path), bundle)
 

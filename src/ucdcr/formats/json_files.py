@@ -122,9 +122,11 @@ def read_split_map(path: Path) -> dict[str, Split]:
         for item in list_of(ids, "id", path, f"split {split!r} (a list of ids)"):
             key = str(item)
             if key in split_of:
-                problem = (f"id {key!r} is listed twice in {split}" if split_of[key] == split
-                           else f"id {key!r} is in both {split_of[key]} and {split} (topic {key} is in two splits)")
+                problem = (
+                    f"id {key!r} is listed twice in {split}"
+                    if split_of[key] == split
+                    else f"id {key!r} is in both {split_of[key]} and {split} (topic {key} is in two splits)"
+                )
                 raise FormatError(path, problem)
             split_of[key] = split
     return split_of
-

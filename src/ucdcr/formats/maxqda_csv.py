@@ -40,9 +40,21 @@ CONCEPT_COLUMNS = ("topic_id", "Code", "type")
 PROPERTIES_CODE = "Properties"
 ARTICLE_TEXT_FIELDS = ("title", "description", "text")
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-                         "\u00a0": " "})
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00a0": " ",
+    }
+)
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 

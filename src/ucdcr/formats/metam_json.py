@@ -30,10 +30,20 @@ from ucdcr.formats.json_files import JsonKind, expect, field, int_of, read_json
 
 REQUIRED_FIELDS = ("doc_id", "topic", "m_id", "sentence_id", "sentence", "mention_text", "start_char", "end_char")
 DRAFT_FIELDS: dict[str, JsonKind] = {
-    "mention_id": "string", "old_sentence": "string", "text": "string", "trigger": "string", "spans": "list"}
+    "mention_id": "string",
+    "old_sentence": "string",
+    "text": "string",
+    "trigger": "string",
+    "spans": "list",
+}
 DRAFT_SPAN_FIELDS: dict[str, JsonKind] = {
-    "token_start": "integer", "token_end": "integer", "start": "integer", "end": "integer", "text": "string",
-    "label": "string"}
+    "token_start": "integer",
+    "token_end": "integer",
+    "start": "integer",
+    "end": "integer",
+    "text": "string",
+    "label": "string",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +136,8 @@ def read_draft_tasks(path: Path) -> list[DraftTask]:
         spans = tuple(_draft_span(path, f"{where}, span {n}", span) for n, span in enumerate(values["spans"]))
         for span in spans:
             if values["text"][span.start : span.end] != span.text:
-                raise FormatError(path, f"task {index} ({values['mention_id']}): span {span.start}:{span.end} is not "
-                                  f"{span.text!r}")
+                raise FormatError(
+                    path, f"task {index} ({values['mention_id']}): span {span.start}:{span.end} is not {span.text!r}"
+                )
         tasks.append(DraftTask(values["mention_id"], values["old_sentence"], values["text"], values["trigger"], spans))
     return tasks

@@ -77,7 +77,9 @@ def _check_record(path: Path, index: int, record: Any) -> None:
     context = list_of(record["mention_context"], "string", path, f"{where}: mention_context")
     numbers = list_of(record["tokens_number"], "integer", path, f"{where}: tokens_number")
     if not numbers or not all(0 <= n < len(context) for n in numbers):
-        raise FormatError(path, f"{where}: tokens_number {numbers} outside its mention_context of {len(context)} tokens")
+        raise FormatError(
+            path, f"{where}: tokens_number {numbers} outside its mention_context of {len(context)} tokens"
+        )
 
 
 def read_mentions(path: Path) -> list[WecMention]:
