@@ -124,3 +124,17 @@ def test_finalize_majority_type_and_description() -> None:
     # ORG 2 vs OTHER 2: tie -> alphabetically first ("ORG")
     assert {r["mention_full_type"] for r in kept} == {"ORG"} and kept[0]["mention_type"] == "ORG"
     assert kept[0]["description"] == "NASA_agency_it"
+
+
+def test_mention_with_a_gap_is_dropped_not_widened(tmp_path: Path) -> None:
+    raw = write_corpus(tmp_path)
+    path = raw / "CDCR_Corpus" / "dev_entities.json"
+    path.write_text(json.dumps([entity("0_news_9", 0, [0], 0, "Mice", 1)]))
+    train = raw / "CDCR_Corpus" / "train_entities.json"
+    records = json.loads(train.read_text())
+    records[0]["tokens_ids"] = [0, 2]  # "A ... study": before, the reader built "A new study"
+    train.write_text(json.dumps(records))
+    corpus = cd2cr.read_cd2cr(raw, ReadOptions())
+    dropped = [d for d in corpus.dropped if d.source_id == "train:0"]
+    assert len(dropped) == 1 and "not a contiguous run" in dropped[0].reason and dropped[0].text == "A study"
+    assert "train:0" not in {m.source_id for m in corpus.mentions}

@@ -112,3 +112,21 @@ def test_finalize_chain_id_type_description() -> None:
     assert [r["coref_chain"] for r in kept] == ["t_16_PER", "t_16_PER", "t_16_PER", "t_3_OTH"]
     assert kept[0]["mention_full_type"] == "PERSON" and kept[0]["description"] == "Rita"
     assert kept[3]["description"] == "we"  # only pronouns: the most frequent head
+
+
+def test_mention_partly_on_system_tokens_is_dropped_not_shortened(tmp_path: Path) -> None:
+    partly = "\n".join(
+        [
+            "#begin document c_3.txt",
+            line("Subject", speaker="SYSTEM", coref="(1"),
+            line("hi", coref="1)"),
+            "#end document",
+            "",
+        ]
+    )
+    (tmp_path / "data/COLING").mkdir(parents=True)
+    (tmp_path / "data/COLING/seed.conll").write_text(partly)
+    corpus = cerec.read_cerec(tmp_path, ReadOptions())
+    (dropped,) = corpus.dropped
+    assert dropped.text == "Subject hi" and "it would be shortened" in dropped.reason
+    assert corpus.mentions == []
