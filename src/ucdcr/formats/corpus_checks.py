@@ -12,7 +12,7 @@ accepts a partial corpus: the build goes on with what is there, ids and splits u
 (hence the build report) name what is missing.
 
 Every reader returns ``finish_corpus(corpus)``: document keys must be unique (two raw documents under one key
-would silently share their mentions), and unfaithful mention spans are dropped:
+would silently share their mentions), and unfaithful mention spans are dropped (next paragraph).
 
 Mention spans. :func:`drop_unfaithful_mentions` moves every mention whose original tokens are not one
 contiguous run of its document (in document order, each token once) or whose tokens hold no text to
@@ -52,8 +52,11 @@ def list_option(options: ReadOptions | None, name: str) -> list[str]:
     """A list reader option: a list, or one comma-separated string (``-o outlets=a,b``), never read letter by
     letter; absent means empty."""
     value = (options.extra if options else {}).get(name) or []
-    items = value.split(",") if isinstance(value, str) else list(value)
-    return [str(item).strip() for item in items if str(item).strip()]
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, (list, tuple)):
+        raise UcdcrError(f"reader option {name}={value!r}: expected a list or a comma-separated string")
+    return [str(item).strip() for item in value if str(item).strip()]
 
 
 def partial_allowed(options: ReadOptions | None) -> bool:
