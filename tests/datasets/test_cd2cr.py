@@ -19,28 +19,53 @@ def conll(rows: list[tuple[str, str, int, int, str]]) -> str:
 
 
 def entity(doc: str, sent: int, ids: list[int], topic: int, text: str, cluster: int) -> dict[str, Any]:
-    return {"doc_id": doc, "sentence_id": sent, "tokens_ids": ids, "topic": topic, "subtopic": f"{topic}_0",
-            "tokens": text, "cluster_id": cluster, "cluster_desc": "something", "singleton": False}
+    return {
+        "doc_id": doc,
+        "sentence_id": sent,
+        "tokens_ids": ids,
+        "topic": topic,
+        "subtopic": f"{topic}_0",
+        "tokens": text,
+        "cluster_id": cluster,
+        "cluster_desc": "something",
+        "singleton": False,
+    }
 
 
 def write_corpus(raw: Path) -> Path:
     folder = raw / "CDCR_Corpus"
     folder.mkdir(parents=True)
-    news = [("0", "0_news_7", 0, 0, "A"), ("0", "0_news_7", 0, 1, "new"), ("0", "0_news_7", 0, 2, "study"),
-            ("0", "0_news_7", 1, 3, "["), ("0", "0_news_7", 2, 4, "SD"), ("0", "0_news_7", 2, 5, "]")]
+    news = [
+        ("0", "0_news_7", 0, 0, "A"),
+        ("0", "0_news_7", 0, 1, "new"),
+        ("0", "0_news_7", 0, 2, "study"),
+        ("0", "0_news_7", 1, 3, "["),
+        ("0", "0_news_7", 2, 4, "SD"),
+        ("0", "0_news_7", 2, 5, "]"),
+    ]
     science = [("0", "0_science_3", 0, 0, "Abstract"), ("0", "0_science_3", 0, 1, "studies")]
-    for stem, topic_rows in (("train", news + science), ("dev", [("0", "0_news_9", 0, 0, "Mice")]),
-                             ("test", [("0", "0_news_5", 0, 0, "Bats"), ("1", "1_news_6", 0, 0, "Rats")])):
+    for stem, topic_rows in (
+        ("train", news + science),
+        ("dev", [("0", "0_news_9", 0, 0, "Mice")]),
+        ("test", [("0", "0_news_5", 0, 0, "Bats"), ("1", "1_news_6", 0, 0, "Rats")]),
+    ):
         (folder / f"{stem}.conll").write_text(conll(topic_rows))
-    (folder / "train_entities.json").write_text(json.dumps([
-        entity("0_news_7", 0, [0, 1, 2], 0, "A new study", 5),
-        entity("0_news_7", 1, [3, 4, 5], 0, "[ SD ]", 6),  # crosses the automatic boundary between sentences 1 and 2
-        entity("0_science_3", 0, [1], 0, "studies", 5),
-        entity("0_science_3", 0, [7], 0, "ghost", 8),  # token 7 is not in the document
-    ]))
+    (folder / "train_entities.json").write_text(
+        json.dumps(
+            [
+                entity("0_news_7", 0, [0, 1, 2], 0, "A new study", 5),
+                entity(
+                    "0_news_7", 1, [3, 4, 5], 0, "[ SD ]", 6
+                ),  # crosses the automatic boundary between sentences 1 and 2
+                entity("0_science_3", 0, [1], 0, "studies", 5),
+                entity("0_science_3", 0, [7], 0, "ghost", 8),  # token 7 is not in the document
+            ]
+        )
+    )
     (folder / "dev_entities.json").write_text(json.dumps([entity("0_news_9", 0, [0], 0, "Mice", 1)]))
-    (folder / "test_entities.json").write_text(json.dumps([entity("0_news_5", 0, [0], 0, "Bats", 2),
-                                                           entity("1_news_6", 0, [0], 1, "Rats", 3)]))
+    (folder / "test_entities.json").write_text(
+        json.dumps([entity("0_news_5", 0, [0], 0, "Bats", 2), entity("1_news_6", 0, [0], 1, "Rats", 3)])
+    )
     (folder / "news_urls.json").write_text(json.dumps({"7": {"url": "http://x.org/news/health-1"}}))
     (folder / "sci_papers.json").write_text(json.dumps({"3": {"doi": "10.1/abc"}}))
     return raw
@@ -54,8 +79,12 @@ def test_structure_and_subtopic_numbering(tmp_path: Path) -> None:
     corpus = cd2cr.read_cd2cr(write_corpus(tmp_path), ReadOptions())
     # val first (subtopic 0), then train (1), then test (2, 3): unique across splits as in the release
     assert [(d.doc_key, d.split, d.subtopic) for d in corpus.documents] == [
-        ("0/0/0_news_9", "val", "val_0"), ("0/1/0_news_7", "train", "train_0"), ("0/1/0_science_3", "train", "train_0"),
-        ("0/2/0_news_5", "test", "test_0"), ("0/3/1_news_6", "test", "test_1")]
+        ("0/0/0_news_9", "val", "val_0"),
+        ("0/1/0_news_7", "train", "train_0"),
+        ("0/1/0_science_3", "train", "train_0"),
+        ("0/2/0_news_5", "test", "test_0"),
+        ("0/3/1_news_6", "test", "test_1"),
+    ]
     assert corpus.documents[1].doc == "health-1" and corpus.documents[2].doc == "10.1/abc"
     assert corpus.documents[0].doc == "0_news_9"  # no name known: the id
 
@@ -79,11 +108,33 @@ def test_missing_files(tmp_path: Path) -> None:
 
 
 def test_finalize_majority_type_and_description() -> None:
-    records = [{"coref_chain": "5", "mention_ner": ner, "mention_head": head, "mention_full_type": "OTHER",
-                "mention_type": "OTH", "description": ""}
-               for ner, head in (("ORG", "NASA"), ("O", "agency"), ("O", "it"), ("ORG", "NASA"))]
+    records = [
+        {
+            "coref_chain": "5",
+            "mention_ner": ner,
+            "mention_head": head,
+            "mention_full_type": "OTHER",
+            "mention_type": "OTH",
+            "description": "",
+        }
+        for ner, head in (("ORG", "NASA"), ("O", "agency"), ("O", "it"), ("ORG", "NASA"))
+    ]
     kept, dropped = cd2cr.finalize_chains(records)
     assert dropped == []
     # ORG 2 vs OTHER 2: tie -> alphabetically first ("ORG")
     assert {r["mention_full_type"] for r in kept} == {"ORG"} and kept[0]["mention_type"] == "ORG"
     assert kept[0]["description"] == "NASA_agency_it"
+
+
+def test_mention_with_a_gap_is_dropped_not_widened(tmp_path: Path) -> None:
+    raw = write_corpus(tmp_path)
+    path = raw / "CDCR_Corpus" / "dev_entities.json"
+    path.write_text(json.dumps([entity("0_news_9", 0, [0], 0, "Mice", 1)]))
+    train = raw / "CDCR_Corpus" / "train_entities.json"
+    records = json.loads(train.read_text())
+    records[0]["tokens_ids"] = [0, 2]  # "A ... study": before, the reader built "A new study"
+    train.write_text(json.dumps(records))
+    corpus = cd2cr.read_cd2cr(raw, ReadOptions())
+    dropped = [d for d in corpus.dropped if d.source_id == "train:0"]
+    assert len(dropped) == 1 and "not a contiguous run" in dropped[0].reason and dropped[0].text == "A study"
+    assert "train:0" not in {m.source_id for m in corpus.mentions}

@@ -16,8 +16,9 @@ from ucdcr.datasets import cerec
 from ucdcr.errors import MissingRawData
 from ucdcr.registry import ReadOptions, get
 
-SYSTEM_ONLY = "\n".join(["#begin document b_2.txt", line("Subject", speaker="SYSTEM", coref="(1)"), line("hi"),
-                         "#end document", ""])
+SYSTEM_ONLY = "\n".join(
+    ["#begin document b_2.txt", line("Subject", speaker="SYSTEM", coref="(1)"), line("hi"), "#end document", ""]
+)
 
 
 def write_zip(path: Path, members: dict[str, str]) -> None:
@@ -34,12 +35,17 @@ def test_registered() -> None:
 def test_manifest_names_the_release_members() -> None:
     # uCDCR's choice (paper appendix 7.1.2): seed.conll / cerec.validation.20.conll / cerec.validation.14.conll
     assert cerec.split_file_names(cerec.load_manifest()) == {
-        "train": "seed.conll", "val": "cerec.validation.20.conll", "test": "cerec.validation.14.conll"}
+        "train": "seed.conll",
+        "val": "cerec.validation.20.conll",
+        "test": "cerec.validation.14.conll",
+    }
 
 
 def test_final_zip_preferred_and_missing_split_reported(tmp_path: Path) -> None:
-    write_zip(tmp_path / "data/COLING/cerec.zip", {"cerec/cerec.validation.20.conll": THREAD,
-                                                    "cerec/cerec.validation.14.conll": SYSTEM_ONLY})
+    write_zip(
+        tmp_path / "data/COLING/cerec.zip",
+        {"cerec/cerec.validation.20.conll": THREAD, "cerec/cerec.validation.14.conll": SYSTEM_ONLY},
+    )
     write_zip(tmp_path / "_superseded/data/COLING/dev.zip", {"dev.20.conll": SYSTEM_ONLY, "dev.14.conll": SYSTEM_ONLY})
     corpus = cerec.read_cerec(tmp_path, ReadOptions())
     assert set(corpus.unavailable_splits) == {"train"} and "seed.conll" in corpus.unavailable_splits["train"]
@@ -50,7 +56,9 @@ def test_final_zip_preferred_and_missing_split_reported(tmp_path: Path) -> None:
     assert [t.text for t in val[0].tokens] == ["rita", "wynne", "wrote"]
     assert [t.sent_id for t in val[1].tokens] == [0, 0, 0]  # sentences renumbered per document
     assert [(m.doc_key.split("/")[-1], m.token_ids, m.chain_id) for m in corpus.mentions[:2]] == [
-        ("1_Rita", ("1", "2"), "allen-p_inbox_1_16"), ("2_Phillip", ("4",), "allen-p_inbox_1_3")]
+        ("1_Rita", ("1", "2"), "allen-p_inbox_1_16"),
+        ("2_Phillip", ("4",), "allen-p_inbox_1_3"),
+    ]
 
 
 def test_stand_ins_through_the_manifest(tmp_path: Path) -> None:
@@ -58,7 +66,8 @@ def test_stand_ins_through_the_manifest(tmp_path: Path) -> None:
     corpus = cerec.read_cerec(tmp_path, ReadOptions())
     assert corpus.notes == [
         "val: cerec.validation.20.conll read from the stand-in _superseded/data/COLING/dev.zip:dev.20.conll",
-        "test: cerec.validation.14.conll read from the stand-in _superseded/data/COLING/dev.zip:dev.14.conll"]
+        "test: cerec.validation.14.conll read from the stand-in _superseded/data/COLING/dev.zip:dev.14.conll",
+    ]
     # the test thread's only mention lies on a SYSTEM token: dropped with its reason, still counted as annotated
     (dropped,) = corpus.dropped
     assert "SYSTEM" in dropped.reason and dropped.text == "Subject" and dropped.stage == "read"
@@ -80,15 +89,44 @@ def test_nothing_found(tmp_path: Path) -> None:
 
 
 def record(chain: str, head: str, pos: str, ner: str) -> dict[str, Any]:
-    return {"coref_chain": chain, "mention_head": head, "mention_head_pos": pos, "mention_ner": ner,
-            "mention_full_type": "OTHER", "mention_type": "OTH", "description": ""}
+    return {
+        "coref_chain": chain,
+        "mention_head": head,
+        "mention_head_pos": pos,
+        "mention_ner": ner,
+        "mention_full_type": "OTHER",
+        "mention_type": "OTH",
+        "description": "",
+    }
 
 
 def test_finalize_chain_id_type_description() -> None:
-    records = [record("t_16", "Rita", "PROPN", "PERSON"), record("t_16", "I", "PRON", "O"),
-               record("t_16", "Rita", "PROPN", "O"), record("t_3", "we", "PRON", "O")]
+    records = [
+        record("t_16", "Rita", "PROPN", "PERSON"),
+        record("t_16", "I", "PRON", "O"),
+        record("t_16", "Rita", "PROPN", "O"),
+        record("t_3", "we", "PRON", "O"),
+    ]
     kept, dropped = cerec.finalize_chains(records)
     assert dropped == []
     assert [r["coref_chain"] for r in kept] == ["t_16_PER", "t_16_PER", "t_16_PER", "t_3_OTH"]
     assert kept[0]["mention_full_type"] == "PERSON" and kept[0]["description"] == "Rita"
     assert kept[3]["description"] == "we"  # only pronouns: the most frequent head
+
+
+def test_mention_partly_on_system_tokens_is_dropped_not_shortened(tmp_path: Path) -> None:
+    partly = "\n".join(
+        [
+            "#begin document c_3.txt",
+            line("Subject", speaker="SYSTEM", coref="(1"),
+            line("hi", coref="1)"),
+            "#end document",
+            "",
+        ]
+    )
+    (tmp_path / "data/COLING").mkdir(parents=True)
+    (tmp_path / "data/COLING/seed.conll").write_text(partly)
+    corpus = cerec.read_cerec(tmp_path, ReadOptions())
+    (dropped,) = corpus.dropped
+    assert dropped.text == "Subject hi" and "it would be shortened" in dropped.reason
+    assert corpus.mentions == []

@@ -54,11 +54,20 @@ PARAPHRASE_1 = "He was put in irons that day."
 def record(m_id: str, sentence_id: int, sentence: str, text: str) -> dict[str, object]:
     start = sentence.index(text)
     return {
-        "mention_id": f"36_1ecb.xml_{m_id}", "topic": "36", "doc_id": "36_1ecb.xml", "m_id": m_id,
-        "sentence_id": str(sentence_id), "sentence": sentence,
-        "marked_sentence": sentence[:start] + "<m> " + text + " </m>" + sentence[start + len(text):],
-        "mention_text": text, "token_start": 0, "token_end": 0, "start_char": start, "end_char": start + len(text),
-        "gold_cluster": "x", "men_type": "evt",
+        "mention_id": f"36_1ecb.xml_{m_id}",
+        "topic": "36",
+        "doc_id": "36_1ecb.xml",
+        "m_id": m_id,
+        "sentence_id": str(sentence_id),
+        "sentence": sentence,
+        "marked_sentence": sentence[:start] + "<m> " + text + " </m>" + sentence[start + len(text) :],
+        "mention_text": text,
+        "token_start": 0,
+        "token_end": 0,
+        "start_char": start,
+        "end_char": start + len(text),
+        "gold_cluster": "x",
+        "men_type": "evt",
     }
 
 
@@ -68,9 +77,10 @@ def write_raw(raw: Path, with_map: bool = True) -> Path:
     (ecb / "ECB+_LREC2014/ECB+/36").mkdir(parents=True)
     (ecb / "ECB+_LREC2014/ECB+/36/36_1ecb.xml").write_text(CAT_XML, encoding="utf-8")
     (ecb / "ECB+_LREC2014/ECBplus_coreference_sentences.csv").write_text(
-        "Topic,File,Sentence Number\n36,1ecb,0\n36,1ecb,1\n", encoding="utf-8")
+        "Topic,File,Sentence Number\n36,1ecb,0\n36,1ecb,1\n", encoding="utf-8"
+    )
     (ecb / "ucdcr-meta").mkdir()
-    split = json.dumps({"train": [1], "val": [2], "test": [36]})
+    split = json.dumps({"train": [], "val": [], "test": [36]})  # the fixture's one topic
     (ecb / "ucdcr-meta/train_val_test_split.json").write_text(split, encoding="utf-8")
     (ecb / "ucdcr-meta/subtopic_names.json").write_text(json.dumps({"36ecb": "arrest"}), encoding="utf-8")
     metam = raw / "ECBplusMETAm"
@@ -151,3 +161,22 @@ def test_build_through_the_pipeline(tmp_path: Path) -> None:
     assert "train" in report.unavailable_splits
     (dropped,) = report.dropped
     assert dropped["text"] == "on Tuesday" and "no longer occurs in the paraphrased sentence" in dropped["reason"]
+
+
+def test_records_of_train_topics_are_dropped_and_unknown_topics_are_errors(tmp_path: Path) -> None:
+    from ucdcr.errors import FormatError
+
+    folder = write_raw(tmp_path)
+    split = json.dumps({"train": [5], "val": [], "test": [36]})
+    (folder / "ucdcr-meta/train_val_test_split.json").write_text(split, encoding="utf-8")
+    records = json.loads((folder / "ecbplus_metam.json").read_text(encoding="utf-8"))
+    train = {**record("9", 0, "It rained .", "rained"), "topic": "5", "doc_id": "5_1ecb.xml"}
+    (folder / "ecbplus_metam.json").write_text(json.dumps({**records, "5_1ecb.xml_9": train}), encoding="utf-8")
+    corpus = ecbplus_metam.read(folder, ReadOptions())
+    assert [d.reason for d in corpus.dropped if d.source_id == "9"] == [
+        "topic 5 is a train topic; ECB+METAm has val/test only"
+    ]
+    assert corpus.counts["annotated"] == 7  # every record of the file, the dropped one included
+    (folder / "ucdcr-meta/train_val_test_split.json").write_text(json.dumps({"test": [36]}), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"ecbplus_metam\.json: record '5_1ecb.xml_9': topic 5 is in no split"):
+        ecbplus_metam.read(folder, ReadOptions())

@@ -20,23 +20,44 @@ SEMI = "2018_FIFA_World_Cup_Semi-final_1"
 def make_raw(root: Path) -> Path:
     raw = root / "FCC"
     data = {
-        "train": ([["t1", "2018-07-15", "wc2018", FINAL], ["t2", "2018-07-16", "wc2018", FINAL],
-                   ["t3", "2018-07-11", "wc2018", ""]],
-                  {"t1": ["France beat Croatia in the final .", "The win was deserved ."],
-                   "t2": ["After the final France celebrated .", "Their semi-final win had been close ."],
-                   "t3": ["Belgium lost the semi-final ."]},
-                  [["t1", 0, 0, 2, 3, FINAL], ["t1", 1, 1, 1, 2, FINAL], ["t2", 0, 1, 2, 3, FINAL],
-                   ["t2", 1, 1, 1, 3, SEMI], ["t3", 0, 0, 3, 4, SEMI],
-                   ["t3", 1, 0, 1, 2, "other_event"], ["t3", 2, 0, 1, 2, SEMI]]),  # stacked: "lost" -> 2 events
-        "dev": ([["v1", "2018-07-15", "wc2018", FINAL]], {"v1": ["The final ended 4 - 2 ."]},
-                [["v1", 0, 0, 1, 2, FINAL]]),
-        "test": ([["s1", "2016-07-10", "euro2016", "UEFA_Euro_2016_Final"]], {"s1": ["Portugal won the Euro ."]},
-                 [["s1", 0, 0, 1, 2, "UEFA_Euro_2016_Final"]]),
+        "train": (
+            [
+                ["t1", "2018-07-15", "wc2018", FINAL],
+                ["t2", "2018-07-16", "wc2018", FINAL],
+                ["t3", "2018-07-11", "wc2018", ""],
+            ],
+            {
+                "t1": ["France beat Croatia in the final .", "The win was deserved ."],
+                "t2": ["After the final France celebrated .", "Their semi-final win had been close ."],
+                "t3": ["Belgium lost the semi-final ."],
+            },
+            [
+                ["t1", 0, 0, 2, 3, FINAL],
+                ["t1", 1, 1, 1, 2, FINAL],
+                ["t2", 0, 1, 2, 3, FINAL],
+                ["t2", 1, 1, 1, 3, SEMI],
+                ["t3", 0, 0, 3, 4, SEMI],
+                ["t3", 1, 0, 1, 2, "other_event"],
+                ["t3", 2, 0, 1, 2, SEMI],
+            ],
+        ),  # stacked: "lost" -> 2 events
+        "dev": (
+            [["v1", "2018-07-15", "wc2018", FINAL]],
+            {"v1": ["The final ended 4 - 2 ."]},
+            [["v1", 0, 0, 1, 2, FINAL]],
+        ),
+        "test": (
+            [["s1", "2016-07-10", "euro2016", "UEFA_Euro_2016_Final"]],
+            {"s1": ["Portugal won the Euro ."]},
+            [["s1", 0, 0, 1, 2, "UEFA_Euro_2016_Final"]],
+        ),
     }
     for split, (documents, texts, actions) in data.items():
         folder = raw / "2020-10-05_FCC_cleaned" / split
         write_csv(folder / "documents.csv", DOCUMENT_HEADER, documents)
-        write_csv(folder / "tokens.csv", TOKEN_HEADER, [row for doc, sents in texts.items() for row in tokens_of(doc, sents)])
+        write_csv(
+            folder / "tokens.csv", TOKEN_HEADER, [row for doc, sents in texts.items() for row in tokens_of(doc, sents)]
+        )
         actions_path = raw / "2020-10-05_FCC-T" / split / "with_stacked_actions" / "cross_subtopic_mentions_action.csv"
         write_csv(actions_path, ACTION_HEADER, actions)
     return raw
@@ -45,7 +66,13 @@ def make_raw(root: Path) -> Path:
 def test_structure_and_splits(tmp_path: Path) -> None:
     corpus = read_fcct(make_raw(tmp_path), ReadOptions())
     docs = {doc.doc_id: doc for doc in corpus.documents}
-    assert {d: doc.split for d, doc in docs.items()} == {"t1": "train", "t2": "train", "t3": "train", "v1": "val", "s1": "test"}
+    assert {d: doc.split for d, doc in docs.items()} == {
+        "t1": "train",
+        "t2": "train",
+        "t3": "train",
+        "v1": "val",
+        "s1": "test",
+    }
     assert docs["t1"].doc_key == f"0/{name_shortuuid(FINAL)}/t1" and docs["t1"].subtopic == FINAL
     assert docs["t1"].subtopic_id == docs["t2"].subtopic_id == docs["v1"].subtopic_id
     # no seminal event: a subtopic of its own
@@ -84,7 +111,9 @@ def test_malformed_mentions(tmp_path: Path) -> None:
     raw = make_raw(tmp_path)
     actions = raw / "2020-10-05_FCC-T" / "test" / "with_stacked_actions" / "cross_subtopic_mentions_action.csv"
     write_csv(actions, ACTION_HEADER, [["s1", 0, 0, 3, 9, "x"]])
-    with pytest.raises(FormatError, match=r"cross_subtopic_mentions_action.csv:2: span 3..8 is outside sentence 0 \(5 tokens\)"):
+    with pytest.raises(
+        FormatError, match=r"cross_subtopic_mentions_action.csv:2: span 3..8 is outside sentence 0 \(5 tokens\)"
+    ):
         read_fcct(raw, ReadOptions())
     write_csv(actions, ACTION_HEADER, [["nope", 0, 0, 0, 1, "x"]])
     with pytest.raises(FormatError, match=r":2: mention of unknown document 'nope'"):
@@ -124,3 +153,22 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
     val = json.loads((out / "val" / "event_mentions.json").read_text())
     assert [m["is_singleton"] for m in val] == [True]
     assert not any(m["is_singleton"] for m in train if m["coref_chain"] == "EVE" + name_shortuuid(FINAL))
+
+
+def test_token_gap_and_document_without_tokens(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path)
+    tokens = raw / "2020-10-05_FCC_cleaned" / "test" / "tokens.csv"
+    write_csv(tokens, TOKEN_HEADER, [["s1", 0, 0, "Portugal"], ["s1", 0, 2, "won"]])  # token 1 is missing
+    with pytest.raises(
+        FormatError,
+        match=r"tokens\.csv: document s1, sentence 0: token-idx values \[0, 2\] do not run "
+        r"0\.\.1 once each",
+    ):
+        read_fcct(raw, ReadOptions())
+    write_csv(tokens, TOKEN_HEADER, [])  # s1 has no tokens at all
+    with pytest.raises(FormatError, match=r"tokens\.csv: documents of documents\.csv without tokens here: s1"):
+        read_fcct(raw, ReadOptions())
+    corpus = read_fcct(raw, ReadOptions(extra={"partial": True}))
+    assert "s1" not in {d.doc_id for d in corpus.documents}
+    assert [d.reason for d in corpus.dropped] == ["document has no tokens in tokens.csv"]
+    assert any("partial corpus" in note and "s1" in note for note in corpus.notes)

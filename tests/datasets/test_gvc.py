@@ -12,13 +12,21 @@ from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import ReadOptions
 
-DOC_A, DOC_B, DOC_C = "a212420b8d7c079bd385ff4dba9fea86", "b38b3726bdb8fc28186f88217dfa7c7b", "c0ffee00c0ffee00c0ffee00c0ffee00"
+DOC_A, DOC_B, DOC_C = (
+    "a212420b8d7c079bd385ff4dba9fea86",
+    "b38b3726bdb8fc28186f88217dfa7c7b",
+    "c0ffee00c0ffee00c0ffee00c0ffee00",
+)
 
 
 def document(doc: str, body: list[tuple[str, str, str]]) -> list[str]:
     """verbose.conll lines of one document: DCT, a title, and body sentence b1 (token, verbose, chain)."""
-    rows = [(f"{doc}.DCT", "2017-01-14", "DCT", "-", "-"), (f"{doc}.t1.0", "Shooting", "TITLE", "-", "-"),
-            (f"{doc}.t1.1", "in", "TITLE", "-", "-"), (f"{doc}.t1.2", "Reno", "TITLE", "-", "-")]
+    rows = [
+        (f"{doc}.DCT", "2017-01-14", "DCT", "-", "-"),
+        (f"{doc}.t1.0", "Shooting", "TITLE", "-", "-"),
+        (f"{doc}.t1.1", "in", "TITLE", "-", "-"),
+        (f"{doc}.t1.2", "Reno", "TITLE", "-", "-"),
+    ]
     rows += [(f"{doc}.b1.{i}", tok, "BODY", verbose, chain) for i, (tok, verbose, chain) in enumerate(body)]
     return [f"#begin document ({doc});", *("\t".join(r) for r in rows), "#end document"]
 
@@ -26,21 +34,46 @@ def document(doc: str, body: list[tuple[str, str, str]]) -> list[str]:
 def write_raw(raw: Path, with_conll: bool = True) -> Path:
     folder = raw / "GVC"
     folder.mkdir(parents=True)
-    lines = document(DOC_A, [("A", "-", "-"), ("man", "-", "-"), ("was", "-", "-"), ("shot", "610379.injury.-", "(123)"),
-                             ("and", "-", "-"), ("killed", "610379.death.-", "(45)"), ("on", "-", "-"),
-                             ("Sunday", "-", "-"), (".", "-", "-"), ("NEWLINE", "-", "-"), ("Police", "-", "-"),
-                             ("responded", "610379.other.-", "(0)"), (".", "-", "-")])
-    lines += document(DOC_B, [("The", "-", "-"), ("victim", "-", "-"), ("was", "-", "-"), ("wounded", "610379.injury.-", "(123)"),
-                              ("by", "-", "-"), ("gun", "610379.shooting.-", "(88"), ("fire", "610379.shooting.-", "88)"),
-                              (".", "-", "-")])
+    lines = document(
+        DOC_A,
+        [
+            ("A", "-", "-"),
+            ("man", "-", "-"),
+            ("was", "-", "-"),
+            ("shot", "610379.injury.-", "(123)"),
+            ("and", "-", "-"),
+            ("killed", "610379.death.-", "(45)"),
+            ("on", "-", "-"),
+            ("Sunday", "-", "-"),
+            (".", "-", "-"),
+            ("NEWLINE", "-", "-"),
+            ("Police", "-", "-"),
+            ("responded", "610379.other.-", "(0)"),
+            (".", "-", "-"),
+        ],
+    )
+    lines += document(
+        DOC_B,
+        [
+            ("The", "-", "-"),
+            ("victim", "-", "-"),
+            ("was", "-", "-"),
+            ("wounded", "610379.injury.-", "(123)"),
+            ("by", "-", "-"),
+            ("gun", "610379.shooting.-", "(88"),
+            ("fire", "610379.shooting.-", "88)"),
+            (".", "-", "-"),
+        ],
+    )
     lines += document(DOC_C, [("Nothing", "-", "-"), ("happened", "999999.other.-", "(7)"), (".", "-", "-")])
     if with_conll:
         (folder / "verbose.conll").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (folder / "gvc_doc_to_event.csv").write_text(
-        f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\n", encoding="utf-8")
+        f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\n", encoding="utf-8"
+    )
     (folder / "train.csv").write_text("0,610379\n", encoding="utf-8")
     (folder / "dev.csv").write_text("0,693359\n", encoding="utf-8")
-    (folder / "test.csv").write_text("0,577792\n", encoding="utf-8")  # 999999 is in no split
+    (folder / "test.csv").write_text("", encoding="utf-8")  # 999999 is in no split
     return folder
 
 
@@ -93,3 +126,18 @@ def test_document_missing_from_the_incident_map_is_an_error(tmp_path: Path) -> N
     (folder / "gvc_doc_to_event.csv").write_text(f"doc-id,event-id\n{DOC_A},610379\n", encoding="utf-8")
     with pytest.raises(FormatError, match=f"document '{DOC_B}' is not in gvc_doc_to_event.csv"):
         gvc.read(folder, ReadOptions())
+
+
+def test_incident_or_document_missing_from_verbose_conll_is_named(tmp_path: Path) -> None:
+    folder = write_raw(tmp_path)
+    (folder / "test.csv").write_text("0,577792\n", encoding="utf-8")  # an incident without any document
+    (folder / "gvc_doc_to_event.csv").write_text(
+        f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\nffff0000,610379\n", encoding="utf-8"
+    )
+    with pytest.raises(MissingRawData) as info:
+        gvc.read(folder, ReadOptions())
+    message = str(info.value)
+    assert "verbose.conll:" in message and "without any document here: 577792" in message
+    assert "1 document(s)" in message and "ffff0000" in message
+    corpus = gvc.read(folder, ReadOptions(extra={"partial": True}))
+    assert len(corpus.documents) == 2 and any("577792" in note for note in corpus.notes)

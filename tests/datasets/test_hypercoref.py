@@ -23,25 +23,41 @@ FINAL, MERKEL = "bbc.com/sport/football/39999", "bbc.com/news/world-europe-1"
 def make_raw(root: Path) -> Path:
     raw = root / "HyperCoref"
     stage = raw / "bbc.com" / "6_CreateSplitsStage_create_splits"
-    write_split(stage / "train", {
-        FOOT + "40001": ["Arsenal beat Chelsea on Sunday~ .", "The win was deserved~ ."],
-        FOOT + "40002": ["After the derby win~ , fans sang~ ."],
-        NEWS + "40003": ["Angela Merkel spoke in Berlin~ ."],
-        NEWS + "40004": ["The chancellor Merkel met Macron~ ."],
-        "bbc.com/weather/40005": ["Rain fell~ ."],
-    }, [
-        (10, FOOT + "40001", FINAL, 0, 1, 2),  # "beat" (VERB head: event chain)
-        (11, FOOT + "40002", FINAL, 0, 2, 4),  # "derby win"
-        (12, NEWS + "40003", MERKEL, 0, 0, 2),  # "Angela Merkel"
-        (13, NEWS + "40004", MERKEL, 0, 0, 3),  # "The chancellor Merkel"
-        (14, "bbc.com/weather/40005", "bbc.com/weather/1", 0, 0, 1),  # alone in chain and subtopic: filtered
-    ])
-    write_split(stage / "dev", {FOOT + "50001": ["City won again~ ."], FOOT + "50002": ["City won the cup~ ."]},
-                [(20, FOOT + "50001", FOOT + "49999", 0, 1, 2), (21, FOOT + "50002", FOOT + "49999", 0, 1, 2)])
-    write_split(stage / "test", {FOOT + "60001": ["Spurs lost~ ."], FOOT + "60002": ["Spurs lost badly~ ."],
-                                 NEWS + "60003": ["Paris voted~ ."]},
-                [(30, FOOT + "60001", FOOT + "59999", 0, 1, 2), (31, FOOT + "60002", FOOT + "59998", 0, 1, 3),
-                 (32, NEWS + "60003", NEWS + "2", 0, 1, 2)])  # alone in its subtopic: filtered in test
+    write_split(
+        stage / "train",
+        {
+            FOOT + "40001": ["Arsenal beat Chelsea on Sunday~ .", "The win was deserved~ ."],
+            FOOT + "40002": ["After the derby win~ , fans sang~ ."],
+            NEWS + "40003": ["Angela Merkel spoke in Berlin~ ."],
+            NEWS + "40004": ["The chancellor Merkel met Macron~ ."],
+            "bbc.com/weather/40005": ["Rain fell~ ."],
+        },
+        [
+            (10, FOOT + "40001", FINAL, 0, 1, 2),  # "beat" (VERB head: event chain)
+            (11, FOOT + "40002", FINAL, 0, 2, 4),  # "derby win"
+            (12, NEWS + "40003", MERKEL, 0, 0, 2),  # "Angela Merkel"
+            (13, NEWS + "40004", MERKEL, 0, 0, 3),  # "The chancellor Merkel"
+            (14, "bbc.com/weather/40005", "bbc.com/weather/1", 0, 0, 1),  # alone in chain and subtopic: filtered
+        ],
+    )
+    write_split(
+        stage / "dev",
+        {FOOT + "50001": ["City won again~ ."], FOOT + "50002": ["City won the cup~ ."]},
+        [(20, FOOT + "50001", FOOT + "49999", 0, 1, 2), (21, FOOT + "50002", FOOT + "49999", 0, 1, 2)],
+    )
+    write_split(
+        stage / "test",
+        {
+            FOOT + "60001": ["Spurs lost~ ."],
+            FOOT + "60002": ["Spurs lost badly~ ."],
+            NEWS + "60003": ["Paris voted~ ."],
+        },
+        [
+            (30, FOOT + "60001", FOOT + "59999", 0, 1, 2),
+            (31, FOOT + "60002", FOOT + "59998", 0, 1, 3),
+            (32, NEWS + "60003", NEWS + "2", 0, 1, 2),
+        ],
+    )  # alone in its subtopic: filtered in test
     return raw
 
 
@@ -50,8 +66,13 @@ def link(row: int, url: str, target: str) -> Hyperlink:
 
 
 def test_filter_lonely_rules() -> None:
-    links = [link(0, FOOT + "1", "a"), link(1, FOOT + "2", "b"), link(2, NEWS + "3", "c"), link(3, NEWS + "4", "c"),
-             link(4, "bbc.com/weather/5", "d")]
+    links = [
+        link(0, FOOT + "1", "a"),
+        link(1, FOOT + "2", "b"),
+        link(2, NEWS + "3", "c"),
+        link(3, NEWS + "4", "c"),
+        link(4, "bbc.com/weather/5", "d"),
+    ]
     # train/val: only the weather mention is alone in both its chain and its subtopic
     assert [l.row for l in filter_lonely(links, "train")] == [0, 1, 2, 3]
     # test: every subtopic needs two mentions; weather has one
@@ -69,7 +90,11 @@ def test_downsample_keeps_largest_chains_whole() -> None:
 
 def test_structure_and_sampling_counts(tmp_path: Path) -> None:
     corpus = read_hypercoref(make_raw(tmp_path), ReadOptions())
-    assert corpus.counts["annotated"] == 8 and corpus.counts["sampled_out_train"] == 1 and corpus.counts["sampled_out_test"] == 1
+    assert (
+        corpus.counts["annotated"] == 8
+        and corpus.counts["sampled_out_train"] == 1
+        and corpus.counts["sampled_out_test"] == 1
+    )
     docs = {d.doc: d for d in corpus.documents}
     doc = docs["bbc.com_sport_football_40001"]
     assert doc.doc_key == f"Sport/bbc_football/{name_shortuuid('bbc.com_sport_football_40001')}"
@@ -86,19 +111,35 @@ def test_structure_and_sampling_counts(tmp_path: Path) -> None:
 
 def test_split_by_head_pos() -> None:
     def record(chain: str, pos: str, ner: str) -> dict:
-        return {"coref_chain": chain, "mention_head_pos": pos, "mention_ner": ner,
-                "mention_full_type": "EVENT", "mention_type": "EVE"}
+        return {
+            "coref_chain": chain,
+            "mention_head_pos": pos,
+            "mention_ner": ner,
+            "mention_full_type": "EVENT",
+            "mention_type": "EVE",
+        }
 
-    records = [record("e", "NOUN", "O"), record("e", "VERB", "O"), record("p", "PROPN", "PERSON"),
-               record("p", "PROPN", "PERSON"), record("p", "NOUN", "O"), record("x", "NOUN", "O"),
-               record("t", "PROPN", "GPE"), record("t", "NOUN", "O")]
+    records = [
+        record("e", "NOUN", "O"),
+        record("e", "VERB", "O"),
+        record("p", "PROPN", "PERSON"),
+        record("p", "PROPN", "PERSON"),
+        record("p", "NOUN", "O"),
+        record("x", "NOUN", "O"),
+        record("t", "PROPN", "GPE"),
+        record("t", "NOUN", "O"),
+    ]
     kept, dropped = split_by_head_pos(records)
     assert dropped == [] and len(kept) == 8
     types = {(r["coref_chain"], r["mention_full_type"], r["mention_type"], r["_kind"]) for r in kept}
     # e: one VERB head makes the whole chain an event chain; p: PERSON 2 vs ENTITY 1; x: only O -> OTHER;
     # t: GPE 1 vs ENTITY 1 is a tie, won by the alphabetically first (ENTITY), which becomes OTHER
-    assert types == {("e", "EVENT", "EVE", "event"), ("p", "PERSON", "PER", "entity"),
-                     ("x", "OTHER", "OTH", "entity"), ("t", "OTHER", "OTH", "entity")}
+    assert types == {
+        ("e", "EVENT", "EVE", "event"),
+        ("p", "PERSON", "PER", "entity"),
+        ("x", "OTHER", "OTH", "entity"),
+        ("t", "OTHER", "OTH", "entity"),
+    }
 
 
 def test_missing_outlet_gives_the_manual_steps(tmp_path: Path) -> None:
@@ -118,8 +159,12 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
     assert report.counts["mentions_written"] == 8 and report.parse_rate == 100.0
     out = tmp_path / "data" / "hypercoref"
     assert not (out / "all_documents.parquet").exists()  # texts are not redistributable
-    written = [m for split in ("train", "val", "test") for name in ("event_mentions.json", "entity_mentions.json")
-               for m in json.loads((out / split / name).read_text())]
+    written = [
+        m
+        for split in ("train", "val", "test")
+        for name in ("event_mentions.json", "entity_mentions.json")
+        for m in json.loads((out / split / name).read_text())
+    ]
     assert len(written) == 8
     by_chain = {m["coref_chain"]: m for m in written}
     assert by_chain[FINAL]["mention_full_type"] == "EVENT"  # "beat" is a verb

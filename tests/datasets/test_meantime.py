@@ -48,10 +48,11 @@ def write_raw(raw: Path, split: dict[str, list[int]] | None = None) -> Path:
         archive.writestr(f"{ROOT}/corpus_gm/200_GM_sells.xml", article("200", "ORG123"))
         archive.writestr(f"{ROOT}/corpus_airbus/100_Airbus_A380.xml", article("100", "ORG123"))
         archive.writestr(f"{ROOT}/corpus_airbus/101_Airbus_again.xml", article("101", "ORG123"))
-        archive.writestr("meantime_newsreader_english_oct15/intra-doc_annotation/corpus_airbus/100_Airbus_A380.xml",
-                         article("100"))
+        archive.writestr(
+            "meantime_newsreader_english_oct15/intra-doc_annotation/corpus_airbus/100_Airbus_A380.xml", article("100")
+        )
     (raw / "ucdcr-meta").mkdir(exist_ok=True)
-    (raw / meantime.SPLIT_FILE).write_text(json.dumps(split or {"train": [0], "val": [], "test": [1]}))
+    (raw / meantime.SPLIT_FILE).write_text(json.dumps(split or {"train": [0], "val": [], "test": [2]}))
     return raw
 
 
@@ -62,11 +63,13 @@ def test_registered() -> None:
 
 def test_structure(tmp_path: Path) -> None:
     corpus = meantime.read_meantime(write_raw(tmp_path), ReadOptions())
-    # intra_cross-doc_annotation only; topics by folder name: airbus 0 (train), gm 1 (test)
+    # intra_cross-doc_annotation only; topics by the release's folder order: airbus 0 (train), gm 2 (test), also
+    # when apple (1) is absent
     assert [(d.doc_key, d.split, d.topic, d.subtopic) for d in corpus.documents] == [
         ("0/100/english100", "train", "0_corpus_airbus", "100_Airbus_A380"),
         ("0/101/english101", "train", "0_corpus_airbus", "101_Airbus_again"),
-        ("1/200/english200", "test", "1_corpus_gm", "200_GM_sells")]
+        ("2/200/english200", "test", "2_corpus_gm", "200_GM_sells"),
+    ]
 
 
 def test_mentions_chains_and_types(tmp_path: Path) -> None:
@@ -78,14 +81,19 @@ def test_mentions_chains_and_types(tmp_path: Path) -> None:
         ("3", "entity", "ORG123_0", "ORGANIZATION", "Airbus"),  # first REFERS_TO wins, the second link is counted
         ("4", "entity", "Singleton_ENT_english100_4", "OTHER", ""),  # no REFERS_TO: kept as a singleton
     ]
-    gm = [m for m in corpus.mentions if m.doc_key == "1/200/english200"]
-    assert gm[0].chain_id == "ORG123_1"  # the same instance id in another topic is another chain
-    assert corpus.counts == {"annotated": 12, "unlinked_singletons": 3, "second_refers_to_links": 3}
+    gm = [m for m in corpus.mentions if m.doc_key == "2/200/english200"]
+    assert gm[0].chain_id == "ORG123_2"  # the same instance id in another topic is another chain
+    assert corpus.counts == {
+        "annotated": 12,
+        "unlinked_singletons": 3,
+        "second_refers_to_links": 3,
+        "discontinuous_filled": 0,
+    }
     assert corpus.notes[0] == "not coreference mentions, not read: 3 TIMEX3"
 
 
 def test_topic_without_split(tmp_path: Path) -> None:
-    with pytest.raises(FormatError, match=r"topic 1 \(corpus_gm\) is in no split"):
+    with pytest.raises(FormatError, match=r"topic 2 \(corpus_gm\) is in no split"):
         meantime.read_meantime(write_raw(tmp_path, {"train": [0]}), ReadOptions())
 
 
@@ -102,3 +110,28 @@ def test_broken_article_names_the_member(tmp_path: Path) -> None:
         archive.writestr(f"{ROOT}/corpus_gm/201_Broken.xml", article("201")[:300])
     with pytest.raises(FormatError, match=r"corpus_gm/201_Broken\.xml:\d+: malformed XML"):
         meantime.read_meantime(raw, ReadOptions())
+
+
+def test_topic_folder_missing_from_the_zip_is_named_not_renumbered(tmp_path: Path) -> None:
+    raw = write_raw(tmp_path, {"train": [0, 1], "val": [], "test": [2]})  # apple (1) is listed, not in the zip
+    with pytest.raises(
+        MissingRawData,
+        match=r"train_val_test_split\.json: topics .*listed in the split file but not "
+        r"found: 1 \(corpus_apple\)",
+    ):
+        meantime.read_meantime(raw, ReadOptions())
+    partial = meantime.read_meantime(raw, ReadOptions(extra={"partial": True}))
+    assert {d.topic for d in partial.documents} == {"0_corpus_airbus", "2_corpus_gm"}  # gm keeps its number 2
+    assert any("partial corpus" in note and "1 (corpus_apple)" in note for note in partial.notes)
+
+
+def test_discontinuous_mention_is_filled_and_counted(tmp_path: Path) -> None:
+    raw = write_raw(tmp_path)
+    text = article("102").replace(
+        '<token_anchor t_id="1"/></ENTITY_MENTION>', '<token_anchor t_id="1"/><token_anchor t_id="3"/></ENTITY_MENTION>'
+    )
+    with zipfile.ZipFile(raw / meantime.ZIP, "a") as archive:
+        archive.writestr(f"{ROOT}/corpus_airbus/102_Gap.xml", text)
+    corpus = meantime.read_meantime(raw, ReadOptions())
+    gap = next(m for m in corpus.mentions if m.doc_key == "0/102/english102" and m.source_id == "1")
+    assert gap.token_ids == ("1", "2", "3") and corpus.counts["discontinuous_filled"] == 1

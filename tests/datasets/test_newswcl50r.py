@@ -28,29 +28,40 @@ def make_raw(root: Path, with_texts: bool = True) -> Path:
     raw = root / "NewsWCL50r"
     export = raw / "NewsWCL50r" / "csv_export"
     export.mkdir(parents=True)
-    write_maxqda(export / "0_PompeoTrip.csv", [
-        maxqda_row("0_L", "USA\\Trump", "President Trump", 1),
-        maxqda_row("0_L", "Trip to PRK", "secret trip", 3),  # annotated paragraph 3, text is in paragraph 2
-        maxqda_row("0_L", "USA\\Misc", "officials", 3),  # ACTOR-I: excluded
-        maxqda_row("0_L", "Properties\\Tone", "harsh", 3),  # a property, not a mention
-        maxqda_row("0_L", "USA\\Trump", "Trump", 3),
-        maxqda_row("0_L", "USA\\Trump", "Trump", 3),  # coded twice, occurs twice in paragraph 3
-        maxqda_row("0_L", "PRK", "North Korea", 3),
-        maxqda_row("0_L", "PRK", "Pyongyang", 3),  # not in the text
-        maxqda_row("0_R", "USA\\Trump", "Mr. Trump\u2019s", 2),
-    ])
-    write_maxqda(export / "4_IranDeal.csv", [
-        maxqda_row("4_M", "Iran deal", "the Iran deal", 1),
-        maxqda_row("4_M", "USA\\Trump", "Trump", 2),
-    ])
+    write_maxqda(
+        export / "0_PompeoTrip.csv",
+        [
+            maxqda_row("0_L", "USA\\Trump", "President Trump", 1),
+            maxqda_row("0_L", "Trip to PRK", "secret trip", 3),  # annotated paragraph 3, text is in paragraph 2
+            maxqda_row("0_L", "USA\\Misc", "officials", 3),  # ACTOR-I: excluded
+            maxqda_row("0_L", "Properties\\Tone", "harsh", 3),  # a property, not a mention
+            maxqda_row("0_L", "USA\\Trump", "Trump", 3),
+            maxqda_row("0_L", "USA\\Trump", "Trump", 3),  # coded twice, occurs twice in paragraph 3
+            maxqda_row("0_L", "PRK", "North Korea", 3),
+            maxqda_row("0_L", "PRK", "Pyongyang", 3),  # not in the text
+            maxqda_row("0_R", "USA\\Trump", "Mr. Trump\u2019s", 2),
+        ],
+    )
+    write_maxqda(
+        export / "4_IranDeal.csv",
+        [
+            maxqda_row("4_M", "Iran deal", "the Iran deal", 1),
+            maxqda_row("4_M", "USA\\Trump", "Trump", 2),
+        ],
+    )
     meta = raw / "ucdcr-meta"
     (meta / "2025_annot").mkdir(parents=True)
     (meta / "2025_annot" / "aggr_m_conceptcategorization.csv").write_text(CONCEPTS, encoding="utf-8")
     (meta / "train_val_test_split.json").write_text(json.dumps({"train": [], "val": ["0"], "test": ["4"]}))
     if with_texts:
         texts = raw / "NewsWCL50r" / "json_text"
-        write_article(texts / "0" / "0_L.json", "0_L", "President Trump sends Pompeo", "",
-                      "Pompeo made a secret trip.  \nTrump met North Korea officials; Trump smiled.")
+        write_article(
+            texts / "0" / "0_L.json",
+            "0_L",
+            "President Trump sends Pompeo",
+            "",
+            "Pompeo made a secret trip.  \nTrump met North Korea officials; Trump smiled.",
+        )
         write_article(texts / "0" / "0_R.json", "0_R", "Headline", "Mr. Trump's envoy went north.", "Body text.")
         write_article(texts / "4" / "4_M.json", "4_M", "Trump quits the Iran deal", "", "Trump said so.")
     return raw
@@ -77,8 +88,11 @@ def test_mentions_chains_and_singletons(tmp_path: Path) -> None:
     assert sizes["0_USA_Trump_ACTOR"] == 4
     assert sizes["0_Trip_to_PRK_ACTION"] == 1  # a singleton chain
     tokens = {doc.doc_key: {t.token_id: t.text for t in doc.tokens} for doc in corpus.documents}
-    texts = sorted(" ".join(tokens[m.doc_key][t] for t in m.token_ids) for m in corpus.mentions
-                   if m.chain_id == "0_USA_Trump_ACTOR")
+    texts = sorted(
+        " ".join(tokens[m.doc_key][t] for t in m.token_ids)
+        for m in corpus.mentions
+        if m.chain_id == "0_USA_Trump_ACTOR"
+    )
     assert texts == ["Mr . Trump ' s", "President Trump", "Trump", "Trump"]
     trip = next(m for m in corpus.mentions if m.chain_id == "0_Trip_to_PRK_ACTION")
     assert trip.attributes["paragraph"] == 2  # found one paragraph before the annotated one
@@ -143,8 +157,15 @@ def test_chain_id_rule() -> None:
 
 def test_drop_duplicate_heads_keeps_the_longest() -> None:
     def record(mention_id: str, text: str, head: int, sent: int = 0) -> dict:
-        return {"mention_id": mention_id, "coref_chain": "c", "conll_doc_key": "0/0/0_L", "sent_id": sent,
-                "mention_head_id": head, "tokens_str": text, "tokens_number": [head]}
+        return {
+            "mention_id": mention_id,
+            "coref_chain": "c",
+            "conll_doc_key": "0/0/0_L",
+            "sent_id": sent,
+            "mention_head_id": head,
+            "tokens_str": text,
+            "tokens_number": [head],
+        }
 
     records = [record("a", "Trump", 1), record("b", "President Trump", 1), record("c", "Trump", 1, sent=1)]
     kept, dropped = drop_duplicate_heads(records)
@@ -170,3 +191,30 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
     first = next(m for m in entities if m["tokens_str"] == "President Trump")
     assert first["mention_context"][first["tokens_number_context"][0]] == "President"
     assert report.counts["mentions_written"] == 8 and report.counts["dropped_read"] == 2
+
+
+def test_segment_inside_a_word_is_covered_exactly(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path)
+    write_maxqda(
+        raw / "NewsWCL50r" / "csv_export" / "4_IranDeal.csv",
+        [
+            maxqda_row("4_M", "Iran deal", "the Iran deal", 1),
+            maxqda_row("4_M", "USA\\Trump", "Trum", 2),  # ends inside the word "Trump"
+        ],
+    )
+    corpus = read_newswcl50r(raw, ReadOptions())
+    doc = next(d for d in corpus.documents if d.doc_id == "4_M")
+    text = {t.token_id: t.text for t in doc.tokens}
+    trum = next(m for m in corpus.mentions if m.attributes["text"] == "Trum")
+    assert [text[t] for t in trum.token_ids] == ["Trum"]  # not widened to "Trump"
+    rebuilt = "".join(t.text + (" " if t.space_after else "") for t in doc.tokens if t.sent_id == 1)
+    assert rebuilt == "Trump said so."  # the split word still rebuilds the paragraph
+
+
+def test_topic_listed_without_annotation_file(tmp_path: Path) -> None:
+    raw = make_raw(tmp_path)
+    (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"val": ["0"], "test": ["4", "5"]}))
+    with pytest.raises(MissingRawData, match=r"split\.json: topics .* not found: 5\."):
+        read_newswcl50r(raw, ReadOptions())
+    corpus = read_newswcl50r(raw, ReadOptions(extra={"partial": True}))
+    assert len(corpus.documents) == 3 and any("not found: 5" in note for note in corpus.notes)

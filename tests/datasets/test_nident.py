@@ -12,7 +12,7 @@ from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import ReadOptions
 
-SPLIT = {"train": ["0", "1", "2"], "val": ["3"], "test": ["4"]}
+SPLIT = {"train": ["0"], "val": [], "test": []}  # the fixture's NIdent documents are all of subtopic 0
 
 
 def sentence(*parts: str) -> str:
@@ -27,23 +27,48 @@ def sn(marker: str, entity: str, *words: str, degree: str = "3") -> str:
     return f'<sn markerid="{marker}" entity="{entity}" identdegree="{degree}">' + "".join(words) + "</sn>"
 
 
-DOC_1 = "<document>" + sentence(
-    sn("m1", "entity1", w("Laurent", "w1"), w("Kabila", "w2")), w("'s", "w3"), w("rebels", "w4"), w("took", "w5"),
-    sn("m2", "entity2", w("Bukavu", "w6")), w(".", "w7"),
-) + sentence(
-    sn("m3", "entity1", w("He", "w8")), w("said", "w9"), sn("m4", "entity2", w("the", "w10"), w("city", "w11"), degree="2"),
-    w("fell", "w12"), w(".", "w13"),
-) + "</document>"
-DOC_2 = "<document>" + sentence(
-    sn("m1", "entity5", w("Kabila", "w1")), w("entered", "w2"), sn("m2", "entity6", w("Bukavu", "w3")),
-    w("on", "w4"), sn("m3", "entity7", w("Tuesday", "w5"), degree="1"), w(".", "w6"),
-) + "</document>"
+DOC_1 = (
+    "<document>"
+    + sentence(
+        sn("m1", "entity1", w("Laurent", "w1"), w("Kabila", "w2")),
+        w("'s", "w3"),
+        w("rebels", "w4"),
+        w("took", "w5"),
+        sn("m2", "entity2", w("Bukavu", "w6")),
+        w(".", "w7"),
+    )
+    + sentence(
+        sn("m3", "entity1", w("He", "w8")),
+        w("said", "w9"),
+        sn("m4", "entity2", w("the", "w10"), w("city", "w11"), degree="2"),
+        w("fell", "w12"),
+        w(".", "w13"),
+    )
+    + "</document>"
+)
+DOC_2 = (
+    "<document>"
+    + sentence(
+        sn("m1", "entity5", w("Kabila", "w1")),
+        w("entered", "w2"),
+        sn("m2", "entity6", w("Bukavu", "w3")),
+        w("on", "w4"),
+        sn("m3", "entity7", w("Tuesday", "w5"), degree="1"),
+        w(".", "w6"),
+    )
+    + "</document>"
+)
 
 
 def write_raw(raw: Path, with_corpus: bool = True) -> Path:
     """<raw>/NIdent (two documents of event 'bukavu') and <raw>/NP4E/mmax2 with the five event folders."""
-    for event, doc_ids in [("bukavu", ["381791", "381792"]), ("china", ["100"]), ("israel", ["200"]),
-                           ("peru", ["300"]), ("tajikistan", ["400"])]:
+    for event, doc_ids in [
+        ("bukavu", ["381791", "381792"]),
+        ("china", ["100"]),
+        ("israel", ["200"]),
+        ("peru", ["300"]),
+        ("tajikistan", ["400"]),
+    ]:
         folder = raw / "NP4E" / "mmax2" / event
         folder.mkdir(parents=True)
         for doc_id in doc_ids:  # only the project file names matter for the subtopic structure
@@ -61,7 +86,9 @@ def write_raw(raw: Path, with_corpus: bool = True) -> Path:
 def test_reader_structure_and_relations(tmp_path: Path) -> None:
     corpus = nident.read(write_raw(tmp_path), ReadOptions())
     assert [(d.doc_key, d.split, d.subtopic) for d in corpus.documents] == [
-        ("0/0_bukavu/381791", "train", "0_Bukavu_bombing"), ("0/0_bukavu/381792", "train", "0_Bukavu_bombing")]
+        ("0/0_bukavu/381791", "train", "0_Bukavu_bombing"),
+        ("0/0_bukavu/381792", "train", "0_Bukavu_bombing"),
+    ]
     by_marker = {(m.doc_key[-1], m.source_id): m for m in corpus.mentions}
     assert by_marker[("1", "m1")].chain_id == by_marker[("1", "m3")].chain_id == "0_bukavu_381791_entity1"
     assert by_marker[("1", "m4")].coref_type == "NEAR_IDENTITY" and by_marker[("1", "m1")].coref_type == "IDENTITY"
@@ -75,7 +102,9 @@ def test_build_merges_chains_across_documents_by_the_np4e_rule(tmp_path: Path) -
     write_raw(tmp_path / "raw")
     report = build_dataset("nident", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     records = json.loads((tmp_path / "data" / "nident" / "train" / "entity_mentions.json").read_text(encoding="utf-8"))
-    assert json.loads((tmp_path / "data" / "nident" / "train" / "event_mentions.json").read_text(encoding="utf-8")) == []
+    assert (
+        json.loads((tmp_path / "data" / "nident" / "train" / "event_mentions.json").read_text(encoding="utf-8")) == []
+    )
     chain = {(r["doc_id"], r["tokens_str"]): r["coref_chain"] for r in records}
     # "Bukavu" is shared by entity2 (doc 1) and entity6 (doc 2): one capitalised shared string -> merged
     assert chain[("381791", "Bukavu")] == chain[("381792", "Bukavu")] == chain[("381791", "the city")]
@@ -91,7 +120,8 @@ def test_mapping_file_gives_the_chains(tmp_path: Path) -> None:
     (folder / "nident_mapping.csv").write_text(
         "subtopic_id,doc_id,coref_chain,unified_id\n"
         "0_bukavu,381791,entity1,kabila\n0_bukavu,381792,entity5,kabila\n0_bukavu,381791,entity2,bukavu\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     corpus = nident.read(folder, ReadOptions())
     assert {m.chain_id for m in corpus.mentions} == {"map:kabila", "map:bukavu"}
     reasons = sorted(d.reason for d in corpus.dropped)
@@ -119,3 +149,14 @@ def test_empty_corpus_folder_gives_manual_steps(tmp_path: Path) -> None:
     (folder / "english-corpus").mkdir()
     with pytest.raises(MissingRawData, match=r"english-corpus/\*\.xml"):
         nident.read(folder, ReadOptions())
+
+
+def test_subtopic_without_nident_documents_is_named(tmp_path: Path) -> None:
+    folder = write_raw(tmp_path)
+    (folder / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0"], "test": ["4"]}))
+    with pytest.raises(
+        MissingRawData, match=r"subtopics .* not found: 4 \(tajikistan\) \(split\(s\) test would be empty\)"
+    ):
+        nident.read(folder, ReadOptions())
+    corpus = nident.read(folder, ReadOptions(extra={"partial": "true"}))
+    assert len(corpus.documents) == 2 and any("partial corpus" in note for note in corpus.notes)

@@ -23,13 +23,18 @@ def write_project(folder: Path, name: str) -> None:
     (folder / "Basedata" / f"{name}_words.xml").write_text(f"<words>{body}</words>")
     levels = {
         "sentence": ['span="word_1..word_7"', 'span="word_8..word_10"'],
-        "coref": ['span="word_3..word_4" coref_set="set_1"', 'span="word_6" coref_set="set_2"',
-                  'span="word_8" coref_set="set_2"', 'span="word_1..word_1,word_3" coref_set="set_3"'],
+        "coref": [
+            'span="word_3..word_4" coref_set="set_1"',
+            'span="word_6" coref_set="set_2"',
+            'span="word_8" coref_set="set_2"',
+            'span="word_1..word_1,word_3" coref_set="set_3"',
+        ],
     }
     for level, markables in levels.items():
         body = "".join(f'<markable id="markable_{i}" {m}/>' for i, m in enumerate(markables))
         (folder / "markables" / f"{name}_{level}_level.xml").write_text(
-            f'<markables xmlns="www.eml.org/NameSpaces/{level}">{body}</markables>')
+            f'<markables xmlns="www.eml.org/NameSpaces/{level}">{body}</markables>'
+        )
 
 
 def write_np4e(raw: Path) -> Path:
@@ -37,7 +42,7 @@ def write_np4e(raw: Path) -> Path:
         write_project(raw / "mmax2" / event, name="11newsML")
         write_project(raw / "mmax2" / event, name="12newsML")
     (raw / "ucdcr-meta").mkdir(parents=True)
-    split = {"train": ["0"], "val": [], "test": ["1"]}
+    split = {"train": ["0"], "val": [], "test": ["3"]}
     (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps(split))
     return raw
 
@@ -49,22 +54,30 @@ def test_registered() -> None:
 
 def test_structure(tmp_path: Path) -> None:
     corpus = np4e.read_np4e(write_np4e(tmp_path), ReadOptions())
-    # 2 events x 2 projects; subtopics numbered in folder-name order: bukavu 0 (train), peru 1 (test)
-    assert [d.doc_key for d in corpus.documents] == [
-        "0/0_bukavu/11", "0/0_bukavu/12", "0/1_peru/11", "0/1_peru/12"]
+    # 2 events x 2 projects; subtopics numbered by the release's five events: bukavu 0 (train), peru 3 (test), also
+    # when china and israel are absent
+    assert [d.doc_key for d in corpus.documents] == ["0/0_bukavu/11", "0/0_bukavu/12", "0/3_peru/11", "0/3_peru/12"]
     assert [d.split for d in corpus.documents] == ["train", "train", "test", "test"]
     assert corpus.documents[0].subtopic == "0_Bukavu_bombing" and corpus.documents[0].topic == "0_bomb_explosion_kidnap"
     # 4 coref markables per project
-    assert len(corpus.mentions) == 16 and corpus.counts == {"annotated": 16}
+    assert corpus.counts == {"annotated": 16}
     first = corpus.mentions[0]
     assert first.token_ids == ("word_3", "word_4") and first.chain_id == "0_bukavu_11_set_1" and first.kind == "entity"
-    # the discontinuous markable keeps its listed words; the pipeline fills gaps where its rule says so
-    assert corpus.mentions[3].token_ids == ("word_1", "word_3")
+    # the discontinuous markable (word_1, word_3) is dropped with its reason, not widened to word_1..word_3
+    assert len(corpus.mentions) == 12 and len(corpus.dropped) == 4
+    assert {(d.source_id, d.span) for d in corpus.dropped} == {("markable_3", "word_1,word_3")}
+    assert all("not a contiguous run" in d.reason for d in corpus.dropped)
 
 
 def test_dollar_artefact_removed() -> None:
     assert [np4e.clean_token(t) for t in ["$--", "$-", "$...", "$36", "T$1,000", "$"]] == [
-        "--", "-", "...", "$36", "T$1,000", "$"]
+        "--",
+        "-",
+        "...",
+        "$36",
+        "T$1,000",
+        "$",
+    ]
 
 
 def test_missing_raw(tmp_path: Path) -> None:
@@ -75,7 +88,26 @@ def test_missing_raw(tmp_path: Path) -> None:
 def test_subtopic_without_split(tmp_path: Path) -> None:
     raw = write_np4e(tmp_path)
     (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0"]}))
-    with pytest.raises(FormatError, match=r"subtopic 1 \(peru\) is in no split"):
+    with pytest.raises(FormatError, match=r"subtopic 3 \(peru\) is in no split"):
+        np4e.read_np4e(raw, ReadOptions())
+
+
+def test_event_folder_missing_is_named_not_renumbered(tmp_path: Path) -> None:
+    raw = write_np4e(tmp_path)
+    (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0", "1"], "test": ["3"]}))
+    with pytest.raises(
+        MissingRawData, match=r"split\.json: subtopics .* listed in the split file but not found: 1 \(china\)\."
+    ):
+        np4e.read_np4e(raw, ReadOptions())
+    corpus = np4e.read_np4e(raw, ReadOptions(extra={"partial": True}))
+    assert {d.subtopic_id for d in corpus.documents} == {"0_bukavu", "3_peru"}
+    assert any(note.startswith("partial corpus") and "1" in note for note in corpus.notes)
+
+
+def test_unknown_event_folder_is_an_error(tmp_path: Path) -> None:
+    raw = write_np4e(tmp_path)
+    write_project(raw / "mmax2" / "atlantis", name="13newsML")
+    with pytest.raises(FormatError, match=r"mmax2/atlantis: unknown event folder 'atlantis'"):
         np4e.read_np4e(raw, ReadOptions())
 
 
@@ -90,9 +122,19 @@ def test_split_file_errors(tmp_path: Path) -> None:
 
 
 def record(chain: str, doc: str, text: str, head: str, pos: str = "PROPN", ner: str = "O") -> dict[str, Any]:
-    return {"coref_chain": chain, "conll_doc_key": doc, "subtopic_id": doc.split("/")[1], "tokens_str": text,
-            "mention_head": head, "mention_head_pos": pos, "mention_ner": ner, "mention_full_type": "OTHER",
-            "mention_type": "OTH", "description": "", "is_singleton": False}
+    return {
+        "coref_chain": chain,
+        "conll_doc_key": doc,
+        "subtopic_id": doc.split("/")[1],
+        "tokens_str": text,
+        "mention_head": head,
+        "mention_head_pos": pos,
+        "mention_ner": ner,
+        "mention_full_type": "OTHER",
+        "mention_type": "OTH",
+        "description": "",
+        "is_singleton": False,
+    }
 
 
 def test_merge_rule() -> None:
@@ -124,9 +166,13 @@ def test_merge_is_transitive_across_documents_only() -> None:
 
 
 def test_chain_type_and_description_rules() -> None:
-    records = [record("a", "0/0_x/1", "Peru", "Peru", ner="GPE"), record("a", "0/0_x/1", "it", "it", "PRON", "GPE"),
-               record("a", "0/0_x/1", "the country", "country", "NOUN", "O"),
-               record("a", "0/0_x/1", "Lima", "Lima", ner="GPE"), record("a", "0/0_x/1", "Peru", "Peru", ner="ORG")]
+    records = [
+        record("a", "0/0_x/1", "Peru", "Peru", ner="GPE"),
+        record("a", "0/0_x/1", "it", "it", "PRON", "GPE"),
+        record("a", "0/0_x/1", "the country", "country", "NOUN", "O"),
+        record("a", "0/0_x/1", "Lima", "Lima", ner="GPE"),
+        record("a", "0/0_x/1", "Peru", "Peru", ner="ORG"),
+    ]
     assert np4e.chain_type(records) == "GPE"  # GPE 2, ORG 1, O ignored, pronoun ignored
     assert np4e.chain_description(records) == "Peru"
     only_pronouns = [record("a", "0/0_x/1", "it", "it", "PRON", "GPE"), record("a", "0/0_x/1", "its", "its", "PRON")]

@@ -17,14 +17,36 @@ PARA_2 = ["They", "later", "won", "at", "the", "2018", "Teen", "Choice", "Awards
 PARA_3 = ["Ice", "Cube", "joined", "the", "Family", "Values", "Tour", "1998", "."]
 
 
-def mention(mention_id: str, index: int, chain: int, link: str, doc: str, context: list[str], numbers: list[int],
-            head: str, ner: str = "UNK") -> dict[str, object]:
+def mention(
+    mention_id: str,
+    index: int,
+    chain: int,
+    link: str,
+    doc: str,
+    context: list[str],
+    numbers: list[int],
+    head: str,
+    ner: str = "UNK",
+) -> dict[str, object]:
     """A WEC-Eng mention object with every field of the Hugging Face files."""
-    return {"coref_chain": chain, "coref_link": link, "doc_id": doc, "mention_context": context,
-            "mention_head": head, "mention_head_lemma": head.lower() if head.islower() else head,
-            "mention_head_pos": "PROPN", "mention_id": mention_id, "mention_index": index, "mention_ner": ner,
-            "mention_type": 8, "predicted_coref_chain": None, "sent_id": 0, "tokens_number": numbers,
-            "tokens_str": " ".join(context[i] for i in numbers), "topic_id": -1}
+    return {
+        "coref_chain": chain,
+        "coref_link": link,
+        "doc_id": doc,
+        "mention_context": context,
+        "mention_head": head,
+        "mention_head_lemma": head.lower() if head.islower() else head,
+        "mention_head_pos": "PROPN",
+        "mention_id": mention_id,
+        "mention_index": index,
+        "mention_ner": ner,
+        "mention_type": 8,
+        "predicted_coref_chain": None,
+        "sent_id": 0,
+        "tokens_number": numbers,
+        "tokens_str": " ".join(context[i] for i in numbers),
+        "topic_id": -1,
+    }
 
 
 def write_raw(raw: Path, with_mentions: bool = True) -> Path:
@@ -36,19 +58,27 @@ def write_raw(raw: Path, with_mentions: bool = True) -> Path:
         ",doc,subtopic,topic\n"
         "0,House of Pain,Family Values Tour 1998,Concert\n"
         "1,House of Pain,2018 Teen Choice Awards,Awards\n",  # second subtopic of the same doc: ignored
-        encoding="utf-8")
-    (topics / "topics_val.csv").write_text(",doc,subtopic,topic\n0,Ice Cube,Family Values Tour 1998,Concert\n", encoding="utf-8")
+        encoding="utf-8",
+    )
+    (topics / "topics_val.csv").write_text(
+        ",doc,subtopic,topic\n0,Ice Cube,Family Values Tour 1998,Concert\n", encoding="utf-8"
+    )
     (topics / "topics_test.csv").write_text(",doc,subtopic,topic\n", encoding="utf-8")
     if with_mentions:
         train = [
             mention("11", 1, 2293469, "Family Values Tour 1998", "House of Pain", PARA_1, [9, 10, 11, 12], "Tour"),
-            mention("12", 2, 5550001, "2018 Teen Choice Awards", "House of Pain", PARA_2, [5, 6, 7, 8], "Awards", "EVENT"),
+            mention(
+                "12", 2, 5550001, "2018 Teen Choice Awards", "House of Pain", PARA_2, [5, 6, 7, 8], "Awards", "EVENT"
+            ),
             mention("13", 3, 2293469, "Family Values Tour 1998", "House of Pain", PARA_1, [8, 9, 10, 11, 12], "Tour"),
             mention("14", 4, 7, "Lost Page", "Unmapped Page", PARA_2, [2], "won"),
         ]
         val = [mention("21", 5, 2293469, "Family Values Tour 1998", "Ice Cube", PARA_3, [4, 5, 6, 7], "Tour")]
-        for name, data in (("Train_Event_gold_mentions.json", train), ("Dev_Event_gold_mentions_validated.json", val),
-                           ("Test_Event_gold_mentions_validated.json", [])):
+        for name, data in (
+            ("Train_Event_gold_mentions.json", train),
+            ("Dev_Event_gold_mentions_validated.json", val),
+            ("Test_Event_gold_mentions_validated.json", []),
+        ):
             (folder / name).write_text(json.dumps(data), encoding="utf-8")
     return folder
 
@@ -57,7 +87,12 @@ def test_reader_documents_from_paragraphs(tmp_path: Path) -> None:
     corpus = wec_eng.read(write_raw(tmp_path), ReadOptions())
     house = corpus.documents[0]
     # topic ids: index among the sorted names (Awards 0, Concert 1, Festival 2); first listed subtopic wins
-    assert (house.topic_id, house.topic, house.subtopic, house.doc) == ("1", "Concert", "Family Values Tour 1998", "House of Pain")
+    assert (house.topic_id, house.topic, house.subtopic, house.doc) == (
+        "1",
+        "Concert",
+        "Family Values Tour 1998",
+        "House of Pain",
+    )
     # uCDCR's key: topic index / shortuuid(subtopic) / shortuuid(doc); the two ids were computed with the
     # shortuuid package 1.0.13: shortuuid.uuid("Family Values Tour 1998"), shortuuid.uuid("House of Pain")
     assert house.doc_key == "1/4A4Hs78SQWhihhpMAZt65s/4YwwEM4UiyoNKq8YTFU5hd"
@@ -67,8 +102,13 @@ def test_reader_documents_from_paragraphs(tmp_path: Path) -> None:
     assert len(house.tokens) == len(PARA_1) + len(PARA_2)
     first = corpus.mentions[0]
     assert first.chain_id == "2293469_Family_Values_Tour_1998"
-    assert first.attributes == {"head": "Tour", "head_lemma": "Tour", "head_pos": "PROPN", "ner": "O",
-                                "text": "Family Values Tour 1998"}
+    assert first.attributes == {
+        "head": "Tour",
+        "head_lemma": "Tour",
+        "head_pos": "PROPN",
+        "ner": "O",
+        "text": "Family Values Tour 1998",
+    }
     assert corpus.mentions[1].attributes["ner"] == "EVENT"
     (dropped,) = corpus.dropped
     assert dropped.source_id == "14" and "not in ucdcr-meta/topics/topics_train.csv" in dropped.reason
@@ -89,8 +129,14 @@ def test_build_keeps_original_tokens_and_heads(tmp_path: Path) -> None:
     val = json.loads((out / "val" / "event_mentions.json").read_text(encoding="utf-8"))
     assert all(m["mention_id"].startswith("WECEng_") for m in train + val)
     # the pipeline's mention ids are content hashes; find the mentions by their text and split
-    by_id = {{"Family Values Tour 1998": "11", "the Family Values Tour 1998": "13", "2018 Teen Choice Awards": "12"}
-             [m["tokens_str"]] if m["split"] == "train" else "21": m for m in train + val}
+    by_id = {
+        {"Family Values Tour 1998": "11", "the Family Values Tour 1998": "13", "2018 Teen Choice Awards": "12"}[
+            m["tokens_str"]
+        ]
+        if m["split"] == "train"
+        else "21": m
+        for m in train + val
+    }
     tour = by_id["11"]
     assert tour["tokens_text"] == ["Family", "Values", "Tour", "1998"] and tour["tokens_number"] == [9, 10, 11, 12]
     assert (tour["mention_head"], tour["mention_head_id"], tour["mention_ner"]) == ("Tour", 11, "O")

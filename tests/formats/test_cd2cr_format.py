@@ -24,8 +24,11 @@ def test_reads_conll(tmp_path: Path) -> None:
     path.write_text(CONLL)
     tokens = cd2cr.read_conll(path)
     assert [(t.doc_id, t.sentence_id, t.token_id, t.text) for t in tokens] == [
-        ("0_news_1", 0, 0, "A"), ("0_news_1", 0, 1, "study"), ("0_news_1", 1, 2, "It"),
-        ("0_science_2", 0, 0, "Abstract")]
+        ("0_news_1", 0, 0, "A"),
+        ("0_news_1", 0, 1, "study"),
+        ("0_news_1", 1, 2, "It"),
+        ("0_science_2", 0, 0, "Abstract"),
+    ]
     assert tokens[0].topic == "0" and tokens[0].line == 2
 
 
@@ -59,8 +62,22 @@ def test_empty_conll(tmp_path: Path) -> None:
 
 def test_reads_entities(tmp_path: Path) -> None:
     path = tmp_path / "train_entities.json"
-    path.write_text(json.dumps([{"doc_id": "0_news_1", "sentence_id": 0, "tokens_ids": [0, 1], "topic": 0,
-                                 "subtopic": "0_0", "tokens": "A study", "cluster_id": 22, "singleton": False}]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "doc_id": "0_news_1",
+                    "sentence_id": 0,
+                    "tokens_ids": [0, 1],
+                    "topic": 0,
+                    "subtopic": "0_0",
+                    "tokens": "A study",
+                    "cluster_id": 22,
+                    "singleton": False,
+                }
+            ]
+        )
+    )
     (entity,) = cd2cr.read_entities(path)
     assert entity.token_ids == (0, 1) and entity.cluster_id == "22" and entity.topic == "0" and entity.index == 0
 
@@ -69,11 +86,27 @@ def test_reads_entities(tmp_path: Path) -> None:
     ("content", "message"),
     [
         ('[{"doc_id": "d"', r"train_entities\.json:1: invalid JSON"),
-        ('{"a": 1}', "expected a JSON list"),
-        ('[{"doc_id": "d", "sentence_id": 0, "topic": 0, "tokens": "x", "cluster_id": 1}]',
-         r"record 0: missing keys \['tokens_ids'\]"),
-        ('[{"doc_id": "d", "sentence_id": 0, "tokens_ids": [], "topic": 0, "tokens": "x", "cluster_id": 1}]',
-         "tokens_ids must be a non-empty list of integers"),
+        ('{"a": 1}', "the file must be a list of mention records, got an object with 1 field"),
+        (
+            '[{"doc_id": "d", "sentence_id": 0, "topic": 0, "tokens": "x", "cluster_id": 1}]',
+            r"record 0 has no field 'tokens_ids'",
+        ),
+        (
+            '[{"doc_id": "d", "sentence_id": 0, "tokens_ids": [], "topic": 0, "tokens": "x", "cluster_id": 1}]',
+            "record 0: tokens_ids is empty",
+        ),
+        (
+            '[{"doc_id": "d", "sentence_id": "first", "tokens_ids": [1], "topic": 0, "tokens": "x", "cluster_id": 1}]',
+            "record 0: field 'sentence_id' must be an integer, got the string 'first'",
+        ),
+        (
+            '[{"doc_id": "d", "sentence_id": null, "tokens_ids": [1], "topic": 0, "tokens": "x", "cluster_id": 1}]',
+            "record 0: field 'sentence_id' must be an integer, got null",
+        ),
+        (
+            '[{"doc_id": "d", "sentence_id": 0, "tokens_ids": "12", "topic": 0, "tokens": "x", "cluster_id": 1}]',
+            "record 0: field 'tokens_ids' must be a list, got the string '12'",
+        ),
     ],
 )
 def test_malformed_entities(tmp_path: Path, content: str, message: str) -> None:

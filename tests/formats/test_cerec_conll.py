@@ -9,23 +9,25 @@ from ucdcr.formats.cerec_conll import parse_labels, read_cerec_conll
 
 
 def line(token: str, message: str = "1", speaker: str = "Rita", coref: str = "-", mention: str = "-") -> str:
-    return "\t\t".join([token, message, "1", speaker, "-", mention, coref])
+    return f"{token}\t\t{message}\t\t1\t\t{speaker}\t\t-\t\t{mention}\t\t{coref}"
 
 
-THREAD = "\n".join([
-    "#begin document allen-p_inbox_1.txt",
-    line("Message", speaker="SYSTEM"),
-    "",
-    line("rita", coref="(16"),
-    line("wynne", coref="16)"),
-    line("wrote"),
-    "",
-    line("we", message="2", speaker="Phillip", coref="(3)|(5)"),
-    line("thank", message="2", speaker="Phillip", coref="(7|(8"),
-    line("you", message="2", speaker="Phillip", coref="8)|7)"),
-    "#end document",
-    "",
-])
+THREAD = "\n".join(
+    [
+        "#begin document allen-p_inbox_1.txt",
+        line("Message", speaker="SYSTEM"),
+        "",
+        line("rita", coref="(16"),
+        line("wynne", coref="16)"),
+        line("wrote"),
+        "",
+        line("we", message="2", speaker="Phillip", coref="(3)|(5)"),
+        line("thank", message="2", speaker="Phillip", coref="(7|(8"),
+        line("you", message="2", speaker="Phillip", coref="8)|7)"),
+        "#end document",
+        "",
+    ]
+)
 
 
 def test_reads_threads_tokens_and_mentions() -> None:
@@ -48,13 +50,19 @@ def test_labels() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("#begin document a.txt\n" + line("x", coref="4)") + "\n#end document\n",
-         r"val\.conll:2: closing bracket 4\) without an opening \(4"),
-        ("#begin document a.txt\n" + line("x", coref="(4") + "\n#end document\n",
-         r"val\.conll:3: mention \(4 opened on line 2 is not closed"),
+        (
+            "#begin document a.txt\n" + line("x", coref="4)") + "\n#end document\n",
+            r"val\.conll:2: closing bracket 4\) without an opening \(4",
+        ),
+        (
+            "#begin document a.txt\n" + line("x", coref="(4") + "\n#end document\n",
+            r"val\.conll:3: mention \(4 opened on line 2 is not closed",
+        ),
         ("#begin document a.txt\n" + line("x", coref="((4") + "\n#end document\n", "malformed coref label"),
-        ("#begin document a.txt\nx\t1\t1\tRita\t-\t-\t-\n#end document\n",
-         r"val\.conll:2: expected 7 columns separated by double tabs, found 1"),
+        (
+            "#begin document a.txt\nx\t1\t1\tRita\t-\t-\t-\n#end document\n",
+            r"val\.conll:2: expected 7 columns separated by double tabs, found 1",
+        ),
         (line("x") + "\n", "token line outside #begin/#end document"),
         ("#begin document a.txt\n" + line("x") + "\n", "is not closed by #end document"),
         ("", "no documents"),

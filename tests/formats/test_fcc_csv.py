@@ -37,12 +37,18 @@ def test_shortuuid_compatibility() -> None:
 
 
 def test_documents_tokens_and_actions(tmp_path: Path) -> None:
-    documents = write_csv(tmp_path / "documents.csv", DOCUMENT_HEADER, [
-        ["d1", "2018-07-15 00:00:00", "2018_FIFA_World_Cup", "2018_FIFA_World_Cup_Final"],
-        ["d2", "2018-07-16 00:00:00", "2018_FIFA_World_Cup", ""],
-    ])
+    documents = write_csv(
+        tmp_path / "documents.csv",
+        DOCUMENT_HEADER,
+        [
+            ["d1", "2018-07-15 00:00:00", "2018_FIFA_World_Cup", "2018_FIFA_World_Cup_Final"],
+            ["d2", "2018-07-16 00:00:00", "2018_FIFA_World_Cup", ""],
+        ],
+    )
     assert [(d.doc_id, d.seminal_event) for d in read_documents(documents)] == [
-        ("d1", "2018_FIFA_World_Cup_Final"), ("d2", "")]
+        ("d1", "2018_FIFA_World_Cup_Final"),
+        ("d2", ""),
+    ]
     tokens = write_csv(tmp_path / "tokens.csv", TOKEN_HEADER, tokens_of("d1", ["France won the final .", "Great !"]))
     parsed = read_tokens(tokens)
     assert len(parsed) == 7 and (parsed[5].sentence, parsed[5].index, parsed[5].text) == (1, 0, "Great")

@@ -56,8 +56,16 @@ def write_split(folder: Path, documents: dict[str, list[str]], links: list[tuple
             strings[(url, s)] = (text, offsets)
     _write(folder / "tokens.parquet", tokens, ["url-normalized", "sentence-idx", "token-idx"])
     _write(folder / "sentences.parquet", sentences, ["url-normalized", "sentence-idx"])
-    hyperlinks = {"to-url": [], "sentence-idx": [], "chars-start": [], "chars-end": [], "url-normalized": [],
-                  "to-url-normalized": [], "token-idx-from": [], "token-idx-to": []}
+    hyperlinks = {
+        "to-url": [],
+        "sentence-idx": [],
+        "chars-start": [],
+        "chars-end": [],
+        "url-normalized": [],
+        "to-url-normalized": [],
+        "token-idx-from": [],
+        "token-idx-to": [],
+    }
     for _, url, target, sentence, start, end in links:
         offsets = strings[(url, sentence)][1]
         hyperlinks["to-url"].append("https://www." + target)
@@ -76,14 +84,22 @@ def write_split(folder: Path, documents: dict[str, list[str]], links: list[tuple
     _write(folder / "hyperlinks.parquet", hyperlinks, index)
 
 
-DOCS = {"bbc.com/sport/football/40001": ["Arsenal beat Chelsea on Sunday~ .", "It was \" big~ \" ."],
-        "bbc.com/news/world-europe-40003": ["Angela Merkel spoke ."]}
+DOCS = {
+    "bbc.com/sport/football/40001": ["Arsenal beat Chelsea on Sunday~ .", 'It was " big~ " .'],
+    "bbc.com/news/world-europe-40003": ["Angela Merkel spoke ."],
+}
 
 
 def test_reads_the_three_tables(tmp_path: Path) -> None:
     write_split(tmp_path, DOCS, [(17, "bbc.com/sport/football/40001", "bbc.com/sport/football/39999", 0, 1, 2)])
     link = read_hyperlinks(tmp_path / "hyperlinks.parquet")[0]
-    assert (link.row, link.target, link.sentence, link.token_from, link.token_to) == (17, "bbc.com/sport/football/39999", 0, 1, 2)
+    assert (link.row, link.target, link.sentence, link.token_from, link.token_to) == (
+        17,
+        "bbc.com/sport/football/39999",
+        0,
+        1,
+        2,
+    )
     assert (link.chars_start, link.chars_end) == (8, 12)  # "beat"
     tokens = read_tokens(tmp_path / "tokens.parquet", {"bbc.com/sport/football/40001"})
     assert list(tokens) == ["bbc.com/sport/football/40001"]  # filtered to the wanted documents

@@ -17,14 +17,40 @@ from ucdcr.formats.maxqda_csv import (
     tokenize,
 )
 
-HEADER = ["Color", "Document name", "Code", "Weight score", "Segment", "Author", "Creation date", "Comment",
-          "Document group", "Area", "Coverage %", "Beginning", "End"]
+HEADER = [
+    "Color",
+    "Document name",
+    "Code",
+    "Weight score",
+    "Segment",
+    "Author",
+    "Creation date",
+    "Comment",
+    "Document group",
+    "Area",
+    "Coverage %",
+    "Beginning",
+    "End",
+]
 
 
 def maxqda_row(document: str, code: str, segment: str, beginning: int, end: int | None = None) -> list[str]:
     """One export row, field for field as MAXQDA writes it (Area = segment length)."""
-    return ["●", document, code, "0", segment, "maxku", "07-May-18 09:22:49", "", "", str(len(segment)), "0.17",
-            str(beginning), str(beginning if end is None else end)]
+    return [
+        "●",
+        document,
+        code,
+        "0",
+        segment,
+        "maxku",
+        "07-May-18 09:22:49",
+        "",
+        "",
+        str(len(segment)),
+        "0.17",
+        str(beginning),
+        str(beginning if end is None else end),
+    ]
 
 
 def write_maxqda(path: Path, rows: list[list[str]], header: list[str] = HEADER) -> Path:
@@ -37,20 +63,37 @@ def write_maxqda(path: Path, rows: list[list[str]], header: list[str] = HEADER) 
 
 def write_article(path: Path, name: str, title: str, description: str, text: str) -> Path:
     """A news-please JSON with every field of ucdcr-meta/_sample_doc.json."""
-    record = {"authors": [], "date_download": None, "date_modify": None, "date_publish": None,
-              "description": description, "filename": None, "image_url": None, "language": "en", "localpath": None,
-              "source_domain": name, "text": text, "title": title, "title_page": None, "title_rss": None, "url": None}
+    record = {
+        "authors": [],
+        "date_download": None,
+        "date_modify": None,
+        "date_publish": None,
+        "description": description,
+        "filename": None,
+        "image_url": None,
+        "language": "en",
+        "localpath": None,
+        "source_domain": name,
+        "text": text,
+        "title": title,
+        "title_page": None,
+        "title_rss": None,
+        "url": None,
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record), encoding="utf-8")
     return path
 
 
 def test_reads_segments_with_bom_quotes_and_line_numbers(tmp_path: Path) -> None:
-    path = write_maxqda(tmp_path / "1_ComeyMemo.csv", [
-        maxqda_row("1_L", "USA\\Trump", "President Trump", 1),
-        maxqda_row("1_L", "Properties\\Tone", "harsh", 2),
-        maxqda_row("1_L", "USA\\Comey", "Matt Smith, the attorney", 3),
-    ])
+    path = write_maxqda(
+        tmp_path / "1_ComeyMemo.csv",
+        [
+            maxqda_row("1_L", "USA\\Trump", "President Trump", 1),
+            maxqda_row("1_L", "Properties\\Tone", "harsh", 2),
+            maxqda_row("1_L", "USA\\Comey", "Matt Smith, the attorney", 3),
+        ],
+    )
     segments = read_maxqda_csv(path)
     assert [s.code for s in segments] == ["USA\\Trump", "Properties\\Tone", "USA\\Comey"]
     assert segments[0].document == "1_L" and segments[0].beginning == 1 and segments[0].line == 2
@@ -83,8 +126,11 @@ def test_end_before_beginning_and_empty_segment_are_errors(tmp_path: Path) -> No
 
 def test_concept_types(tmp_path: Path) -> None:
     path = tmp_path / "aggr_m_conceptcategorization.csv"
-    path.write_text('topic_id,Code,type,comments\n0,Trip to PRK,ACTION,\n0,USA\\Trump,ACTOR,\n'
-                    '7,"Negotiations with CAN, MEX, EU",EVENT,\n36ecbplus2,Charges,ACTION,\n', encoding="utf-8")
+    path.write_text(
+        "topic_id,Code,type,comments\n0,Trip to PRK,ACTION,\n0,USA\\Trump,ACTOR,\n"
+        '7,"Negotiations with CAN, MEX, EU",EVENT,\n36ecbplus2,Charges,ACTION,\n',
+        encoding="utf-8",
+    )
     types = read_concept_types(path)
     assert types[("0", "USA\\Trump")] == "ACTOR"
     assert types[("7", "Negotiations with CAN, MEX, EU")] == "EVENT"
@@ -112,7 +158,7 @@ def test_news_please_name_from_file_when_source_domain_is_a_domain(tmp_path: Pat
 def test_news_please_errors(tmp_path: Path) -> None:
     broken = tmp_path / "b.json"
     broken.write_text('{"title": "x", "text": ', encoding="utf-8")
-    with pytest.raises(FormatError, match=r"b.json:1: not valid JSON"):
+    with pytest.raises(FormatError, match=r"b.json:1: invalid JSON"):
         read_news_please_json(broken)
     no_text = write_article(tmp_path / "n.json", "0_L", "T", "D", "")
     with pytest.raises(FormatError, match="field 'text' is missing or empty"):
@@ -120,7 +166,7 @@ def test_news_please_errors(tmp_path: Path) -> None:
 
 
 def test_find_segment_unifies_quotes_and_whitespace() -> None:
-    paragraph = "He said \u201cno deal\u201d  and   left. He said \"no deal\" again."
+    paragraph = 'He said \u201cno deal\u201d  and   left. He said "no deal" again.'
     spans = find_segment(paragraph, 'said "no deal"')
     assert [paragraph[s:e] for s, e in spans] == ["said \u201cno deal\u201d", 'said "no deal"']
     assert find_segment("and   left", "and left") == [(0, 10)]
@@ -130,3 +176,6 @@ def test_find_segment_unifies_quotes_and_whitespace() -> None:
 def test_tokenize_keeps_offsets() -> None:
     text = "Mr. Comey's memos, 2018."
     assert [text[s:e] for s, e in tokenize(text)] == ["Mr", ".", "Comey", "'", "s", "memos", ",", "2018", "."]
+    # a segment boundary inside a word splits the word there ("Iran" coded inside "Iranian")
+    other = "Iranian oil"
+    assert [other[s:e] for s, e in tokenize(other, cuts={0, 4})] == ["Iran", "ian", "oil"]

@@ -50,10 +50,12 @@ def test_read_mention_map(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ([metam_record()], "JSON object"),
+        ([metam_record()], "the file must be an object mention_id -> record, got a list"),
         ({"k": {key: v for key, v in metam_record().items() if key != "sentence"}}, "no field"),
         ({"k": metam_record(end_char=99)}, "outside its sentence"),
-        ({"k": metam_record(sentence_id="first")}, "'sentence_id' is not an integer"),
+        ({"k": metam_record(sentence_id="first")}, "'sentence_id' must be an integer, got the string 'first'"),
+        ({"k": metam_record(sentence_id=None)}, "'sentence_id' must be an integer, got null"),
+        ({"k": metam_record(topic=["36"])}, "field 'topic' must be an id .*, got a list"),
         ({"a": metam_record(), "b": metam_record()}, "are the same mention"),
     ],
 )

@@ -35,14 +35,22 @@ def write_project(
         f'<?xml version="1.0" encoding="UTF-8"?>\n<words>\n{body}\n</words>\n'
     )
     sentences = sentences if sentences is not None else ["word_1..word_7", "word_8..word_10"]
-    write_level(folder, name, "sentence", [f'<markable id="markable_{i}" span="{s}" mmax_level="sentence"/>'
-                                           for i, s in enumerate(sentences)])
-    coref = coref if coref is not None else [
-        '<markable id="markable_0" span="word_3..word_4" mmax_level="coref" coref_set="set_1"/>',
-        '<markable id="markable_1" span="word_6" mmax_level="coref" coref_set="set_2"/>',
-        '<markable id="markable_2" span="word_8" mmax_level="coref" coref_set="set_2" dir_antecedent="markable_1"/>',
-        '<markable id="markable_3" span="word_1..word_1,word_3" mmax_level="coref" coref_set="set_3"/>',
-    ]
+    write_level(
+        folder,
+        name,
+        "sentence",
+        [f'<markable id="markable_{i}" span="{s}" mmax_level="sentence"/>' for i, s in enumerate(sentences)],
+    )
+    coref = (
+        coref
+        if coref is not None
+        else [
+            '<markable id="markable_0" span="word_3..word_4" mmax_level="coref" coref_set="set_1"/>',
+            '<markable id="markable_1" span="word_6" mmax_level="coref" coref_set="set_2"/>',
+            '<markable id="markable_2" span="word_8" mmax_level="coref" coref_set="set_2" dir_antecedent="markable_1"/>',
+            '<markable id="markable_3" span="word_1..word_1,word_3" mmax_level="coref" coref_set="set_3"/>',
+        ]
+    )
     write_level(folder, name, "coref", coref)
     return folder / f"{name}.mmax"
 

@@ -40,7 +40,11 @@ def write(tmp_path: Path, text: str = XML, name: str = NAME) -> Path:
 def test_words_sentences_and_nested_mentions(tmp_path: Path) -> None:
     document = read_nident_xml(write(tmp_path))
     assert document.doc_id == "381791"
-    assert [(w.word_id, w.text, w.sentence) for w in document.words][-3:] == [("w7", "They", 1), ("w8", "left", 1), ("P0", ".", 1)]
+    assert [(w.word_id, w.text, w.sentence) for w in document.words][-3:] == [
+        ("w7", "They", 1),
+        ("w8", "left", 1),
+        ("P0", ".", 1),
+    ]
     mentions = {m.marker_id: m for m in document.mentions}
     assert mentions["m1"].word_ids == ("w1", "w2", "w3") and mentions["m2"].word_ids == ("w1",)
     assert (mentions["m1"].entity, mentions["m1"].degree) == ("entity1", "3")

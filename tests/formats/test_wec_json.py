@@ -53,10 +53,13 @@ def test_read_mentions(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"not": "a list"}, "JSON list"),
+        ({"not": "a list"}, "the file must be a list of mention objects, got an object"),
         ([wec_record(tokens_number=[11, 12])], "outside its mention_context"),
         ([{k: v for k, v in wec_record().items() if k != "coref_link"}], "no field 'coref_link'"),
-        ([wec_record(mention_index="1")], "field 'mention_index' has type str"),
+        ([wec_record(mention_index="1")], "field 'mention_index' must be an integer, got the string '1'"),
+        ([wec_record(mention_index=None)], "field 'mention_index' must be an integer, got null"),
+        ([wec_record(tokens_number="12")], "field 'tokens_number' must be a list, got the string '12'"),
+        ([wec_record(mention_context=["a", 3])], "mention_context, element 1 must be a string, got the integer 3"),
     ],
 )
 def test_malformed_mentions(tmp_path: Path, data: object, message: str) -> None:
@@ -91,7 +94,9 @@ def test_topic_map_first_listed_subtopic(tmp_path: Path) -> None:
 
 def test_topic_map_unknown_topic_and_header(tmp_path: Path) -> None:
     path = tmp_path / "topics_test.csv"
-    path.write_text(",doc,subtopic,topic\n0,Sinefekt,43rd Antalya Golden Orange Film Festival,Festival\n", encoding="utf-8")
+    path.write_text(
+        ",doc,subtopic,topic\n0,Sinefekt,43rd Antalya Golden Orange Film Festival,Festival\n", encoding="utf-8"
+    )
     with pytest.raises(FormatError, match="'Festival' is not in topics.json") as info:
         read_topic_map(path, ["Concert"])
     assert info.value.line == 2

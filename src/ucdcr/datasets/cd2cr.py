@@ -16,8 +16,10 @@ Rules:
   "aged 3·0 years [ SD 2·5 ]"); the sentences such a mention spans are joined into one sentence, so no mention
   is cut or dropped (the reference keeps only the part in the first sentence). Sentence ids are renumbered 0..
   per document.
-- A mention whose token ids are not in its document, or whose topic differs from its document's, is dropped
-  with the reason.
+- A mention whose token ids are not in its document, whose token ids are not one contiguous run (it would be
+  widened), or whose topic differs from its document's, is dropped with the reason.
+- Document names: ``news_urls.json`` / ``sci_papers.json`` are objects ``{"<n>": {"url" | "doi": string}}``; a
+  document they do not name keeps its doc id as name (counted in the notes).
 - Entity type (finalize hook): the majority over the chain of the head NER (O -> OTHER), ties alphabetically
   first; description: the chain's distinct head words joined by "_" (as the reference, but sorted).
 """
@@ -30,6 +32,8 @@ from typing import Any
 
 from ucdcr.errors import MissingRawData
 from ucdcr.formats import cd2cr as fmt
+from ucdcr.formats.corpus_checks import finish_corpus
+from ucdcr.formats.json_files import expect, field
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
@@ -43,7 +47,7 @@ def read_cd2cr(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
     """Raw CD2CR files -> SourceCorpus (subtopics renumbered across splits, crossing sentences joined)."""
     corpus_dir = raw_folder / CORPUS_DIR
     required = [corpus_dir / f"{stem}{suffix}" for _, stem in SPLIT_FILES for suffix in (".conll", "_entities.json")]
-    missing = [str(p) for p in required if not p.is_file()]
+    missing = [str(p) for p in required if not p.exists()]
     if missing:
         raise MissingRawData(f"CD2CR files missing: {', '.join(missing)}. Run `ucdcr download cd2cr`.")
     names = _document_names(corpus_dir)
@@ -59,17 +63,24 @@ def read_cd2cr(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
     corpus.notes.append(
         f"{joined_boundaries} automatic sentence boundaries inside annotated mentions were removed (sentences joined)"
     )
-    return corpus
+    unnamed = sum(1 for d in corpus.documents if d.doc == d.doc_id)
+    if unnamed:
+        corpus.notes.append(f"{unnamed} documents are not named in news_urls.json / sci_papers.json (named by doc id)")
+    return finish_corpus(corpus)
 
 
 def _document_names(corpus_dir: Path) -> dict[str, dict[str, str]]:
     """{"news": {n: url tail}, "science": {n: doi}} from the optional name files."""
     names: dict[str, dict[str, str]] = {"news": {}, "science": {}}
-    news, papers = corpus_dir / "news_urls.json", corpus_dir / "sci_papers.json"
-    if news.is_file():
-        names["news"] = {k: str(v.get("url", "")).rstrip("/").split("/")[-1] for k, v in fmt.read_json(news).items()}
-    if papers.is_file():
-        names["science"] = {k: str(v.get("doi", "")) for k, v in fmt.read_json(papers).items()}
+    for kind, file_name, key in (("news", "news_urls.json", "url"), ("science", "sci_papers.json", "doi")):
+        path = corpus_dir / file_name
+        if path.exists():
+            records = expect(fmt.read_json(path), "object", path, "the file", of=f"number -> {{{key!r}: ...}}")
+            for number, record in records.items():
+                value = field(
+                    expect(record, "object", path, f"entry {number!r}"), key, "string", path, f"entry {number!r}"
+                )
+                names[kind][number] = value.rstrip("/").split("/")[-1] if key == "url" else value
     return names
 
 
@@ -100,9 +111,15 @@ def _add_split(
     for doc_id, doc_tokens in by_doc.items():
         topic = doc_tokens[0].topic
         document = SourceDocument(
-            topic_id=TOPIC_ID, topic=TOPIC, subtopic_id=str(subtopic_numbers[(split, topic)]),
-            subtopic=f"{split}_{topic}", doc_id=doc_id, doc=_document_name(doc_id, names), split=split,
-            tokens=[], source_file=f"{CORPUS_DIR}/{stem}.conll",
+            topic_id=TOPIC_ID,
+            topic=TOPIC,
+            subtopic_id=str(subtopic_numbers[(split, topic)]),
+            subtopic=f"{split}_{topic}",
+            doc_id=doc_id,
+            doc=_document_name(doc_id, names),
+            split=split,
+            tokens=[],
+            source_file=f"{CORPUS_DIR}/{stem}.conll",
         )
         kept = _check_mentions(corpus, document, doc_tokens, mentions_by_doc.pop(doc_id, []), stem)
         sentence_of, joined_here = _joined_sentences(doc_tokens, kept)
@@ -117,8 +134,11 @@ def _add_split(
 
 
 def _check_mentions(
-    corpus: SourceCorpus, document: SourceDocument, doc_tokens: list[fmt.ConllToken],
-    entities: list[fmt.EntityMention], stem: str,
+    corpus: SourceCorpus,
+    document: SourceDocument,
+    doc_tokens: list[fmt.ConllToken],
+    entities: list[fmt.EntityMention],
+    stem: str,
 ) -> list[fmt.EntityMention]:
     known = {t.token_id for t in doc_tokens}
     kept = []
@@ -159,10 +179,9 @@ def _joined_sentences(
 
 
 def _mention(document: SourceDocument, entity: fmt.EntityMention, stem: str) -> SourceMention:
-    first, last = min(entity.token_ids), max(entity.token_ids)
     return SourceMention(
         doc_key=document.doc_key,
-        token_ids=tuple(str(t) for t in range(first, last + 1)),
+        token_ids=tuple(str(t) for t in sorted(set(entity.token_ids))),
         chain_id=entity.cluster_id,
         kind="entity",
         full_type=OTHER_TYPE,  # replaced by the chain's majority head NER in finalize_chains

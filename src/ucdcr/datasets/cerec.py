@@ -15,14 +15,13 @@ generated) are excluded from the documents; sentences are the blank-line sentenc
 
 Chains: ``<thread>_<original id>`` while reading; the finalize hook appends the chain's entity type,
 ``<thread>_<original id>_<TYPE[:3]>``, type = majority NER of the chain's non-pronoun heads (O ignored, else
-OTHER), description = the chain's most frequent non-pronoun head. A mention on SYSTEM tokens only, or across two
-messages, is dropped with its reason.
+OTHER), description = the chain's most frequent non-pronoun head. A mention on SYSTEM tokens (wholly, or partly:
+it would be shortened), or across two messages, is dropped with its reason.
 """
 
 from __future__ import annotations
 
 import json
-import zipfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from importlib import resources
@@ -32,6 +31,8 @@ from typing import Any
 from ucdcr.datasets.np4e import PRONOUN_POS, chain_type
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cerec_conll import CerecMention, CerecThread, CerecToken, read_cerec_conll
+from ucdcr.formats.corpus_checks import finish_corpus
+from ucdcr.formats.inputs import open_zip, read_text
 from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
@@ -61,9 +62,9 @@ class SplitSource:
 
     def read_text(self) -> str:
         if self.member is None:
-            return self.path.read_text(encoding="utf-8")
-        with zipfile.ZipFile(self.path) as archive:
-            return archive.read(self.member).decode("utf-8")
+            return read_text(self.path)
+        with open_zip(self.path) as archive:
+            return archive.read_text(self.member)
 
 
 def load_manifest() -> dict[str, Any]:
@@ -80,29 +81,26 @@ def split_file_names(manifest: dict[str, Any]) -> dict[str, str]:
 
 
 def _zip_member(archive: Path, basename: str) -> str | None:
-    try:
-        with zipfile.ZipFile(archive) as bundle:
-            names = [n for n in bundle.namelist() if n.rsplit("/", 1)[-1] == basename and "__MACOSX" not in n]
-    except zipfile.BadZipFile:
-        raise FormatError(archive, "not a valid zip file") from None
-    return sorted(names)[0] if names else None
+    with open_zip(archive) as bundle:
+        names = [n for n in bundle.names() if n.rsplit("/", 1)[-1] == basename and "__MACOSX" not in n]
+    return min(names) if names else None
 
 
 def locate_split(raw: Path, split: Split, final_name: str, manifest: dict[str, Any]) -> SplitSource | None:
     """The final file, else its member in the final zip, else a manifest stand-in; None if none is present."""
     extracted = raw / FINAL_DIR / final_name
-    if extracted.is_file():
+    if extracted.exists():
         return SplitSource(split, final_name, extracted, None, stand_in=False, raw=raw)
     for entry in manifest["files"]:
         archive = raw / entry["path"]
-        if "members" in entry and archive.is_file():
+        if "members" in entry and archive.exists():
             member = _zip_member(archive, final_name)
             if member:
                 return SplitSource(split, final_name, archive, member, stand_in=False, raw=raw)
     for entry in manifest["files"]:
         stand_in_name = entry.get("stands_in_for", {}).get(final_name)
         archive = raw / entry["path"]
-        if stand_in_name and archive.is_file():
+        if stand_in_name and archive.exists():
             member = _zip_member(archive, stand_in_name)
             if member:
                 return SplitSource(split, final_name, archive, member, stand_in=True, raw=raw)
@@ -135,7 +133,7 @@ def read_cerec(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
         for thread in read_cerec_conll(source.read_text(), source.label):
             _add_thread(corpus, thread, source)
     corpus.counts["annotated"] = len(corpus.mentions) + len(corpus.dropped)
-    return corpus
+    return finish_corpus(corpus)
 
 
 def _add_thread(corpus: SourceCorpus, thread: CerecThread, source: SplitSource) -> None:
@@ -162,7 +160,12 @@ def _document(thread: CerecThread, message_id: str, tokens: list[CerecToken], so
         sentence_numbers.setdefault(token.sentence, len(sentence_numbers))
     doc_id = f"{message_id}_{speaker}"
     return SourceDocument(
-        topic_id=TOPIC_ID, topic=TOPIC, subtopic_id=thread.stem, subtopic=thread.stem, doc_id=doc_id, doc=doc_id,
+        topic_id=TOPIC_ID,
+        topic=TOPIC,
+        subtopic_id=thread.stem,
+        subtopic=thread.stem,
+        doc_id=doc_id,
+        doc=doc_id,
         split=source.split,
         tokens=[SourceToken(str(t.index), t.text, sentence_numbers[t.sentence]) for t in tokens],
         source_file=source.label,
@@ -170,7 +173,10 @@ def _document(thread: CerecThread, message_id: str, tokens: list[CerecToken], so
 
 
 def _add_mention(
-    corpus: SourceCorpus, thread: CerecThread, mention: CerecMention, document_of: dict[str, SourceDocument],
+    corpus: SourceCorpus,
+    thread: CerecThread,
+    mention: CerecMention,
+    document_of: dict[str, SourceDocument],
     source: SplitSource,
 ) -> None:
     span = thread.tokens[mention.first : mention.last + 1]
@@ -180,23 +186,30 @@ def _add_mention(
     reason = ""
     if not kept:
         reason = "mention lies on SYSTEM-speaker tokens only (excluded from the documents)"
+    elif len(kept) < len(span):
+        reason = "mention covers SYSTEM-speaker tokens, which are excluded from the documents (it would be shortened)"
     elif len(messages) > 1:
         reason = f"mention spans messages {sorted(messages)}"
     if reason:
         doc_key = f"{TOPIC_ID}/{thread.stem}/?"
-        corpus.dropped.append(DroppedMention(doc_key, source_id, f"{mention.first}..{mention.last}",
-                                             " ".join(t.text for t in span), reason, "read"))
+        corpus.dropped.append(
+            DroppedMention(
+                doc_key, source_id, f"{mention.first}..{mention.last}", " ".join(t.text for t in span), reason, "read"
+            )
+        )
         return
     document = document_of[kept[0].message_id]
-    corpus.mentions.append(SourceMention(
-        doc_key=document.doc_key,
-        token_ids=tuple(str(t.index) for t in kept),
-        chain_id=f"{thread.stem}_{mention.chain}",
-        kind="entity",
-        full_type="OTHER",  # replaced by the chain's majority NER in finalize_chains
-        description="",
-        source_id=source_id,
-    ))
+    corpus.mentions.append(
+        SourceMention(
+            doc_key=document.doc_key,
+            token_ids=tuple(str(t.index) for t in kept),
+            chain_id=f"{thread.stem}_{mention.chain}",
+            kind="entity",
+            full_type="OTHER",  # replaced by the chain's majority NER in finalize_chains
+            description="",
+            source_id=source_id,
+        )
+    )
 
 
 def finalize_chains(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:

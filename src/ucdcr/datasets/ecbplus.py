@@ -20,27 +20,41 @@ Rules:
   UNKNOWN_INSTANCE_TAG target gives a within-document chain ``UNK_{doc}_{m_id}`` keyed by that target (not the
   reference's subtopic-wide merge); an unlinked mention is a singleton ``Singleton_{TYPE[:3]}_{doc}_{m_id}``.
 - Event vs entity by the mention's own tag: ACTION_* and NEG_* are events.
-- Discontinuous mentions are filled from the first to the last anchored token; a mention spanning two sentences
-  is dropped (reason given in the report).
+- Discontinuous mentions are filled from the first to the last anchored token (counted as
+  ``discontinuous_filled``); a mention spanning two sentences is dropped (reason given in the report).
+- A coreference relation without exactly one target is an error; a mention that is the source of two relations
+  to different instances stays in the first one (counted, noted).
+
+Completeness: the split file lists topics 15 and 17, which ECB+ does not have (:data:`KNOWN_ABSENT_TOPICS`); any
+other listed topic without a folder, or a document the validated-sentence CSV lists but the corpus lacks, stops
+the build with the missing names (or, with the reader option ``partial=true``, is noted in the build report).
+Subtopic names come from ``subtopic_names.json``; a subtopic it does not name keeps its id as name (noted).
 """
 
 from __future__ import annotations
 
-import csv
 import re
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
-from ucdcr.formats.json_files import read_json, read_split_map
+from ucdcr.formats.corpus_checks import (
+    finish_corpus,
+    flag_option,
+    natural_order,
+    report_missing,
+    require_listed_ids,
+)
+from ucdcr.formats.inputs import csv_rows, open_zip, read_text
+from ucdcr.formats.json_files import expect, read_json, read_split_map
 from ucdcr.records import (
     DroppedMention,
     SourceCorpus,
     SourceDocument,
     SourceMention,
     SourceToken,
+    Split,
 )
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
@@ -52,22 +66,27 @@ SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 SUBTOPIC_FILE = "ucdcr-meta/subtopic_names.json"
 EVENT_PREFIXES = ("ACTION", "NEG")
 UNKNOWN_INSTANCE = "UNKNOWN_INSTANCE_TAG"
+COREF_RELATIONS = ("CROSS_DOC_COREF", "INTRA_DOC_COREF")
+KNOWN_ABSENT_TOPICS = ("15", "17")  # listed in the split file, not in the ECB+ release
+DOWNLOAD_HINT = "Run `ucdcr download ecbplus` (or extract ECB+.zip again)."
 _FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
 
 
 def read(raw: Path, options: ReadOptions) -> SourceCorpus:
     """Read ECB+ from its raw folder into intermediate records."""
-    all_sentences = bool(options.extra.get("all_sentences", False))
+    all_sentences = flag_option(options, "all_sentences")
     splits = read_split_map(raw / SPLIT_FILE)
-    subtopic_names = _read_json(raw / SUBTOPIC_FILE)
+    subtopic_names = _read_subtopic_names(raw / SUBTOPIC_FILE)
     sentences_csv = _find_sentences_csv(raw)
     validated = _read_validated_sentences(sentences_csv)
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw / SPLIT_FILE, raw / SUBTOPIC_FILE, sentences_csv])
     topics_seen: set[str] = set()
+    documents_seen: set[tuple[str, str]] = set()
     files = 0
-    for name, cat in _iter_documents(raw, corpus.inputs):
-        topic, number, kind = _parse_file_name(name)
+    for name, source, cat in _iter_documents(raw, corpus.inputs):
+        topic, number, kind = _parse_file_name(name, source)
         topics_seen.add(topic)
+        documents_seen.add((topic, f"{number}{kind}"))
         files += 1
         if topic not in splits:
             raise FormatError(raw / SPLIT_FILE, f"unknown topic {topic} (of {name}): it is in no split of this file")
@@ -79,19 +98,66 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
         document = _document(cat, name, topic, number, kind, splits[topic], subtopic_names)
         corpus.documents.append(document)
         _add_mentions(corpus, cat, document, None if all_sentences else keep)
-    absent = sorted(set(splits) - topics_seen, key=int)
+    _check_complete(corpus, options, raw, splits, topics_seen, set(validated) - documents_seen, sentences_csv)
+    absent = natural_order(set(splits) & set(KNOWN_ABSENT_TOPICS) - topics_seen)
     if absent:  # ECB+ has no topics 15 and 17, though the split file lists them
         corpus.notes.append(f"topics listed in {SPLIT_FILE} but absent from the corpus: {', '.join(absent)}")
+    unnamed = natural_order({d.subtopic_id for d in corpus.documents} - set(subtopic_names))
+    if unnamed:
+        corpus.notes.append(f"subtopics without a name in {SUBTOPIC_FILE} (named by their id): {', '.join(unnamed)}")
     corpus.counts["documents_in_corpus"] = files
     corpus.notes.append(
         "all sentences kept"
         if all_sentences
         else "only mentions in the validated sentences (ECBplus_coreference_sentences.csv)"
     )
-    return corpus
+    return finish_corpus(corpus)
 
 
-def _read_json(path: Path) -> dict:
+def _check_complete(
+    corpus: SourceCorpus,
+    options: ReadOptions,
+    raw: Path,
+    splits: dict[str, Split],
+    topics_seen: set[str],
+    unseen_documents: set[tuple[str, str]],
+    sentences_csv: Path,
+) -> None:
+    """Topic folders of the split file and documents of the validated-sentence CSV must all be there."""
+    require_listed_ids(
+        corpus,
+        options,
+        splits,
+        topics_seen,
+        what="topic folders",
+        listed_in=raw / SPLIT_FILE,
+        known_absent=KNOWN_ABSENT_TOPICS,
+        hint=DOWNLOAD_HINT,
+    )
+    if unseen_documents:
+        names = [f"{topic}_{document}.xml" for topic, document in sorted(unseen_documents, key=_document_order)]
+        report_missing(
+            corpus,
+            options,
+            sentences_csv,
+            f"documents listed here but not in the corpus: {', '.join(names)}",
+            DOWNLOAD_HINT,
+        )
+
+
+def _document_order(pair: tuple[str, str]) -> tuple[int, str]:
+    topic, document = pair
+    return (int(topic) if topic.isdigit() else 10**9, document)
+
+
+def _read_subtopic_names(path: Path) -> dict[str, str]:
+    names = expect(_read_json(path), "object", path, "the file", of="subtopic id -> name")
+    for subtopic, name in names.items():
+        expect(name, "string", path, f"the name of subtopic {subtopic!r}")
+    return names
+
+
+def _read_json(path: Path) -> object:
     if not path.exists():
         raise MissingRawData(f"missing {path}; run `ucdcr download ecbplus`")
     return read_json(path)
@@ -107,36 +173,38 @@ def _find_sentences_csv(raw: Path) -> Path:
 def _read_validated_sentences(path: Path) -> dict[tuple[str, str], set[int]]:
     """(topic, "10ecbplus") -> validated sentence numbers."""
     validated: dict[tuple[str, str], set[int]] = {}
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header != ["Topic", "File", "Sentence Number"]:
-            raise FormatError(path, f"unexpected header {header}, expected Topic,File,Sentence Number", 1)
-        for line, raw_row in enumerate(reader, start=2):
-            row = [cell.strip() for cell in raw_row]
-            if len(row) != 3 or not row[0].isdigit() or not row[2].isdigit():
-                raise FormatError(path, f"bad row {row}", line)
-            validated.setdefault((row[0], row[1]), set()).add(int(row[2]))
+    rows = csv_rows(read_text(path), path)
+    first = next(rows, None)
+    header = [cell.strip() for cell in first[1]] if first else None
+    if header != ["Topic", "File", "Sentence Number"]:
+        raise FormatError(path, f"unexpected header {header}, expected Topic,File,Sentence Number", 1)
+    for line, raw_row in rows:
+        row = [cell.strip() for cell in raw_row]
+        if len(row) != 3 or not row[0].isdigit() or not row[2].isdigit():
+            raise FormatError(path, f"bad row {row}: expected <topic number>,<file>,<sentence number>", line)
+        validated.setdefault((row[0], row[1]), set()).add(int(row[2]))
     return validated
 
 
-def _iter_documents(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, CatDocument]]:
-    """(file name, parsed document) for every XML of the extracted tree or, failing that, of ECB+.zip; sorted."""
+def _iter_documents(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, CatDocument]]:
+    """(file name, source label, parsed document) for every XML of the extracted tree or, failing that, of
+    ECB+.zip; sorted."""
     tree = raw / TREE
     if tree.is_dir():
         files = sorted(tree.glob("*/*.xml"), key=lambda p: _sort_key(p.name))
         inputs.extend(files)
         for file in files:
-            yield file.name, read_cat_xml(file, name=str(file))
+            yield file.name, str(file), read_cat_xml(file, name=str(file))
         return
     archive = raw / ZIP
     if not archive.exists():
         raise MissingRawData(f"missing {tree} (or {archive}); run `ucdcr download ecbplus`")
     inputs.append(archive)
-    with zipfile.ZipFile(archive) as bundle:
-        members = [m for m in bundle.namelist() if m.endswith(".xml") and "__MACOSX" not in m]
+    with open_zip(archive) as bundle:
+        members = [m for m in bundle.names() if m.endswith(".xml") and "__MACOSX" not in m]
         for member in sorted(members, key=lambda m: _sort_key(Path(m).name)):
-            yield Path(member).name, read_cat_xml(bundle.read(member), name=f"{archive}:{member}")
+            label = bundle.label(member)
+            yield Path(member).name, label, read_cat_xml(bundle.read_bytes(member), name=label)
 
 
 def _sort_key(name: str) -> tuple[int, str, int]:
@@ -144,10 +212,10 @@ def _sort_key(name: str) -> tuple[int, str, int]:
     return (int(match.group(1)), match.group(3), int(match.group(2))) if match else (10**9, name, 0)
 
 
-def _parse_file_name(name: str) -> tuple[str, str, str]:
+def _parse_file_name(name: str, source: str) -> tuple[str, str, str]:
     match = _FILE_NAME.match(name)
     if not match:
-        raise FormatError(name, "file name is not <topic>_<n>ecb.xml or <topic>_<n>ecbplus.xml")
+        raise FormatError(source, "file name is not <topic>_<n>ecb.xml or <topic>_<n>ecbplus.xml")
     return match.group(1), match.group(2), match.group(3)
 
 
@@ -170,19 +238,19 @@ def _document(
 
 def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocument, keep: set[int] | None) -> None:
     """Turn the anchored markables of one document into SourceMentions (or DroppedMentions)."""
-    order = {t.t_id: i for i, t in enumerate(cat.tokens)}
     sentence = {t.t_id: t.sentence for t in cat.tokens}
-    linked = _links(cat)
-    by_position = sorted(cat.mentions(), key=lambda m: (min(order[t] for t in m.token_ids), _numeric(m.m_id), m.m_id))
+    linked = _links(cat, corpus)
+    by_position = sorted(
+        cat.mentions(), key=lambda m: (min(cat.position[t] for t in m.token_ids), _numeric(m.m_id), m.m_id)
+    )
     for markable in by_position:
-        first, last = min(order[t] for t in markable.token_ids), max(order[t] for t in markable.token_ids)
-        token_ids = tuple(cat.tokens[i].t_id for i in range(first, last + 1))
+        token_ids, filled = cat.filled_span(markable)
         sentences = {sentence[t] for t in token_ids}
         if keep is not None and not sentences & keep:
             _count(corpus, "mentions_outside_validated_sentences")
             continue
         _count(corpus, "annotated")
-        text = " ".join(cat.tokens[i].text for i in range(first, last + 1))
+        text = " ".join(cat.tokens[cat.position[t]].text for t in token_ids)
         if len(sentences) > 1:
             corpus.dropped.append(
                 DroppedMention(
@@ -195,6 +263,8 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
                 )
             )
             continue
+        if filled:
+            _count(corpus, "discontinuous_filled")
         chain, description = _chain(markable, linked.get(markable.m_id), cat, document, text)
         corpus.mentions.append(
             SourceMention(
@@ -217,14 +287,26 @@ def _numeric(m_id: str) -> int:
     return int(m_id) if m_id.isdigit() else -1
 
 
-def _links(cat: CatDocument) -> dict[str, CatMarkable]:
-    """source mention m_id -> target instance markable (first relation wins; ECB+ has no double links)."""
+def _links(cat: CatDocument, corpus: SourceCorpus) -> dict[str, CatMarkable]:
+    """source mention m_id -> target instance markable (first relation wins, others counted and noted)."""
     linked: dict[str, CatMarkable] = {}
     for relation in cat.relations:
-        if relation.tag not in ("CROSS_DOC_COREF", "INTRA_DOC_COREF") or not relation.targets:
+        if relation.tag not in COREF_RELATIONS:
             continue
+        if len(relation.targets) != 1:
+            raise FormatError(
+                cat.path,
+                f"relation {relation.r_id} <{relation.tag}> has {len(relation.targets)} targets, expected one",
+                relation.line,
+            )
         target = cat.markables[relation.targets[0]]
         for source in relation.sources:
+            if source in linked and linked[source].m_id != target.m_id:
+                _count(corpus, "second_coref_links")
+                corpus.notes.append(
+                    f"{cat.path}: mention {source} is linked to instances {linked[source].m_id} and "
+                    f"{target.m_id}; it stays in the first one's chain"
+                )
             linked.setdefault(source, target)
     return linked
 

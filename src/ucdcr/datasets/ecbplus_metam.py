@@ -15,16 +15,21 @@ Rules (paper §7.1.4, REFERENCE.md §1.3/§3.5):
   ``start_char`` when it matches there, else the occurrence nearest to it (exact, then case-insensitive). A
   mention not found is dropped with the reason (entity mentions whose text the paraphrase rewrote).
 - Sentences without a paraphrase keep the ECB+ tokens and mention spans.
+- A record whose topic is in no split of the split file is an error; a record of a train topic is dropped with
+  its reason (ECB+METAm covers val/test only). The reader option ``partial`` is passed on to the ECB+ reader.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from itertools import pairwise
 from pathlib import Path
 
 from ucdcr.datasets import ecbplus
 from ucdcr.download import require_raw_files
+from ucdcr.errors import FormatError
+from ucdcr.formats.corpus_checks import PARTIAL_OPTION, finish_corpus
 from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.metam_json import MetamRecord, read_mention_map
 from ucdcr.records import (
@@ -51,11 +56,17 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     """Raw ``ECBplusMETAm/`` (+ ``ECBplus/``) -> SourceCorpus."""
     require_raw_files(DATASET_ID, folder, [MENTION_MAP, SPLIT_FILE])
     topic_split = read_topic_splits(folder / SPLIT_FILE)
-    records = {pair: r for pair, r in read_mention_map(folder / MENTION_MAP).items() if topic_split.get(r.topic) in ("val", "test")}
+    all_records = read_mention_map(folder / MENTION_MAP)
     ecb_folder = folder.parent / get("ecbplus").raw_folder
-    ecb = ecbplus.read(ecb_folder, ReadOptions(extra={"all_sentences": True}))
+    ecb_options = {
+        "all_sentences": True,
+        **{k: v for k, v in (options or ReadOptions()).extra.items() if k == PARTIAL_OPTION},
+    }
+    ecb = ecbplus.read(ecb_folder, ReadOptions(extra=ecb_options))
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[folder / MENTION_MAP, folder / SPLIT_FILE, *ecb.inputs])
-    corpus.counts["annotated"] = len(records)
+    corpus.notes += [note for note in ecb.notes if note.startswith("partial corpus")]
+    records = _evaluation_records(corpus, all_records, topic_split, folder / MENTION_MAP)
+    corpus.counts["annotated"] = len(all_records)
     corpus.unavailable_splits["train"] = "ECB+METAm is an evaluation-only dataset (val/test topics of ECB+)"
     by_doc: dict[str, list[SourceMention]] = defaultdict(list)
     for mention in ecb.mentions:
@@ -63,7 +74,11 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     matched: set[tuple[str, str]] = set()
     for document in ecb.documents:
         file_name = f"{document.doc}.xml"
-        pairs = [(m, records[(file_name, m.source_id)]) for m in by_doc[document.doc_key] if (file_name, m.source_id) in records]
+        pairs = [
+            (m, records[(file_name, m.source_id)])
+            for m in by_doc[document.doc_key]
+            if (file_name, m.source_id) in records
+        ]
         matched.update((file_name, m.source_id) for m, _ in pairs)
         dropped = [d for d in ecb.dropped if d.doc_key == document.doc_key and (file_name, d.source_id) in records]
         matched.update((file_name, d.source_id) for d in dropped)
@@ -73,10 +88,37 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
         corpus.dropped += dropped
         _apply_paraphrases(corpus, document, pairs)
     _report_unmatched(corpus, records, matched)
-    return corpus
+    return finish_corpus(corpus)
 
 
-def _apply_paraphrases(corpus: SourceCorpus, document: SourceDocument, pairs: list[tuple[SourceMention, MetamRecord]]) -> None:
+def _evaluation_records(
+    corpus: SourceCorpus, records: dict[tuple[str, str], MetamRecord], topic_split: dict[str, str], path: Path
+) -> dict[tuple[str, str], MetamRecord]:
+    """The records of val/test topics; a train topic's record is dropped with its reason, an unknown topic is an error."""
+    kept = {}
+    for pair, record in records.items():
+        split = topic_split.get(record.topic)
+        if split is None:
+            raise FormatError(path, f"record {record.key!r}: topic {record.topic} is in no split of {SPLIT_FILE}")
+        if split == "train":
+            corpus.dropped.append(
+                DroppedMention(
+                    f"{record.topic}/?/{record.doc_id}",
+                    record.m_id,
+                    f"sentence {record.sentence_id}",
+                    record.mention_text,
+                    f"topic {record.topic} is a train topic; ECB+METAm has val/test only",
+                    "read",
+                )
+            )
+        else:
+            kept[pair] = record
+    return kept
+
+
+def _apply_paraphrases(
+    corpus: SourceCorpus, document: SourceDocument, pairs: list[tuple[SourceMention, MetamRecord]]
+) -> None:
     texts = {t.token_id: t.text for t in document.tokens}
     sentence_of = {t.token_id: t.sent_id for t in document.tokens}
     by_sentence: dict[int, list[tuple[SourceMention, MetamRecord]]] = defaultdict(list)
@@ -84,20 +126,27 @@ def _apply_paraphrases(corpus: SourceCorpus, document: SourceDocument, pairs: li
         by_sentence[sentence_of[mention.token_ids[0]]].append((mention, record))
     corpus.documents.append(document)
     for sent_id, sentence_pairs in sorted(by_sentence.items()):
-        changed = [r for m, r in sentence_pairs if _squash(r.mention_text) != _squash("".join(texts[t] for t in m.token_ids))]
+        changed = [
+            r for m, r in sentence_pairs if _squash(r.mention_text) != _squash("".join(texts[t] for t in m.token_ids))
+        ]
         if not changed:
             corpus.mentions += [_with_text(m, r) for m, r in sentence_pairs]
             continue
         versions = Counter(r.sentence for r in changed)
         if len(versions) > 1:
-            corpus.counts["sentences_with_several_paraphrases"] = corpus.counts.get("sentences_with_several_paraphrases", 0) + 1
+            corpus.counts["sentences_with_several_paraphrases"] = (
+                corpus.counts.get("sentences_with_several_paraphrases", 0) + 1
+            )
         paraphrase = versions.most_common(1)[0][0]
         corpus.counts["paraphrased_sentences"] = corpus.counts.get("paraphrased_sentences", 0) + 1
         _replace_sentence(corpus, document, sent_id, paraphrase, sentence_pairs)
 
 
 def _replace_sentence(
-    corpus: SourceCorpus, document: SourceDocument, sent_id: int, paraphrase: str,
+    corpus: SourceCorpus,
+    document: SourceDocument,
+    sent_id: int,
+    paraphrase: str,
     pairs: list[tuple[SourceMention, MetamRecord]],
 ) -> None:
     located: list[tuple[SourceMention, MetamRecord, Span]] = []
@@ -138,7 +187,7 @@ def tokenize(sentence: str, sent_id: int, spans: list[Span]) -> tuple[list[Sourc
     token_spans: list[Span] = []
     for chunk in re.finditer(r"\S+", sentence):
         points = sorted({chunk.start(), chunk.end(), *(c for c in cuts if chunk.start() < c < chunk.end())})
-        for start, end in zip(points, points[1:]):
+        for start, end in pairwise(points):
             space_after = end < len(sentence) and sentence[end].isspace()
             tokens.append(SourceToken(f"p{sent_id}.{len(tokens)}", sentence[start:end], sent_id, space_after))
             token_spans.append((start, end))
@@ -166,12 +215,20 @@ def _dropped(document: SourceDocument, mention: SourceMention, record: MetamReco
     )
 
 
-def _report_unmatched(corpus: SourceCorpus, records: dict[tuple[str, str], MetamRecord], matched: set[tuple[str, str]]) -> None:
+def _report_unmatched(
+    corpus: SourceCorpus, records: dict[tuple[str, str], MetamRecord], matched: set[tuple[str, str]]
+) -> None:
     for pair in sorted(set(records) - matched):
         record = records[pair]
         corpus.dropped.append(
-            DroppedMention(f"{record.topic}/?/{record.doc_id}", record.m_id, f"sentence {record.sentence_id}",
-                           record.mention_text, "no ECB+ mention with this file and m_id", "read")
+            DroppedMention(
+                f"{record.topic}/?/{record.doc_id}",
+                record.m_id,
+                f"sentence {record.sentence_id}",
+                record.mention_text,
+                "no ECB+ mention with this file and m_id",
+                "read",
+            )
         )
 
 

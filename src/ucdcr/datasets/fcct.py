@@ -11,6 +11,12 @@ event, id ``shortuuid(seminal event)``; a document without a seminal event gets 
 chains stay one chain; ``other_event`` is one chain, as in uCDCR's code (its README's per-collection renaming
 happens after the chain id is taken). Stacked actions (one span, several events) are kept as one mention per
 event (Table 8 counts 3,563 annotated mentions with them). Participants/time/location are not output.
+
+Tokens: an empty token cell is not a token (counted as ``empty_token_cells``; a mention over it keeps its other
+tokens, so its characters are unchanged; a mention with only empty cells is dropped with its reason). The token
+indices of every sentence must run 0..n-1 without a gap or a repeat (a gap would silently shorten a mention). A
+document of ``documents.csv`` without tokens stops the build (or, with the reader option ``partial=true``, is left
+out with its mentions, noted and listed in the build report).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from pathlib import Path
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.corpus_checks import finish_corpus, report_missing
 from ucdcr.formats.fcc_csv import (
     FccAction,
     FccDocument,
@@ -51,12 +58,20 @@ def split_files(raw_dir: Path, split: Split) -> tuple[Path, Path, Path]:
     """documents.csv, tokens.csv and the action mention table of one split."""
     folder = SPLIT_FOLDERS[split]
     sentence_level = raw_dir / SENTENCE_LEVEL_DIR / folder
-    return sentence_level / "documents.csv", sentence_level / "tokens.csv", raw_dir / TOKEN_LEVEL_DIR / folder / ACTIONS_FILE
+    return (
+        sentence_level / "documents.csv",
+        sentence_level / "tokens.csv",
+        raw_dir / TOKEN_LEVEL_DIR / folder / ACTIONS_FILE,
+    )
 
 
 def _check_present(raw_dir: Path) -> None:
-    missing = [str(path.relative_to(raw_dir)) for split in SPLIT_FOLDERS for path in split_files(raw_dir, split)
-               if not path.is_file()]
+    missing = [
+        str(path.relative_to(raw_dir))
+        for split in SPLIT_FOLDERS
+        for path in split_files(raw_dir, split)
+        if not path.exists()
+    ]
     if missing:
         raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, missing))
 
@@ -69,24 +84,51 @@ def subtopic_of(document: FccDocument) -> str:
 Lengths = dict[str, dict[int, int]]  # doc-id -> sentence-idx -> number of tokens
 
 
-def _documents(split: Split, documents: list[FccDocument], tokens_path: Path) -> tuple[dict[str, SourceDocument], Lengths]:
-    """The split's documents with their tokens, and per document the length of every sentence."""
+def _documents(
+    split: Split, documents: list[FccDocument], tokens_path: Path
+) -> tuple[dict[str, SourceDocument], Lengths, int]:
+    """The split's documents with their tokens, per document the length of every sentence, and the number of
+    empty token cells."""
     built: dict[str, SourceDocument] = {}
-    lengths: Lengths = {}
+    indices: dict[tuple[str, int], list[int]] = {}
     for document in documents:
         subtopic = subtopic_of(document)
-        built[document.doc_id] = SourceDocument(TOPIC_ID, TOPIC_NAME, name_shortuuid(subtopic), subtopic,
-                                                document.doc_id, document.doc_id, split, [], source_file=str(tokens_path))
-        lengths[document.doc_id] = {}
+        built[document.doc_id] = SourceDocument(
+            TOPIC_ID,
+            TOPIC_NAME,
+            name_shortuuid(subtopic),
+            subtopic,
+            document.doc_id,
+            document.doc_id,
+            split,
+            [],
+            source_file=str(tokens_path),
+        )
+    empty_cells = 0
     for token in read_tokens(tokens_path):
         if token.doc_id not in built:
             raise FormatError(tokens_path, f"token of unknown document {token.doc_id!r} (not in documents.csv)")
-        sentences = lengths[token.doc_id]
-        sentences[token.sentence] = max(sentences.get(token.sentence, 0), token.index + 1)
-        if token.text.strip():  # an empty cell cannot be a token; a mention over it keeps its other tokens
+        indices.setdefault((token.doc_id, token.sentence), []).append(token.index)
+        if token.text.strip():
             token_id = f"{token.sentence}.{token.index}"
             built[token.doc_id].tokens.append(SourceToken(token_id, token.text, token.sentence))
-    return built, lengths
+        else:
+            empty_cells += 1
+    lengths: Lengths = {doc_id: {} for doc_id in built}
+    for (doc_id, sentence), seen in indices.items():
+        if sorted(seen) != list(range(len(seen))):
+            raise FormatError(
+                tokens_path,
+                f"document {doc_id}, sentence {sentence}: token-idx values {_runs(seen)} do "
+                f"not run 0..{len(seen) - 1} once each (a token is missing or repeated)",
+            )
+        lengths[doc_id][sentence] = len(seen)
+    return built, lengths, empty_cells
+
+
+def _runs(values: list[int]) -> str:
+    shown = sorted(values)
+    return f"{shown[:12]}{' ...' if len(shown) > 12 else ''}"
 
 
 def _check_span(action: FccAction, lengths: Lengths, path: Path) -> None:
@@ -96,8 +138,12 @@ def _check_span(action: FccAction, lengths: Lengths, path: Path) -> None:
     if length is None:
         raise FormatError(path, f"sentence {action.sentence} does not exist in document {action.doc_id}", action.line)
     if action.token_to > length:
-        raise FormatError(path, f"span {action.token_from}..{action.token_to - 1} is outside sentence {action.sentence} "
-                          f"({length} tokens) of document {action.doc_id}", action.line)
+        raise FormatError(
+            path,
+            f"span {action.token_from}..{action.token_to - 1} is outside sentence {action.sentence} "
+            f"({length} tokens) of document {action.doc_id}",
+            action.line,
+        )
 
 
 def _mention(action: FccAction, doc: SourceDocument, known: set[str]) -> SourceMention | DroppedMention:
@@ -107,30 +153,74 @@ def _mention(action: FccAction, doc: SourceDocument, known: set[str]) -> SourceM
     if not token_ids:
         span = f"sentence {action.sentence} tokens {action.token_from}..{action.token_to - 1}"
         return DroppedMention(doc.doc_key, source_id, span, "", "the span holds only empty token cells", "read")
-    return SourceMention(doc.doc_key, token_ids, "EVE" + name_shortuuid(action.event), "event", EVENT_TYPE,
-                         action.event, source_id, attributes={"event": action.event})
+    return SourceMention(
+        doc.doc_key,
+        token_ids,
+        "EVE" + name_shortuuid(action.event),
+        "event",
+        EVENT_TYPE,
+        action.event,
+        source_id,
+        attributes={"event": action.event},
+    )
 
 
 def read_fcct(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     """The three splits of FCC-T -> SourceCorpus."""
     _check_present(raw_dir)
     corpus = SourceCorpus(documents=[], mentions=[], counts={"annotated": 0})
+    empty_cells = 0
     for split in SPLIT_FOLDERS:
         documents_path, tokens_path, actions_path = split_files(raw_dir, split)
-        docs, lengths = _documents(split, read_documents(documents_path), tokens_path)
+        docs, lengths, empty = _documents(split, read_documents(documents_path), tokens_path)
+        empty_cells += empty
+        absent = _without_tokens(corpus, options, docs, tokens_path)
         corpus.documents.extend(docs.values())
         corpus.inputs.extend([documents_path, tokens_path, actions_path])
         known = {doc_id: {token.token_id for token in doc.tokens} for doc_id, doc in docs.items()}
         for action in read_actions(actions_path):
-            _check_span(action, lengths, actions_path)
             corpus.counts["annotated"] += 1
+            if action.doc_id in absent:
+                corpus.dropped.append(
+                    DroppedMention(
+                        f"{TOPIC_ID}/{absent[action.doc_id]}/{action.doc_id}",
+                        f"{action.doc_id}/{action.mention_id}",
+                        f"sentence {action.sentence}",
+                        "",
+                        f"document has no tokens in {tokens_path.name}",
+                        "read",
+                    )
+                )
+                continue
+            _check_span(action, lengths, actions_path)
             result = _mention(action, docs[action.doc_id], known[action.doc_id])
             if isinstance(result, DroppedMention):
                 corpus.dropped.append(result)
             else:
                 corpus.mentions.append(result)
+    if empty_cells:
+        corpus.counts["empty_token_cells"] = empty_cells
     corpus.notes.append("participant/time/location mentions of FCC-T are not output (no coreference annotated)")
-    return corpus
+    return finish_corpus(corpus)
+
+
+def _without_tokens(
+    corpus: SourceCorpus, options: ReadOptions, docs: dict[str, SourceDocument], tokens_path: Path
+) -> dict[str, str]:
+    """Remove the documents without tokens from ``docs`` (an error unless partial=true); {doc id: subtopic id}."""
+    absent = {doc_id: doc.subtopic_id for doc_id, doc in docs.items() if not doc.tokens}
+    if absent:
+        report_missing(
+            corpus,
+            options,
+            tokens_path,
+            f"documents of documents.csv without tokens here: {', '.join(sorted(absent))}",
+            "The file may be truncated: rebuild it with the FCC recipe.",
+            kind="format",
+        )
+        for doc_id in absent:
+            del docs[doc_id]
+    return absent
 
 
 SPEC = register(

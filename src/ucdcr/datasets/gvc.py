@@ -8,7 +8,11 @@ Structure (paper §7.1.6, REFERENCE.md §1.3): topic ``0`` ("0_gun_violence"), s
 ``gvc_doc_to_event.csv``, document key ``0/<incident>/<doc id>``, document name = its title tokens joined by
 ``_``; the split of a document is the split CSV listing its incident. Chains keep their GVC cluster id; cluster
 ``0`` (unlinked) makes a singleton. Every mention is an EVENT. A document whose incident is in no split file is
-left out, each of its mentions reported as dropped.
+left out, each of its mentions reported as dropped (and the documents counted).
+
+Completeness: every document ``gvc_doc_to_event.csv`` maps to an incident of a split must be in
+``verbose.conll``; missing ones stop the build with their ids (or, with the reader option ``partial=true``, are
+noted in the build report), so no incident and no split is silently left short or empty.
 
 Missing raw files raise MissingRawData with the manifest's manual steps (:func:`ucdcr.download.require_raw_files`).
 """
@@ -19,6 +23,7 @@ from pathlib import Path
 
 from ucdcr.download import require_raw_files
 from ucdcr.errors import FormatError
+from ucdcr.formats.corpus_checks import finish_corpus, report_missing
 from ucdcr.formats.gvc_conll import (
     DOC_TO_EVENT_FILE,
     SPLIT_FILES,
@@ -41,7 +46,9 @@ def read_structure(folder: Path) -> dict[str, tuple[str, Split | None]]:
     """{doc id: (incident id, split or None)} from the mapping and split CSVs (they are here without the CoNLL)."""
     require_raw_files(DATASET_ID, folder, [DOC_TO_EVENT_FILE, *SPLIT_FILES.values()])
     event_split = read_split_events(folder)
-    return {doc: (event, event_split.get(event)) for doc, event in read_doc_to_event(folder / DOC_TO_EVENT_FILE).items()}
+    return {
+        doc: (event, event_split.get(event)) for doc, event in read_doc_to_event(folder / DOC_TO_EVENT_FILE).items()
+    }
 
 
 def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
@@ -53,19 +60,61 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
     corpus.inputs += [folder / name for name in SPLIT_FILES.values()]
     corpus.notes.append("NEWLINE tokens end a sentence and are not kept as tokens (uCDCR keeps them as '//n').")
     annotated = 0
+    seen: set[str] = set()
     for gvc_doc in read_verbose_conll(conll_path):
         annotated += len(gvc_doc.mentions)
+        seen.add(gvc_doc.doc_id)
         if gvc_doc.doc_id not in structure:
             _raise_unmapped(conll_path, gvc_doc)
         incident, split = structure[gvc_doc.doc_id]
         doc_key = f"{TOPIC_ID}/{incident}/{gvc_doc.doc_id}"
         if split is None:
-            corpus.dropped += [_dropped(doc_key, gvc_doc, m, f"incident {incident} is in no split file") for m in gvc_doc.mentions]
+            corpus.counts["documents_in_no_split"] = corpus.counts.get("documents_in_no_split", 0) + 1
+            corpus.dropped += [
+                _dropped(doc_key, gvc_doc, m, f"incident {incident} is in no split file") for m in gvc_doc.mentions
+            ]
             continue
         corpus.documents.append(_document(gvc_doc, incident, split))
         corpus.mentions += [_mention(doc_key, m) for m in gvc_doc.mentions]
     corpus.counts["annotated"] = annotated
-    return corpus
+    _check_complete(corpus, options, folder, structure, seen)
+    return finish_corpus(corpus)
+
+
+def _check_complete(
+    corpus: SourceCorpus,
+    options: ReadOptions | None,
+    folder: Path,
+    structure: dict[str, tuple[str, Split | None]],
+    seen: set[str],
+) -> None:
+    """Incidents of the split files without documents, and documents of split incidents that verbose.conll lacks:
+    an error naming them (or a note with partial=true)."""
+    missing = sorted(doc for doc, (_, split) in structure.items() if split is not None and doc not in seen)
+    built = {document.subtopic_id for document in corpus.documents}
+    empty = sorted(set(read_split_events(folder)) - built, key=int)
+    problems = []
+    if empty:
+        problems.append(
+            f"incident(s) listed in {', '.join(SPLIT_FILES.values())} without any document here: {_first(empty)}"
+        )
+    if missing:
+        problems.append(
+            f"{len(missing)} document(s) that {DOC_TO_EVENT_FILE} maps to incidents of the splits are not "
+            f"in this file: {_first(missing)}"
+        )
+    if problems:
+        report_missing(
+            corpus,
+            options,
+            folder / CONLL_FILE,
+            "; ".join(problems),
+            f"The file may be truncated: download {CONLL_FILE} again.",
+        )
+
+
+def _first(names: list[str], limit: int = 20) -> str:
+    return ", ".join(names[:limit]) + (f" ... ({len(names)} in all)" if len(names) > limit else "")
 
 
 def _raise_unmapped(conll_path: Path, gvc_doc: GvcDocument) -> None:

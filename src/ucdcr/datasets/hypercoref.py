@@ -2,7 +2,7 @@
 
 Raw folder ``<raw-dir>/HyperCoref/<outlet>/6_CreateSplitsStage_create_splits/{train,dev,test}/*.parquet`` (the
 pipeline's own output; format: :mod:`ucdcr.formats.hypercoref_parquet`); outlet ``bbc.com`` unless
-``ReadOptions.extra["outlets"]`` lists others (e.g. ``abcnews.go.com``).
+``ReadOptions.extra["outlets"]`` lists others (a list or a comma-separated string, e.g. ``abcnews.go.com``).
 
 Sampling (paper §7.1.7, per outlet and split, on the hyperlinks = mentions):
 1. test: drop the mentions of subtopics with a single mention; train/val: drop a mention whose chain has one
@@ -20,6 +20,11 @@ Chain = the normalised target URL (also the description). The original CoreNLP t
 (``reparse=False``); heads come from the pipeline's deterministic rule (DESIGN.md §4.1), not uCDCR's rule C
 (REFERENCE.md §2.1), so no mention is lost to head failures.
 
+Completeness: a document with a kept hyperlink must have tokens in ``tokens.parquet`` (else an error, or with the
+reader option ``partial=true`` its mentions are dropped with the reason and the note names it); a sentence
+without a sentence string in ``sentences.parquet`` gets its spacing guessed (counted as
+``sentences_without_string``).
+
 Event vs entity (finalize hook, REFERENCE.md §1.4): a mention is event-like when its head POS is not one of ADJ,
 ADV, ADP, NOUN, NUM, PRON, PROPN; a chain with any event-like mention is an event chain (type EVENT), the others
 are entity chains typed by their majority head NER (``O`` -> OTHER; ties: alphabetical).
@@ -33,6 +38,7 @@ from typing import Any
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import MissingRawData
+from ucdcr.formats.corpus_checks import finish_corpus, list_option, report_missing
 from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.hypercoref_parquet import (
     Hyperlink,
@@ -43,6 +49,7 @@ from ucdcr.formats.hypercoref_parquet import (
     url_structure,
 )
 from ucdcr.records import (
+    DroppedMention,
     SourceCorpus,
     SourceDocument,
     SourceMention,
@@ -67,7 +74,7 @@ def stage_folder(raw_dir: Path, outlet: str) -> Path:
     """The outlet's CreateSplitsStage folder (``6_…`` or ``7_…``); MissingRawData naming the files when absent."""
     for name in STAGE_FOLDERS:
         folder = raw_dir / outlet / name
-        if all((folder / split / file).is_file() for split in SPLIT_FOLDERS.values() for file in PARQUET_FILES):
+        if all((folder / split / file).exists() for split in SPLIT_FOLDERS.values() for file in PARQUET_FILES):
             return folder
     expected = ", ".join(f"{outlet}/{STAGE_FOLDERS[0]}/{{train,dev,test}}/{file}" for file in PARQUET_FILES)
     raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, [expected]))
@@ -109,7 +116,9 @@ def downsample(links: list[Hyperlink], limit: int | None) -> list[Hyperlink]:
 Sentences = dict[tuple[str, int], str]  # (url, sentence-idx) -> sentence string
 
 
-def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: Sentences, source: str) -> SourceDocument:
+def _document(
+    url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: Sentences, source: str
+) -> SourceDocument:
     topic, subtopic = url_structure(url)
     name = url.replace("/", "_")
     doc = SourceDocument(topic, topic, subtopic, subtopic, name_shortuuid(name), name, split, [], source_file=source)
@@ -128,13 +137,20 @@ def _document(url: str, split: Split, tokens: list[tuple[int, int, str]], senten
 def _mention(link: Hyperlink, doc: SourceDocument, outlet: str, sentences: Sentences) -> SourceMention:
     sentence = sentences.get((link.url, link.sentence), "")
     return SourceMention(
-        doc_key=doc.doc_key, token_ids=tuple(f"{link.sentence}.{i}" for i in range(link.token_from, link.token_to)),
-        chain_id=link.target, kind="event", full_type=EVENT_TYPE, description=link.target,
-        source_id=f"{outlet}_{link.row}", attributes={"text": sentence[link.chars_start:link.chars_end]},
+        doc_key=doc.doc_key,
+        token_ids=tuple(f"{link.sentence}.{i}" for i in range(link.token_from, link.token_to)),
+        chain_id=link.target,
+        kind="event",
+        full_type=EVENT_TYPE,
+        description=link.target,
+        source_id=f"{outlet}_{link.row}",
+        attributes={"text": sentence[link.chars_start : link.chars_end]},
     )
 
 
-def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCorpus) -> None:
+def read_outlet_split(
+    raw_dir: Path, outlet: str, split: Split, corpus: SourceCorpus, options: ReadOptions | None = None
+) -> None:
     """Sample one split of one outlet and add its documents and mentions to ``corpus``."""
     folder = stage_folder(raw_dir, outlet) / SPLIT_FOLDERS[split]
     links = read_hyperlinks(folder / "hyperlinks.parquet")
@@ -148,22 +164,53 @@ def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCo
     sentences = read_sentences(folder / "sentences.parquet", urls)
     corpus.inputs.extend(folder / file for file in PARQUET_FILES)
     source = str(folder / "tokens.parquet")
-    docs = {url: _document(url, split, tokens.get(url, []), sentences, source) for url in sorted(urls)}
+    without_tokens = sorted(urls - set(tokens))
+    if without_tokens:
+        report_missing(
+            corpus,
+            options,
+            folder / "tokens.parquet",
+            f"{len(without_tokens)} linked document(s) have no tokens here: {', '.join(without_tokens[:10])}",
+            "Rebuild the split with the HyperCoref pipeline.",
+            kind="format",
+        )
+    docs = {url: _document(url, split, tokens[url], sentences, source) for url in sorted(urls) if url in tokens}
+    missing_strings = {(url, s) for url in docs for s, _, _ in tokens[url]} - set(sentences)
+    if missing_strings:
+        corpus.counts["sentences_without_string"] = corpus.counts.get("sentences_without_string", 0) + len(
+            missing_strings
+        )
     corpus.documents.extend(docs.values())
-    corpus.mentions.extend(_mention(link, docs[link.url], outlet, sentences) for link in kept)
+    for link in kept:
+        if link.url in docs:
+            corpus.mentions.append(_mention(link, docs[link.url], outlet, sentences))
+        else:
+            topic, subtopic = url_structure(link.url)
+            corpus.dropped.append(
+                DroppedMention(
+                    f"{topic}/{subtopic}/?",
+                    f"{outlet}_{link.row}",
+                    f"sentence {link.sentence} tokens {link.token_from}..{link.token_to - 1}",
+                    "",
+                    "its document has no tokens in tokens.parquet",
+                    "read",
+                )
+            )
 
 
 def read_hypercoref(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     """The sampled HyperCoref_exp corpus of the chosen outlets."""
-    outlets = tuple(options.extra.get("outlets") or DEFAULT_OUTLETS)
+    outlets = tuple(list_option(options, "outlets") or DEFAULT_OUTLETS)
     for outlet in outlets:
         stage_folder(raw_dir, outlet)  # fail early, before reading anything
     corpus = SourceCorpus(documents=[], mentions=[])
     for outlet in outlets:
         for split in SPLIT_FOLDERS:
-            read_outlet_split(raw_dir, outlet, split, corpus)
-    corpus.notes.append(f"outlets {', '.join(outlets)}; mentions sampled as in the paper (§7.1.7); original tokenization kept")
-    return corpus
+            read_outlet_split(raw_dir, outlet, split, corpus, options)
+    corpus.notes.append(
+        f"outlets {', '.join(outlets)}; mentions sampled as in the paper (§7.1.7); original tokenization kept"
+    )
+    return finish_corpus(corpus)
 
 
 def _entity_type(records: list[dict[str, Any]]) -> str:

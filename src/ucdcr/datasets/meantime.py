@@ -6,7 +6,9 @@ numbers per split: train 0 airbus + 1 apple, val 2 gm, test 3 stock). Only
 ``intra_cross-doc_annotation/corpus_<topic>/<article id>_<Title>.xml`` is read (CAT XML,
 :mod:`ucdcr.formats.cat_xml`).
 
-Structure: topic k = the k-th corpus folder in name order (``0_corpus_airbus`` …); one subtopic per article
+Structure: topic k = the k-th of the four corpus folders of the release (:data:`TOPIC_FOLDERS`: airbus, apple,
+gm, stock; topic ``0_corpus_airbus`` …), so a missing folder never renumbers the others: it stops the build with
+its name (or, with the reader option ``partial=true``, is noted in the build report); one subtopic per article
 (id = the article id, name = the file stem); one document per subtopic in the English-only version, doc id
 ``english<article id>`` (key ``0/82548/english82548``, as in the release).
 
@@ -19,6 +21,10 @@ coreference mentions and are counted in the notes); event vs entity by the tag. 
 - target without one (within-document instances): ``<TYPE[:3]>_<doc id>_<m_id>``;
 - a mention with no REFERS_TO (61 here) is kept as a singleton ``Singleton_<TAG[:3]>_<doc id>_<m_id>`` (the
   reference leaves them out); a mention linked to two instances (11) stays in the first one, noted.
+- a REFERS_TO relation without exactly one target is an error.
+Discontinuous mentions (58 markables, e.g. "take ... away") are filled from the first to the last anchored
+token, as in ECB+ (the unified format stores one token range per mention), and counted as
+``discontinuous_filled``.
 Type: the entity instance's ``ent_type`` spelled out (ORG -> ORGANIZATION, …); the event instance's ``class``
 (SPEECH_COGNITIVE, GRAMMATICAL, MIXTURE …; class OTHER -> EVENT); unlinked: EVENT / OTHER. Description: the
 instance's TAG_DESCRIPTOR (unlinked: empty).
@@ -27,14 +33,15 @@ instance's TAG_DESCRIPTOR (unlinked: empty).
 from __future__ import annotations
 
 import re
-import zipfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ucdcr.datasets.np4e import read_split_map
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
+from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
+from ucdcr.formats.inputs import open_zip
+from ucdcr.formats.json_files import read_split_map
 from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, register
 
@@ -44,9 +51,16 @@ ANNOTATION = "intra_cross-doc_annotation"
 SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 LANGUAGE = "english"
 MENTION_TAGS = ("ENTITY_MENTION", "EVENT_MENTION")
+TOPIC_FOLDERS = ("corpus_airbus", "corpus_apple", "corpus_gm", "corpus_stock")  # topic number = position
+DOWNLOAD_HINT = "Run `ucdcr download meantime` (the zip may be incomplete: download it again)."
 ENTITY_TYPES = {  # MEANTIME ent_type abbreviations
-    "PRO": "PRODUCT", "FIN": "FINANCE", "LOC": "LOCATION", "ORG": "ORGANIZATION", "OTH": "OTHER",
-    "PER": "PERSON", "MIX": "MIXTURE",
+    "PRO": "PRODUCT",
+    "FIN": "FINANCE",
+    "LOC": "LOCATION",
+    "ORG": "ORGANIZATION",
+    "OTH": "OTHER",
+    "PER": "PERSON",
+    "MIX": "MIXTURE",
 }
 EVENT_CLASSES = {"OTHER": "EVENT", "MIX": "MIXTURE"}
 _MEMBER = re.compile(rf"(?:^|/){re.escape(ANNOTATION)}/(corpus_[^/]+)/((\d+)_[^/]*)\.xml$")
@@ -57,11 +71,10 @@ def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> Sourc
     split_of = read_split_map(raw_folder / SPLIT_FILE)
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw_folder / SPLIT_FILE])
     files = list(_iter_files(raw_folder, corpus.inputs))
-    folders = sorted({folder for folder, _, _, _ in files})
     skipped: Counter[str] = Counter()
     extra_links = 0
     for folder, stem, article, cat in files:
-        topic_number = str(folders.index(folder))
+        topic_number = _topic_number(folder, cat.path)
         if topic_number not in split_of:
             raise FormatError(raw_folder / SPLIT_FILE, f"topic {topic_number} ({folder}) is in no split")
         document = _document(cat, folder, topic_number, stem, article, split_of[topic_number])
@@ -69,6 +82,17 @@ def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> Sourc
         extra_links += _add_mentions(corpus, cat, document, skipped)
     if not corpus.documents:
         raise MissingRawData(f"no {ANNOTATION} documents in {raw_folder / ZIP}")
+    found = {_topic_number(folder, folder) for folder, _, _, _ in files}
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        found,
+        what=f"topics ({ANNOTATION} corpus folders)",
+        names={str(i): name for i, name in enumerate(TOPIC_FOLDERS)},
+        listed_in=raw_folder / SPLIT_FILE,
+        hint=DOWNLOAD_HINT,
+    )
     corpus.counts["annotated"] = len(corpus.mentions)
     corpus.counts["unlinked_singletons"] = sum(1 for m in corpus.mentions if m.chain_id.startswith("Singleton_"))
     corpus.counts["second_refers_to_links"] = extra_links
@@ -76,19 +100,25 @@ def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> Sourc
         "not coreference mentions, not read: " + ", ".join(f"{n} {tag}" for tag, n in sorted(skipped.items()))
     )
     corpus.notes.append(f"{extra_links} mentions linked to a second instance stay in their first chain")
-    return corpus
+    return finish_corpus(corpus)
+
+
+def _topic_number(folder: str, source: str) -> str:
+    if folder not in TOPIC_FOLDERS:
+        raise FormatError(source, f"unknown corpus folder {folder!r}; MEANTIME's are {', '.join(TOPIC_FOLDERS)}")
+    return str(TOPIC_FOLDERS.index(folder))
 
 
 def _iter_files(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, str, CatDocument]]:
     """(corpus folder, file stem, article id, document) for every annotated article, sorted by folder and name."""
     archive, folder = raw / ZIP, raw / CORPUS
-    if archive.is_file():
+    if archive.exists():
         inputs.append(archive)
-        with zipfile.ZipFile(archive) as bundle:
-            members = sorted((m, _MEMBER.search(m)) for m in bundle.namelist() if "__MACOSX" not in m)
+        with open_zip(archive) as bundle:
+            members = sorted((m, _MEMBER.search(m)) for m in bundle.names() if "__MACOSX" not in m)
             for member, match in members:
                 if match:
-                    cat = read_cat_xml(bundle.read(member), name=f"{archive}:{member}")
+                    cat = read_cat_xml(bundle.read_bytes(member), name=bundle.label(member))
                     yield match.group(1), match.group(2), match.group(3), cat
         return
     if not folder.is_dir():
@@ -102,8 +132,13 @@ def _iter_files(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, str, 
 
 def _document(cat: CatDocument, folder: str, topic: str, stem: str, article: str, split: Split) -> SourceDocument:
     return SourceDocument(
-        topic_id=topic, topic=f"{topic}_{folder}", subtopic_id=article, subtopic=stem,
-        doc_id=f"{LANGUAGE}{article}", doc=f"{LANGUAGE}{stem}", split=split,
+        topic_id=topic,
+        topic=f"{topic}_{folder}",
+        subtopic_id=article,
+        subtopic=stem,
+        doc_id=f"{LANGUAGE}{article}",
+        doc=f"{LANGUAGE}{stem}",
+        split=split,
         tokens=[SourceToken(t.t_id, t.text, t.sentence) for t in cat.tokens],
         source_file=cat.path,
     )
@@ -114,8 +149,14 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
     target_of: dict[str, str] = {}
     extra_links = 0
     for relation in cat.relations:
-        if relation.tag != "REFERS_TO" or not relation.targets:
+        if relation.tag != "REFERS_TO":
             continue
+        if len(relation.targets) != 1:
+            raise FormatError(
+                cat.path,
+                f"relation {relation.r_id} <REFERS_TO> has {len(relation.targets)} targets, expected one",
+                relation.line,
+            )
         for source in relation.sources:
             if source in target_of:
                 extra_links += int(relation.targets[0] != target_of[source])
@@ -126,11 +167,15 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
             skipped[markable.tag] += 1
             continue
         target = cat.markables[target_of[markable.m_id]] if markable.m_id in target_of else None
-        corpus.mentions.append(_mention(markable, target, document))
+        token_ids, filled = cat.filled_span(markable)
+        corpus.counts["discontinuous_filled"] = corpus.counts.get("discontinuous_filled", 0) + int(filled)
+        corpus.mentions.append(_mention(markable, token_ids, target, document))
     return extra_links
 
 
-def _mention(markable: CatMarkable, target: CatMarkable | None, document: SourceDocument) -> SourceMention:
+def _mention(
+    markable: CatMarkable, token_ids: tuple[str, ...], target: CatMarkable | None, document: SourceDocument
+) -> SourceMention:
     is_event = "EVENT" in markable.tag
     if target is None:
         chain = f"Singleton_{markable.tag[:3]}_{document.doc_id}_{markable.m_id}"
@@ -143,7 +188,7 @@ def _mention(markable: CatMarkable, target: CatMarkable | None, document: Source
         description = target.attributes.get("TAG_DESCRIPTOR", "")
     return SourceMention(
         doc_key=document.doc_key,
-        token_ids=tuple(sorted(dict.fromkeys(markable.token_ids), key=int)),
+        token_ids=token_ids,
         chain_id=chain,
         kind="event" if is_event else "entity",
         full_type=full_type,

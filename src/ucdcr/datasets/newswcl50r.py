@@ -13,8 +13,13 @@ a segment coded k times in one paragraph takes the first k occurrences there. Af
 chain with the same document, sentence and head are duplicates: the longest is kept (REFERENCE.md §3.5).
 
 Tokens: the reader splits each paragraph into word / punctuation tokens (character offsets kept, so the text
-is rebuilt exactly); paragraphs are the source "sentences" (``sent_id`` = paragraph number - 1). uCDCR instead
-parses the whole document with spaCy sentence segmentation (REFERENCE.md §3.3).
+is rebuilt exactly), and splits a word where a located segment starts or ends inside it, so a mention covers
+exactly its segment's characters (never the whole word); paragraphs are the source "sentences" (``sent_id`` =
+paragraph number - 1). uCDCR instead parses the whole document with spaCy sentence segmentation (REFERENCE.md
+§3.3).
+
+Completeness: a topic the split file lists without an annotation CSV stops the build with its id (or, with the
+reader option ``partial=true``, is noted in the build report).
 
 Without the article texts the build stops with :class:`MissingRawData` giving the manual steps of the
 manifest (texts via ``--texts DIR`` = ``ReadOptions.extra["texts_dir"]``, or under the raw folder).
@@ -28,6 +33,7 @@ from typing import Any
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
 from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.maxqda_csv import (
     MaxqdaSegment,
@@ -111,12 +117,15 @@ def _texts_dir(raw_dir: Path, options: ReadOptions) -> Path:
     return folder
 
 
-def _tokens(article: NewsArticle) -> tuple[list[SourceToken], dict[int, list[tuple[int, int, str]]]]:
+Cuts = dict[int, set[int]]  # paragraph number -> character offsets where a token must end
+
+
+def _tokens(article: NewsArticle, cuts: Cuts) -> tuple[list[SourceToken], dict[int, list[tuple[int, int, str]]]]:
     """Tokens of the article (ids ``p<paragraph>.<n>``) and, per paragraph number, (start, end, token id)."""
     tokens: list[SourceToken] = []
     spans: dict[int, list[tuple[int, int, str]]] = {}
     for number, paragraph in enumerate(article.paragraphs, start=1):
-        offsets = tokenize(paragraph)
+        offsets = tokenize(paragraph, cuts.get(number, set()))
         spans[number] = []
         for index, (start, end) in enumerate(offsets):
             token_id = f"p{number}.{index}"
@@ -138,35 +147,57 @@ def _locate(article: NewsArticle, rows: list[MaxqdaSegment]) -> tuple[int, list[
     return 0, []
 
 
-def _build_mentions(
-    doc: SourceDocument,
-    article: NewsArticle,
-    spans: dict[int, list[tuple[int, int, str]]],
-    rows: list[tuple[MaxqdaSegment, str]],
-) -> tuple[list[SourceMention], list[DroppedMention]]:
+Located = tuple[MaxqdaSegment, str, int, tuple[int, int]]  # row, type, paragraph number, character span
+
+
+def _locate_rows(
+    doc_key: str, article: NewsArticle, rows: list[tuple[MaxqdaSegment, str]]
+) -> tuple[list[Located], list[DroppedMention]]:
+    """Every coded row located in the article, or dropped with the reason."""
     groups: dict[tuple[str, str, int], list[tuple[MaxqdaSegment, str]]] = defaultdict(list)
     for row, kind in rows:
         groups[(row.code, row.segment, row.beginning)].append((row, kind))
-    mentions, dropped = [], []
+    located: list[Located] = []
+    dropped = []
     for group in groups.values():
-        segments = [row for row, _ in group]
-        number, found = _locate(article, segments)
+        number, found = _locate(article, [row for row, _ in group])
         for position, (row, mention_type) in enumerate(group):
-            source_id = f"{row.file}:{row.line}"
-            if position >= len(found):
-                reason = (f"segment not found in paragraphs {max(1, row.beginning - 4)}..{row.beginning + 4}" if not found
-                          else f"coded {len(group)} times in paragraph {number} but occurs there {len(found)} times")
-                dropped.append(DroppedMention(doc.doc_key, source_id, f"paragraph {row.beginning}", row.segment, reason, "read"))
+            if position < len(found):
+                located.append((row, mention_type, number, found[position]))
                 continue
-            start, end = found[position]
-            token_ids = tuple(tid for t_start, t_end, tid in spans[number] if t_start < end and t_end > start)
-            kind: MentionKind = "event" if mention_type in EVENT_TYPES else "entity"
-            mentions.append(SourceMention(
-                doc_key=doc.doc_key, token_ids=token_ids, chain_id=chain_id(doc.topic_id, row.code, mention_type),
-                kind=kind, full_type=mention_type, description=row.code, source_id=source_id,
+            reason = (
+                f"segment not found in paragraphs {max(1, row.beginning - 4)}..{row.beginning + 4}"
+                if not found
+                else f"coded {len(group)} times in paragraph {number} but occurs there {len(found)} times"
+            )
+            dropped.append(
+                DroppedMention(
+                    doc_key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment, reason, "read"
+                )
+            )
+    return located, dropped
+
+
+def _build_mentions(
+    doc: SourceDocument, spans: dict[int, list[tuple[int, int, str]]], located: list[Located]
+) -> list[SourceMention]:
+    mentions = []
+    for row, mention_type, number, (start, end) in located:
+        token_ids = tuple(tid for t_start, t_end, tid in spans[number] if t_start >= start and t_end <= end)
+        kind: MentionKind = "event" if mention_type in EVENT_TYPES else "entity"
+        mentions.append(
+            SourceMention(
+                doc_key=doc.doc_key,
+                token_ids=token_ids,
+                chain_id=chain_id(doc.topic_id, row.code, mention_type),
+                kind=kind,
+                full_type=mention_type,
+                description=row.code,
+                source_id=f"{row.file}:{row.line}",
                 attributes={"text": row.segment, "paragraph": number},
-            ))
-    return mentions, dropped
+            )
+        )
+    return mentions
 
 
 def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
@@ -175,8 +206,9 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     split_path = _require(raw_dir / SPLIT_FILE, raw_dir)
     split_of = read_split_map(split_path)
     articles = load_articles(_texts_dir(raw_dir, options))
-    corpus = SourceCorpus(documents=[], mentions=[], inputs=[*inputs, split_path],
-                          counts={"annotated": 0, "properties_codes": 0})
+    corpus = SourceCorpus(
+        documents=[], mentions=[], inputs=[*inputs, split_path], counts={"annotated": 0, "properties_codes": 0}
+    )
     corpus.inputs.extend(Path(article.path) for article in articles.values())
     for stem, rows in segments.items():
         topic_id = stem.split("_", 1)[0]
@@ -191,26 +223,50 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
             key = f"{topic_id}/{topic_id}/{row.document}"
             mention_type = concept_types.get((topic_id, row.code))
             if mention_type is None or mention_type in EXCLUDED_TYPES:
-                reason = (f"type {mention_type} is excluded (uCDCR rule)" if mention_type
-                          else f"code has no type in {Path(CONCEPTS_FILE).name}")
-                corpus.dropped.append(DroppedMention(key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment, reason, "read"))
+                reason = (
+                    f"type {mention_type} is excluded (uCDCR rule)"
+                    if mention_type
+                    else f"code has no type in {Path(CONCEPTS_FILE).name}"
+                )
+                corpus.dropped.append(
+                    DroppedMention(
+                        key, f"{row.file}:{row.line}", f"paragraph {row.beginning}", row.segment, reason, "read"
+                    )
+                )
                 continue
             by_doc[row.document].append((row, mention_type))
         for name, doc_rows in by_doc.items():
             article = articles.get(name)
             if article is None:
                 raise _missing(raw_dir, f"no article text for document {name!r} (annotated in {stem}.csv)")
-            tokens, spans = _tokens(article)
-            doc = SourceDocument(topic_id, topic_id, topic_id, stem, name, name, split_of[topic_id], tokens,
-                                 source_file=article.path)
+            doc_key = f"{topic_id}/{topic_id}/{name}"
+            located, dropped = _locate_rows(doc_key, article, doc_rows)
+            cuts: Cuts = defaultdict(set)
+            for _, _, number, span in located:
+                cuts[number].update(span)
+            tokens, spans = _tokens(article, cuts)
+            doc = SourceDocument(
+                topic_id, topic_id, topic_id, stem, name, name, split_of[topic_id], tokens, source_file=article.path
+            )
             corpus.documents.append(doc)
-            mentions, dropped = _build_mentions(doc, article, spans, doc_rows)
-            corpus.mentions.extend(mentions)
+            corpus.mentions.extend(_build_mentions(doc, spans, located))
             corpus.dropped.extend(dropped)
-    corpus.unavailable_splits = {split: "NewsWCL50r has no train split (evaluation only)"
-                                 for split in SPLITS if split not in set(split_of.values())}
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        {stem.split("_", 1)[0] for stem in segments},
+        what="topics (annotation CSVs <topic>_<name>.csv)",
+        listed_in=split_path,
+        hint=f"Check {raw_dir / ANNOTATIONS_DIR}.",
+    )
+    corpus.unavailable_splits = {
+        split: "NewsWCL50r has no train split (evaluation only)"
+        for split in SPLITS
+        if split not in set(split_of.values())
+    }
     corpus.notes.append("paragraphs are the source sentences; article texts are not redistributed")
-    return corpus
+    return finish_corpus(corpus)
 
 
 def drop_duplicate_heads(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[DroppedMention]]:
@@ -224,9 +280,16 @@ def drop_duplicate_heads(records: list[dict[str, Any]]) -> tuple[list[dict[str, 
     winners = {id(record) for record in best.values()}
     reason = "duplicate: a longer mention of the same chain has the same head in this sentence"
     dropped = [
-        DroppedMention(record["conll_doc_key"], record["mention_id"],
-                       f"sentence {record['sent_id']} tokens {record['tokens_number']}", record["tokens_str"], reason, "finalize")
-        for record in records if id(record) not in winners
+        DroppedMention(
+            record["conll_doc_key"],
+            record["mention_id"],
+            f"sentence {record['sent_id']} tokens {record['tokens_number']}",
+            record["tokens_str"],
+            reason,
+            "finalize",
+        )
+        for record in records
+        if id(record) not in winners
     ]
     return [record for record in records if id(record) in winners], dropped
 

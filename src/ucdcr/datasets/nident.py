@@ -6,21 +6,23 @@ Raw folders: ``<raw-dir>/NIdent/english-corpus/*.xml`` (the licensed NIdent-EN f
 ``<event>/<id>newsML.mmax``). Optional: ``<raw-dir>/NIdent/nident_mapping.csv``, uCDCR's manual cross-document
 chain table (columns ``subtopic_id, doc_id, coref_chain, unified_id``; not public).
 
-Structure as NP4E (:mod:`ucdcr.datasets.np4e`): topic ``0``, subtopic ``<k>_<event>`` with k the event folder's
-position in name order, document key ``0/<k>_<event>/<doc id>``. Every ``sn`` is an entity mention.
+Structure as NP4E (:mod:`ucdcr.datasets.np4e`): topic ``0``, subtopic ``<k>_<event>`` with k the event's position
+among NP4E's five events, document key ``0/<k>_<event>/<doc id>``. Every ``sn`` is an entity mention. A subtopic
+the split file lists without any NIdent document stops the build with its name (or, with the reader option
+``partial=true``, is noted in the build report).
 
 Chains. uCDCR merges the within-document chains (``entity``) across documents with its manual mapping file,
 which is not public. Without it, ucdcr merges them by the NP4E rule (:func:`ucdcr.datasets.np4e.merge_within_subtopic`:
 shared mention/head strings, transitive closure within a subtopic), so NIdent_en-cd chains here are heuristic and
 differ from the published ones. With ``nident_mapping.csv`` present, its ``unified_id`` is the chain id (mentions
-of chains the table does not list are dropped, as in uCDCR). ``coref_type`` is IDENTITY (identdegree 3) or
+of chains the table does not list are dropped, as in uCDCR; table rows with an empty cell are not used, and the
+build report names their lines). ``coref_type`` is IDENTITY (identdegree 3) or
 NEAR_IDENTITY (2); non-identity mentions (identdegree 1) are dropped, as in uCDCR. A mention without an ``entity``
 is a singleton. Token "$" artefacts are removed as in NP4E; tokens that are just "_" are not kept.
 """
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,8 @@ from typing import Any
 from ucdcr.datasets import np4e
 from ucdcr.download import manual_steps_message, require_raw_files
 from ucdcr.errors import FormatError, MissingRawData
-from ucdcr.formats import mmax2
+from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
+from ucdcr.formats.inputs import csv_records, read_text
 from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
 from ucdcr.registry import DatasetSpec, ReadOptions, get, register
@@ -44,27 +47,30 @@ PLACEHOLDER_TOKENS = frozenset({"_", ""})
 
 
 def np4e_subtopics(np4e_folder: Path) -> dict[str, str]:
-    """{NP4E doc id: "<k>_<event>"} from the NP4E MMAX2 tree (k = event folder position in name order)."""
+    """{NP4E doc id: "<k>_<event>"} from the NP4E MMAX2 tree (k = the event's number, :data:`np4e.EVENTS`)."""
     root = np4e_folder / np4e.MMAX_FOLDER
     if not root.is_dir():
-        raise MissingRawData(f"NIdent needs the NP4E MMAX2 tree for its subtopics: {root} not found; "
-                             "run `ucdcr download np4e` first.")
-    events = sorted(p.name for p in root.iterdir() if p.is_dir())
+        raise MissingRawData(
+            f"NIdent needs the NP4E MMAX2 tree for its subtopics: {root} not found; run `ucdcr download np4e` first."
+        )
     subtopic_of = {}
-    for number, event in enumerate(events):
-        for project in mmax2.project_files(root / event):
+    for number, (event, projects) in np4e.event_projects(root).items():
+        for project in projects:
             subtopic_of["".join(ch for ch in project.stem if ch.isdigit())] = f"{number}_{event}"
     return subtopic_of
 
 
-def read_mapping(path: Path) -> dict[tuple[str, str, str], str]:
-    """``nident_mapping.csv`` -> {(subtopic_id, doc_id, within-doc chain): unified chain id}; rows with blanks skipped."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        if reader.fieldnames is None or not set(MAPPING_COLUMNS) <= set(reader.fieldnames):
-            raise FormatError(path, f"expected the columns {', '.join(MAPPING_COLUMNS)}", 1)
-        return {(row["subtopic_id"], row["doc_id"], row["coref_chain"]): row["unified_id"]
-                for row in reader if all(row.get(c) for c in MAPPING_COLUMNS)}
+def read_mapping(path: Path) -> tuple[dict[tuple[str, str, str], str], list[int]]:
+    """``nident_mapping.csv`` -> {(subtopic_id, doc_id, within-doc chain): unified chain id}, and the lines of the
+    rows not used because a cell is empty."""
+    mapping: dict[tuple[str, str, str], str] = {}
+    blank_lines = []
+    for line, row in csv_records(read_text(path), path, MAPPING_COLUMNS):
+        if not all(row[column].strip() for column in MAPPING_COLUMNS):
+            blank_lines.append(line)
+            continue
+        mapping[(row["subtopic_id"], row["doc_id"], row["coref_chain"])] = row["unified_id"]
+    return mapping, blank_lines
 
 
 def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
@@ -75,22 +81,45 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
         raise MissingRawData(manual_steps_message(DATASET_ID, folder, [f"{CORPUS_DIR}/*.xml"]))
     split_of = np4e.read_split_map(folder / SPLIT_FILE)
     subtopic_of = np4e_subtopics(folder.parent / get("np4e").raw_folder)
-    mapping = read_mapping(folder / MAPPING_FILE) if (folder / MAPPING_FILE).exists() else None
+    mapping, blank_lines = read_mapping(folder / MAPPING_FILE) if (folder / MAPPING_FILE).exists() else (None, [])
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[folder / SPLIT_FILE, *files])
     corpus.notes.append(
-        f"cross-document chains from {MAPPING_FILE}" if mapping is not None else
-        f"{MAPPING_FILE} (uCDCR's manual cross-document chain table) is not public: within-document chains were "
-        "merged by the NP4E rule instead, so chains differ from the published NIdent_en-cd")
+        f"cross-document chains from {MAPPING_FILE}"
+        if mapping is not None
+        else f"{MAPPING_FILE} (uCDCR's manual cross-document chain table) is not public: within-document chains were "
+        "merged by the NP4E rule instead, so chains differ from the published NIdent_en-cd"
+    )
     if mapping is not None:
         corpus.inputs.append(folder / MAPPING_FILE)
+    if blank_lines:
+        corpus.notes.append(
+            f"{MAPPING_FILE}: {len(blank_lines)} row(s) with an empty cell not used (lines "
+            f"{', '.join(map(str, blank_lines[:20]))}{' ...' if len(blank_lines) > 20 else ''})"
+        )
     for path in files:
         _add_document(corpus, read_nident_xml(path), subtopic_of, split_of, mapping, folder)
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        {d.subtopic_id.split("_", 1)[0] for d in corpus.documents},
+        what="subtopics with NIdent documents",
+        names=np4e.EVENT_OF_NUMBER,
+        listed_in=folder / SPLIT_FILE,
+        hint=f"Check the files in {folder / CORPUS_DIR}.",
+    )
     corpus.counts["annotated"] = len(corpus.mentions) + len(corpus.dropped)
-    return corpus
+    return finish_corpus(corpus)
 
 
-def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dict[str, str],
-                  split_of: dict[str, Any], mapping: dict[tuple[str, str, str], str] | None, folder: Path) -> None:
+def _add_document(
+    corpus: SourceCorpus,
+    nident: NidentDocument,
+    subtopic_of: dict[str, str],
+    split_of: dict[str, Any],
+    mapping: dict[tuple[str, str, str], str] | None,
+    folder: Path,
+) -> None:
     subtopic_id = subtopic_of.get(nident.doc_id)
     if subtopic_id is None:
         raise FormatError(nident.path, f"document {nident.doc_id} is not in the NP4E tree (no subtopic)")
@@ -99,9 +128,14 @@ def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dic
         raise FormatError(folder / SPLIT_FILE, f"subtopic {number} ({event}) is in no split")
     kept = [w for w in nident.words if np4e.clean_token(w.text) not in PLACEHOLDER_TOKENS]
     document = SourceDocument(
-        topic_id=np4e.TOPIC_ID, topic=np4e.TOPIC, subtopic_id=subtopic_id,
-        subtopic=f"{number}_{np4e.SUBTOPIC_NAMES.get(event, event)}", doc_id=nident.doc_id, doc=nident.doc_id,
-        split=split_of[number], tokens=[SourceToken(w.word_id, np4e.clean_token(w.text), w.sentence) for w in kept],
+        topic_id=np4e.TOPIC_ID,
+        topic=np4e.TOPIC,
+        subtopic_id=subtopic_id,
+        subtopic=f"{number}_{np4e.SUBTOPIC_NAMES[event]}",
+        doc_id=nident.doc_id,
+        doc=nident.doc_id,
+        split=split_of[number],
+        tokens=[SourceToken(w.word_id, np4e.clean_token(w.text), w.sentence) for w in kept],
         source_file=str(nident.path.relative_to(folder)),
     )
     corpus.documents.append(document)
@@ -111,8 +145,14 @@ def _add_document(corpus: SourceCorpus, nident: NidentDocument, subtopic_of: dic
         _add_mention(corpus, document, mention, order, text, mapping)
 
 
-def _add_mention(corpus: SourceCorpus, document: SourceDocument, mention: NidentMention, order: dict[str, int],
-                 text: dict[str, str], mapping: dict[tuple[str, str, str], str] | None) -> None:
+def _add_mention(
+    corpus: SourceCorpus,
+    document: SourceDocument,
+    mention: NidentMention,
+    order: dict[str, int],
+    text: dict[str, str],
+    mapping: dict[tuple[str, str, str], str] | None,
+) -> None:
     words = [w for w in mention.word_ids if w in order]
     chain, reason = _chain(document, mention, mapping)
     if mention.degree == NON_IDENTITY:
@@ -121,20 +161,31 @@ def _add_mention(corpus: SourceCorpus, document: SourceDocument, mention: Nident
         reason = "mention has no words (empty / elliptical sn)"
     if reason is not None:
         surface = " ".join(text[w] for w in mention.word_ids)
-        corpus.dropped.append(DroppedMention(document.doc_key, mention.marker_id, ",".join(mention.word_ids) or "-",
-                                             surface, reason, "read"))
+        corpus.dropped.append(
+            DroppedMention(
+                document.doc_key, mention.marker_id, ",".join(mention.word_ids) or "-", surface, reason, "read"
+            )
+        )
         return
     first, last = min(order[w] for w in words), max(order[w] for w in words)
-    corpus.mentions.append(SourceMention(
-        doc_key=document.doc_key,
-        token_ids=tuple(document.tokens[i].token_id for i in range(first, last + 1)),
-        chain_id=chain, kind="entity", full_type=np4e.OTHER_TYPE, description="", source_id=mention.marker_id,
-        coref_type=IDENTITY_DEGREES[mention.degree], attributes={"entity": mention.entity or ""},
-    ))
+    corpus.mentions.append(
+        SourceMention(
+            doc_key=document.doc_key,
+            token_ids=tuple(document.tokens[i].token_id for i in range(first, last + 1)),
+            chain_id=chain,
+            kind="entity",
+            full_type=np4e.OTHER_TYPE,
+            description="",
+            source_id=mention.marker_id,
+            coref_type=IDENTITY_DEGREES[mention.degree],
+            attributes={"entity": mention.entity or ""},
+        )
+    )
 
 
-def _chain(document: SourceDocument, mention: NidentMention,
-           mapping: dict[tuple[str, str, str], str] | None) -> tuple[str, str | None]:
+def _chain(
+    document: SourceDocument, mention: NidentMention, mapping: dict[tuple[str, str, str], str] | None
+) -> tuple[str, str | None]:
     """(chain id, drop reason or None): the mapping's unified id, else the within-document chain."""
     if mapping is None:
         entity = mention.entity or f"single_{mention.marker_id}"

@@ -4,9 +4,13 @@ Raw layout (``<raw-dir>/NP4E/``): ``mmax2/<event>/`` MMAX2 projects (see :mod:`u
 events bukavu, china, israel, peru, tajikistan, and ``ucdcr-meta/train_val_test_split.json`` (subtopic numbers
 per split: train 0-2, val 3, test 4).
 
-Structure: one topic ``0`` ("0_bomb_explosion_kidnap"); subtopic k = the k-th event folder in name order
-(``0_bukavu`` … ``4_tajikistan``); one document per ``<id>newsML.mmax`` project, doc id = its digits. Every
-markable of the ``coref`` level is an entity mention; its within-document chain is its ``coref_set``.
+Structure: one topic ``0`` ("0_bomb_explosion_kidnap"); subtopic k = the k-th of the five events of the release
+(:data:`EVENTS`, ``0_bukavu`` … ``4_tajikistan``), so a missing event folder never renumbers the others: an event
+the split file lists without a folder (or with no ``.mmax`` project) stops the build with its name (or, with the
+reader option ``partial=true``, is noted in the build report); a folder that is not one of the five is an error.
+One document per ``<id>newsML.mmax`` project, doc id = its digits. Every markable of the ``coref`` level is an
+entity mention; its within-document chain is its ``coref_set``. A discontinuous markable (a span of several
+fragments with a gap) is dropped with its reason, not widened.
 Token text: a "$" glued before pure punctuation ("$--", "$-", "$...", 136 tokens) is an encoding artefact of the
 corpus and is removed (the reference deletes "$-" from its strings likewise); every other token is kept as is.
 
@@ -25,6 +29,7 @@ from typing import Any
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats import mmax2
+from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
 from ucdcr.formats.json_files import read_split_map
 from ucdcr.records import (
     SourceCorpus,
@@ -45,6 +50,9 @@ SUBTOPIC_NAMES = {  # the subtopic names of the uCDCR release (paper appendix 7.
     "peru": "Peru_hostages",
     "tajikistan": "Tajikistan_hostages",
 }
+EVENTS = tuple(SUBTOPIC_NAMES)  # the event folders of the release; subtopic number = position
+EVENT_OF_NUMBER = {str(number): event for number, event in enumerate(EVENTS)}
+DOWNLOAD_HINT = "Run `ucdcr download np4e` (np4e_mmax2.zip extracts to mmax2/)."
 PRONOUN_POS = "PRON"
 NO_NER = "O"
 OTHER_TYPE = "OTHER"
@@ -54,20 +62,43 @@ def read_np4e(raw_folder: Path, options: ReadOptions | None = None) -> SourceCor
     """Raw NP4E MMAX2 tree -> SourceCorpus with within-document chains (merged later by the finalize hook)."""
     mmax_root = raw_folder / MMAX_FOLDER
     if not mmax_root.is_dir():
-        raise MissingRawData(
-            f"NP4E MMAX2 folder not found: {mmax_root}. Run `ucdcr download np4e` (np4e_mmax2.zip extracts to mmax2/)."
-        )
+        raise MissingRawData(f"NP4E MMAX2 folder not found: {mmax_root}. {DOWNLOAD_HINT}")
     split_of = read_split_map(raw_folder / SPLIT_FILE)
-    events = sorted(p.name for p in mmax_root.iterdir() if p.is_dir())
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw_folder / SPLIT_FILE])
-    for number, event in enumerate(events):
+    events = event_projects(mmax_root)
+    for number, (event, projects) in events.items():
         subtopic_id = f"{number}_{event}"
-        if str(number) not in split_of:
+        if number not in split_of:
             raise FormatError(raw_folder / SPLIT_FILE, f"subtopic {number} ({event}) is in no split")
-        for project in mmax2.project_files(mmax_root / event):
-            _add_document(corpus, project, event, subtopic_id, split_of[str(number)], raw_folder)
+        for project in projects:
+            _add_document(corpus, project, event, subtopic_id, split_of[number], raw_folder)
+    require_listed_ids(
+        corpus,
+        options,
+        split_of,
+        events,
+        what=f"subtopics (event folders with .mmax projects in {mmax_root})",
+        names=EVENT_OF_NUMBER,
+        listed_in=raw_folder / SPLIT_FILE,
+        hint=DOWNLOAD_HINT,
+    )
     corpus.counts["annotated"] = len(corpus.mentions)
-    return corpus
+    return finish_corpus(corpus)
+
+
+def event_projects(mmax_root: Path) -> dict[str, tuple[str, list[Path]]]:
+    """{subtopic number: (event, its .mmax projects)} for the event folders present that hold projects.
+
+    A folder that is not one of :data:`EVENTS` is an error (hidden folders and ``__MACOSX`` are ignored).
+    """
+    found: dict[str, tuple[str, list[Path]]] = {}
+    for folder in sorted(p for p in mmax_root.iterdir() if p.is_dir() and not p.name.startswith((".", "__MACOSX"))):
+        if folder.name not in EVENTS:
+            raise FormatError(folder, f"unknown event folder {folder.name!r}; NP4E's are {', '.join(EVENTS)}")
+        projects = mmax2.project_files(folder)
+        if projects:
+            found[str(EVENTS.index(folder.name))] = (folder.name, projects)
+    return found
 
 
 def _add_document(
@@ -79,7 +110,7 @@ def _add_document(
         topic_id=TOPIC_ID,
         topic=TOPIC,
         subtopic_id=subtopic_id,
-        subtopic=f"{subtopic_id.split('_')[0]}_{SUBTOPIC_NAMES.get(event, event)}",
+        subtopic=f"{subtopic_id.split('_')[0]}_{SUBTOPIC_NAMES[event]}",
         doc_id=doc_id,
         doc=doc_id,
         split=split,

@@ -29,6 +29,7 @@ from pathlib import Path
 from lxml import etree
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import parse_xml, read_bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +79,27 @@ class CatDocument:
     tokens: list[CatToken]
     markables: dict[str, CatMarkable] = field(default_factory=dict)
     relations: list[CatRelation] = field(default_factory=list)
+    position: dict[str, int] = field(init=False, repr=False)  # t_id -> index in tokens
+
+    def __post_init__(self) -> None:
+        self.position = {token.t_id: i for i, token in enumerate(self.tokens)}
 
     def mentions(self) -> list[CatMarkable]:
         """Markables anchored to tokens, in file order."""
         return [m for m in self.markables.values() if not m.is_instance]
 
+    def filled_span(self, markable: CatMarkable) -> tuple[tuple[str, ...], bool]:
+        """The token ids from the first to the last anchored token of a mention, in document order, and whether
+        that filled a gap (the anchors were discontinuous)."""
+        positions = sorted({self.position[t_id] for t_id in markable.token_ids})
+        span = tuple(self.tokens[i].t_id for i in range(positions[0], positions[-1] + 1))
+        return span, len(span) != len(positions)
+
 
 def read_cat_xml(source: str | Path | bytes, name: str | None = None) -> CatDocument:
     """Read one CAT XML document from a path or from bytes (e.g. a zip member; ``name`` is used in errors)."""
     path = name or (str(source) if not isinstance(source, bytes) else "<bytes>")
-    root = _parse_root(source, path)
+    root = _parse_root(source if isinstance(source, bytes) else read_bytes(Path(source)), path)
     tokens = _read_tokens(root, path)
     token_ids = {t.t_id for t in tokens}
     markables = _read_markables(root, path, token_ids)
@@ -95,17 +107,8 @@ def read_cat_xml(source: str | Path | bytes, name: str | None = None) -> CatDocu
     return CatDocument(path, dict(root.attrib), tokens, markables, relations)
 
 
-def _parse_root(source: str | Path | bytes, path: str) -> etree._Element:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
-    try:
-        if isinstance(source, bytes):
-            root = etree.fromstring(source, parser)
-        else:
-            root = etree.parse(str(source), parser).getroot()
-    except etree.XMLSyntaxError as exc:
-        raise FormatError(path, f"malformed XML: {exc.msg}", exc.lineno) from None
-    except OSError as exc:
-        raise FormatError(path, f"cannot read file: {exc}") from None
+def _parse_root(data: bytes, path: str) -> etree._Element:
+    root = parse_xml(data, path)
     if root.tag != "Document":
         raise FormatError(path, f"root element is <{root.tag}>, expected <Document>", root.sourceline)
     return root

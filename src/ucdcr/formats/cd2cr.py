@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.json_files import read_json
+from ucdcr.formats.inputs import read_text, text_lines
+from ucdcr.formats.json_files import expect, field, list_of, read_json
 
 CONLL_COLUMNS = 8
 
@@ -67,63 +68,54 @@ def _int(value: str, what: str, path: Path, line: int) -> int:
 
 def read_conll(path: Path) -> list[ConllToken]:
     """Token lines of a CD2CR CoNLL file, in file order; token ids must be unique per document."""
-    if not path.is_file():
-        raise FormatError(path, "file not found")
     tokens: list[ConllToken] = []
     seen: set[tuple[str, int]] = set()
-    with path.open(encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            columns = line.split("\t")
-            if len(columns) != CONLL_COLUMNS:
-                problem = f"expected {CONLL_COLUMNS} tab-separated columns, found {len(columns)}"
-                raise FormatError(path, problem, line_number)
-            topic, subtopic, doc_id, sentence, token_id, text = columns[:6]
-            token = ConllToken(
-                topic, subtopic, doc_id, _int(sentence, "sentence id", path, line_number),
-                _int(token_id, "token id", path, line_number), text, line_number,
-            )
-            if (doc_id, token.token_id) in seen:
-                raise FormatError(path, f"duplicate token id {token.token_id} in document {doc_id}", line_number)
-            seen.add((doc_id, token.token_id))
-            tokens.append(token)
+    for line_number, line in enumerate(text_lines(read_text(path)), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        columns = line.split("\t")
+        if len(columns) != CONLL_COLUMNS:
+            problem = f"expected {CONLL_COLUMNS} tab-separated columns, found {len(columns)}"
+            raise FormatError(path, problem, line_number)
+        topic, subtopic, doc_id, sentence, token_id, text = columns[:6]
+        token = ConllToken(
+            topic,
+            subtopic,
+            doc_id,
+            _int(sentence, "sentence id", path, line_number),
+            _int(token_id, "token id", path, line_number),
+            text,
+            line_number,
+        )
+        if (doc_id, token.token_id) in seen:
+            raise FormatError(path, f"duplicate token id {token.token_id} in document {doc_id}", line_number)
+        seen.add((doc_id, token.token_id))
+        tokens.append(token)
     if not tokens:
         raise FormatError(path, "no token lines")
     return tokens
 
 
-_REQUIRED_KEYS = ("doc_id", "sentence_id", "tokens_ids", "topic", "tokens", "cluster_id")
-
-
 def read_entities(path: Path) -> list[EntityMention]:
     """The mention records of a ``<split>_entities.json`` file, in file order."""
-    data = read_json(path)
-    if not isinstance(data, list):
-        raise FormatError(path, "expected a JSON list of mention records")
+    data = expect(read_json(path), "list", path, "the file", of="of mention records")
     return [_entity(record, index, path) for index, record in enumerate(data)]
 
 
 def _entity(record: Any, index: int, path: Path) -> EntityMention:
     where = f"record {index}"
-    if not isinstance(record, dict):
-        raise FormatError(path, f"{where}: expected an object")
-    missing = [key for key in _REQUIRED_KEYS if key not in record]
-    if missing:
-        raise FormatError(path, f"{where}: missing keys {missing}")
-    token_ids = record["tokens_ids"]
-    if not isinstance(token_ids, list) or not token_ids or not all(isinstance(t, int) for t in token_ids):
-        raise FormatError(path, f"{where}: tokens_ids must be a non-empty list of integers, got {token_ids!r}")
+    expect(record, "object", path, where)
+    token_ids = list_of(field(record, "tokens_ids", "list", path, where), "integer", path, f"{where}: tokens_ids")
+    if not token_ids:
+        raise FormatError(path, f"{where}: tokens_ids is empty")
+    subtopic = record.get("subtopic", "")  # optional; the CoNLL file gives every token's subtopic
     return EntityMention(
-        doc_id=str(record["doc_id"]),
-        sentence_id=int(record["sentence_id"]),
+        doc_id=str(field(record, "doc_id", "id", path, where)),
+        sentence_id=field(record, "sentence_id", "integer", path, where),
         token_ids=tuple(token_ids),
-        topic=str(record["topic"]),
-        subtopic=str(record.get("subtopic", "")),
-        text=str(record["tokens"]),
-        cluster_id=str(record["cluster_id"]),
+        topic=str(field(record, "topic", "id", path, where)),
+        subtopic=str(expect(subtopic, "id", path, f"{where}: field 'subtopic'")),
+        text=field(record, "tokens", "string", path, where),
+        cluster_id=str(field(record, "cluster_id", "id", path, where)),
         index=index,
     )
-
-

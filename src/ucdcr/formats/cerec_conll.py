@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import text_lines
 
 COLUMN_SEPARATOR = "\t\t"
 COLUMNS = 7
@@ -69,7 +70,7 @@ class CerecThread:
     @property
     def stem(self) -> str:
         """The thread name without its ``.txt`` extension."""
-        return self.name[:-4] if self.name.endswith(".txt") else self.name
+        return self.name.removesuffix(".txt")
 
 
 def parse_labels(value: str, where: str, line: int) -> list[tuple[str, bool, bool]]:
@@ -132,8 +133,7 @@ def read_cerec_conll(text: str, where: str) -> list[CerecThread]:
     """Threads of one CEREC CoNLL file given as text (``where`` names the file in errors)."""
     threads: list[CerecThread] = []
     builder: _ThreadBuilder | None = None
-    for line_number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r")
+    for line_number, line in enumerate(text_lines(text), start=1):
         if line.startswith("#begin document"):
             if builder is not None:
                 raise FormatError(where, "#begin document inside an open document", line_number)

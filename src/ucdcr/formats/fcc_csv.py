@@ -20,12 +20,13 @@ and HyperCoref document ids, so built keys join with the authors' released files
 
 from __future__ import annotations
 
-import csv
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import csv_records, read_text
 
 DOCUMENT_COLUMNS = ("doc-id", "collection", "seminal-event")
 TOKEN_COLUMNS = ("doc-id", "sentence-idx", "token-idx", "token")
@@ -73,19 +74,8 @@ class FccAction:
     line: int
 
 
-def _rows(path: Path, required: tuple[str, ...]):
-    if not path.is_file():
-        raise FormatError(path, "file not found")
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        missing = [name for name in required if name not in header]
-        if missing:
-            raise FormatError(path, f"missing column(s) {', '.join(missing)}; header is {','.join(header)!r}", 1)
-        for row in reader:
-            if None in row or any(row[name] is None for name in required):
-                raise FormatError(path, f"expected {len(header)} fields", reader.line_num)
-            yield reader.line_num, row
+def _rows(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    return csv_records(read_text(path), path, required)
 
 
 def _index(path: Path, line: int, row: dict[str, str], column: str) -> int:
@@ -114,7 +104,12 @@ def read_documents(path: Path) -> list[FccDocument]:
 def read_tokens(path: Path) -> list[FccToken]:
     """``tokens.csv`` in file order (the token text is kept verbatim, also when empty)."""
     return [
-        FccToken(row["doc-id"].strip(), _index(path, line, row, "sentence-idx"), _index(path, line, row, "token-idx"), row["token"])
+        FccToken(
+            row["doc-id"].strip(),
+            _index(path, line, row, "sentence-idx"),
+            _index(path, line, row, "token-idx"),
+            row["token"],
+        )
         for line, row in _rows(path, TOKEN_COLUMNS)
     ]
 
@@ -128,6 +123,15 @@ def read_actions(path: Path) -> list[FccAction]:
             raise FormatError(path, f"empty span: token-idx-from {token_from}, token-idx-to {token_to}", line)
         if not row["event"].strip():
             raise FormatError(path, "empty event", line)
-        actions.append(FccAction(row["doc-id"].strip(), row["mention-id"].strip(), _index(path, line, row, "sentence-idx"),
-                                 token_from, token_to, row["event"].strip(), line))
+        actions.append(
+            FccAction(
+                row["doc-id"].strip(),
+                row["mention-id"].strip(),
+                _index(path, line, row, "sentence-idx"),
+                token_from,
+                token_to,
+                row["event"].strip(),
+                line,
+            )
+        )
     return actions

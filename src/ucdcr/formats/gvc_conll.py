@@ -27,12 +27,12 @@ then has to parse as a word.
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import csv_rows, read_text, text_lines
 from ucdcr.records import Split
 
 NEWLINE_TOKEN = "NEWLINE"
@@ -143,7 +143,9 @@ class _DocumentBuilder:
 
     def finish(self, line: int) -> GvcDocument:
         if self._open is not None:
-            raise FormatError(self.path, f"mention of chain {self._open[0]} opened on line {self._open[2]} is not closed", line)
+            raise FormatError(
+                self.path, f"mention of chain {self._open[0]} opened on line {self._open[2]} is not closed", line
+            )
         if not self.doc.tokens:
             raise FormatError(self.path, f"document {self.doc.doc_id!r} has no tokens", self.doc.line)
         return self.doc
@@ -155,32 +157,30 @@ def read_verbose_conll(path: Path) -> list[GvcDocument]:
     seen: set[str] = set()
     builder: _DocumentBuilder | None = None
     line_no = 0
-    with open(path, encoding="utf-8") as handle:
-        for line_no, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\r\n")
-            if not line.strip():
-                continue
-            begin = _BEGIN.match(line)
-            if begin:
-                if builder is not None:
-                    raise FormatError(path, f"document {builder.doc.doc_id!r} has no #end document", line_no)
-                doc_id = begin.group("doc")
-                if doc_id in seen:
-                    raise FormatError(path, f"document {doc_id!r} occurs twice", line_no)
-                seen.add(doc_id)
-                builder = _DocumentBuilder(path, doc_id, line_no)
-            elif line.startswith("#end document"):
-                if builder is None:
-                    raise FormatError(path, "#end document without #begin document", line_no)
-                documents.append(builder.finish(line_no))
-                builder = None
-            elif builder is None:
-                raise FormatError(path, "token line outside #begin document ... #end document", line_no)
-            else:
-                columns = line.split("\t")
-                if len(columns) != 5:
-                    raise FormatError(path, f"expected 5 tab-separated columns, got {len(columns)}", line_no)
-                builder.add(columns, line_no)
+    for line_no, line in enumerate(text_lines(read_text(path)), start=1):
+        if not line.strip():
+            continue
+        begin = _BEGIN.match(line)
+        if begin:
+            if builder is not None:
+                raise FormatError(path, f"document {builder.doc.doc_id!r} has no #end document", line_no)
+            doc_id = begin.group("doc")
+            if doc_id in seen:
+                raise FormatError(path, f"document {doc_id!r} occurs twice", line_no)
+            seen.add(doc_id)
+            builder = _DocumentBuilder(path, doc_id, line_no)
+        elif line.startswith("#end document"):
+            if builder is None:
+                raise FormatError(path, "#end document without #begin document", line_no)
+            documents.append(builder.finish(line_no))
+            builder = None
+        elif builder is None:
+            raise FormatError(path, "token line outside #begin document ... #end document", line_no)
+        else:
+            columns = line.split("\t")
+            if len(columns) != 5:
+                raise FormatError(path, f"expected 5 tab-separated columns, got {len(columns)}", line_no)
+            builder.add(columns, line_no)
     if builder is not None:
         raise FormatError(path, f"document {builder.doc.doc_id!r} has no #end document (file truncated?)", line_no)
     if not documents:
@@ -190,14 +190,12 @@ def read_verbose_conll(path: Path) -> list[GvcDocument]:
 
 def read_doc_to_event(path: Path) -> dict[str, str]:
     """``gvc_doc_to_event.csv`` -> {doc id: incident id}."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle))
-    if not rows or [c.strip() for c in rows[0]] != ["doc-id", "event-id"]:
+    rows = csv_rows(read_text(path), path)
+    header = next(rows, (1, []))[1]
+    if [c.strip() for c in header] != ["doc-id", "event-id"]:
         raise FormatError(path, "expected the header 'doc-id,event-id'", 1)
     mapping: dict[str, str] = {}
-    for line_no, row in enumerate(rows[1:], start=2):
-        if not row:
-            continue
+    for line_no, row in rows:
         if len(row) != 2 or not row[1].strip().isdigit():
             raise FormatError(path, f"expected '<doc-id>,<numeric event-id>', got {','.join(row)!r}", line_no)
         doc_id, event_id = row[0].strip(), row[1].strip()
@@ -212,14 +210,11 @@ def read_split_events(folder: Path) -> dict[str, Split]:
     event_split: dict[str, Split] = {}
     for split, name in SPLIT_FILES.items():
         path = folder / name
-        with open(path, encoding="utf-8", newline="") as handle:
-            for line_no, row in enumerate(csv.reader(handle), start=1):
-                if not row:
-                    continue
-                if len(row) != 2 or not row[1].strip().isdigit():
-                    raise FormatError(path, f"expected '<row>,<numeric event-id>', got {','.join(row)!r}", line_no)
-                event_id = row[1].strip()
-                if event_split.get(event_id, split) != split:
-                    raise FormatError(path, f"incident {event_id} is also in split {event_split[event_id]}", line_no)
-                event_split[event_id] = split
+        for line_no, row in csv_rows(read_text(path), path):
+            if len(row) != 2 or not row[1].strip().isdigit():
+                raise FormatError(path, f"expected '<row>,<numeric event-id>', got {','.join(row)!r}", line_no)
+            event_id = row[1].strip()
+            if event_split.get(event_id, split) != split:
+                raise FormatError(path, f"incident {event_id} is also in split {event_split[event_id]}", line_no)
+            event_split[event_id] = split
     return event_split

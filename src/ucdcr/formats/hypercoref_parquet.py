@@ -14,13 +14,21 @@ written with pyarrow (``write_dataframe``), so index levels are stored as ordina
 * ``page_infos.parquet`` (index ``url-normalized``; title, publish date …) is not needed.
 
 :func:`url_structure` derives topic and subtopic from a document URL (paper §7.1.7).
+
+Errors: a file pyarrow cannot read (empty, truncated, not Parquet, unreadable), a missing column, a column of the
+wrong type (indices must be integers, URLs / tokens / sentences strings), a null or empty value, or a token position
+given twice is a :class:`~ucdcr.errors.FormatError` naming the file (and the hyperlink or token).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -32,6 +40,7 @@ TARGET = "to-url-normalized"
 HYPERLINK_COLUMNS = (URL, TARGET, "sentence-idx", "chars-start", "chars-end", "token-idx-from", "token-idx-to")
 TOKEN_COLUMNS = (URL, "sentence-idx", "token-idx", "token")
 SENTENCE_COLUMNS = (URL, "sentence-idx", "sentence")
+INTEGER_COLUMNS = frozenset({"sentence-idx", "token-idx", "chars-start", "chars-end", "token-idx-from", "token-idx-to"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,68 +57,121 @@ class Hyperlink:
     token_to: int
 
 
-def _table(path: Path, required: tuple[str, ...], urls: set[str] | None = None) -> pa.Table:
-    if not path.is_file():
-        raise FormatError(path, "file not found")
+@contextmanager
+def _arrow_errors(path: Path) -> Iterator[None]:
+    """Whatever pyarrow raises while reading ``path`` becomes one FormatError naming it."""
     try:
+        yield
+    except (pa.ArrowException, OSError) as exc:
+        raise FormatError(path, f"not a readable parquet file ({type(exc).__name__}: {exc})") from None
+
+
+def _column_type_problem(name: str, kind: pa.DataType) -> str | None:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if name in INTEGER_COLUMNS:
+        return None if pa.types.is_integer(kind) else f"column {name!r} has type {kind}, expected integers"
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return None
+    return f"column {name!r} has type {kind}, expected strings"
+
+
+def _table(path: Path, required: tuple[str, ...], urls: set[str] | None = None) -> pa.Table:
+    if not path.exists():
+        raise FormatError(path, "file not found")
+    if path.is_dir():
+        raise FormatError(path, "is a folder, expected a Parquet file")
+    with _arrow_errors(path):
         schema = pq.read_schema(path)
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise FormatError(path, f"not a readable parquet file: {exc}") from None
     missing = [name for name in required if name not in schema.names]
     if missing:
         raise FormatError(path, f"missing column(s) {', '.join(missing)}; columns are {', '.join(schema.names)}")
+    for name in required:
+        problem = _column_type_problem(name, schema.field(name).type)
+        if problem:
+            raise FormatError(path, problem)
     filters = [(URL, "in", sorted(urls))] if urls is not None else None
     columns = [*required, *(["__index_level_0__"] if "__index_level_0__" in schema.names else [])]
-    return pq.read_table(path, columns=columns, filters=filters)
+    with _arrow_errors(path):
+        return pq.read_table(path, columns=columns, filters=filters)
 
 
 def _row_ids(path: Path, table: pa.Table) -> list[int]:
     """The DataFrame index of each row: a stored index column, else the pandas range index, else 0..n-1."""
     if "__index_level_0__" in table.column_names:
         return [int(v) for v in table.column("__index_level_0__").to_pylist()]
-    metadata = (pq.read_schema(path).metadata or {}).get(b"pandas")
+    with _arrow_errors(path):
+        metadata = (pq.read_schema(path).metadata or {}).get(b"pandas")
     if metadata:
-        for index in json.loads(metadata).get("index_columns", []):
-            if isinstance(index, dict) and index.get("kind") == "range":
-                return list(range(index["start"], index["start"] + index["step"] * table.num_rows, index["step"]))
+        try:
+            for index in json.loads(metadata).get("index_columns", []):
+                if isinstance(index, dict) and index.get("kind") == "range":
+                    return list(range(index["start"], index["start"] + index["step"] * table.num_rows, index["step"]))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise FormatError(path, f"unreadable pandas metadata ({type(exc).__name__}: {exc})") from None
     return list(range(table.num_rows))
+
+
+def _columns(path: Path, table: pa.Table, names: tuple[str, ...]) -> list[list[Any]]:
+    with _arrow_errors(path):
+        return [table.column(name).to_pylist() for name in names]
 
 
 def read_hyperlinks(path: Path) -> list[Hyperlink]:
     """``hyperlinks.parquet``; an empty or inverted span is an error naming the hyperlink."""
     table = _table(path, HYPERLINK_COLUMNS)
-    columns = {name: table.column(name).to_pylist() for name in HYPERLINK_COLUMNS}
+    columns = dict(zip(HYPERLINK_COLUMNS, _columns(path, table, HYPERLINK_COLUMNS)))
     links = []
     for i, row_id in enumerate(_row_ids(path, table)):
         values = {name: column[i] for name, column in columns.items()}
         if any(value is None for value in values.values()):
             raise FormatError(path, f"hyperlink {row_id}: empty field(s) {[k for k, v in values.items() if v is None]}")
-        link = Hyperlink(row_id, str(values[URL]), str(values[TARGET]), int(values["sentence-idx"]),
-                         int(values["chars-start"]), int(values["chars-end"]),
-                         int(values["token-idx-from"]), int(values["token-idx-to"]))
+        link = Hyperlink(
+            row_id,
+            str(values[URL]),
+            str(values[TARGET]),
+            int(values["sentence-idx"]),
+            int(values["chars-start"]),
+            int(values["chars-end"]),
+            int(values["token-idx-from"]),
+            int(values["token-idx-to"]),
+        )
         if link.token_to <= link.token_from or link.token_from < 0:
-            raise FormatError(path, f"hyperlink {row_id}: bad token span {link.token_from}..{link.token_to} (end exclusive)")
+            raise FormatError(
+                path, f"hyperlink {row_id}: bad token span {link.token_from}..{link.token_to} (end exclusive)"
+            )
         links.append(link)
     return links
 
 
 def read_tokens(path: Path, urls: set[str]) -> dict[str, list[tuple[int, int, str]]]:
-    """``(sentence-idx, token-idx, token)`` per document, only for ``urls``, sorted by position."""
+    """``(sentence-idx, token-idx, token)`` per document, only for ``urls``, sorted by position; a null or empty
+    token, or a position given twice, is an error."""
     table = _table(path, TOKEN_COLUMNS, urls)
     documents: dict[str, list[tuple[int, int, str]]] = {}
-    for url, sentence, index, token in zip(*(table.column(name).to_pylist() for name in TOKEN_COLUMNS)):
-        documents.setdefault(url, []).append((int(sentence), int(index), "" if token is None else str(token)))
-    for tokens in documents.values():
+    for url, sentence, index, token in zip(*_columns(path, table, TOKEN_COLUMNS)):
+        if url is None or sentence is None or index is None or not token:
+            raise FormatError(
+                path,
+                f"token {index} of sentence {sentence} of {url!r}: "
+                f"{'null' if token is None else 'empty'} value in a row {[url, sentence, index, token]}",
+            )
+        documents.setdefault(url, []).append((int(sentence), int(index), str(token)))
+    for url, tokens in documents.items():
         tokens.sort()
+        for previous, current in pairwise(tokens):
+            if previous[:2] == current[:2]:
+                raise FormatError(path, f"token {current[1]} of sentence {current[0]} of {url!r} is given twice")
     return documents
 
 
 def read_sentences(path: Path, urls: set[str]) -> dict[tuple[str, int], str]:
-    """``(url, sentence-idx) -> sentence string`` for ``urls``."""
+    """``(url, sentence-idx) -> sentence string`` for ``urls`` (a null sentence string is left out)."""
     table = _table(path, SENTENCE_COLUMNS, urls)
     return {
-        (url, int(sentence)): "" if text is None else str(text)
-        for url, sentence, text in zip(*(table.column(name).to_pylist() for name in SENTENCE_COLUMNS))
+        (url, int(sentence)): str(text)
+        for url, sentence, text in zip(*_columns(path, table, SENTENCE_COLUMNS))
+        if url is not None and sentence is not None and text is not None
     }
 
 

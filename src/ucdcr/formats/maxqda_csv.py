@@ -25,22 +25,36 @@ Segments carry no character offsets, so they are located by string search inside
 
 from __future__ import annotations
 
-import csv
-import json
 import re
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import csv_records, read_text
+from ucdcr.formats.json_files import expect, read_json
 
 MAXQDA_COLUMNS = ("Document name", "Code", "Segment", "Beginning", "End")
 CONCEPT_COLUMNS = ("topic_id", "Code", "type")
 PROPERTIES_CODE = "Properties"
 ARTICLE_TEXT_FIELDS = ("title", "description", "text")
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-                         "\u00a0": " "})
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00a0": " ",
+    }
+)
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -70,15 +84,8 @@ class NewsArticle:
     path: str
 
 
-def _open_csv(path: Path, required: tuple[str, ...]) -> tuple[csv.DictReader, object]:
-    handle = path.open(encoding="utf-8-sig", newline="")
-    reader = csv.DictReader(handle)
-    header = reader.fieldnames or []
-    missing = [name for name in required if name not in header]
-    if missing:
-        handle.close()
-        raise FormatError(path, f"missing column(s) {', '.join(missing)}; header is {','.join(header)!r}", 1)
-    return reader, handle
+def _records(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    return csv_records(read_text(path), path, required)
 
 
 def _paragraph_number(path: Path, line: int, column: str, value: str | None) -> int:
@@ -93,62 +100,49 @@ def _paragraph_number(path: Path, line: int, column: str, value: str | None) -> 
 
 def read_maxqda_csv(path: Path) -> list[MaxqdaSegment]:
     """All coded segments of one MAXQDA CSV export, in file order (Properties codes included)."""
-    reader, handle = _open_csv(path, MAXQDA_COLUMNS)
     segments = []
-    with handle:  # type: ignore[attr-defined]
-        for row in reader:
-            line = reader.line_num
-            if None in row or any(row[name] is None for name in MAXQDA_COLUMNS):
-                raise FormatError(path, f"expected {len(reader.fieldnames or [])} fields", line)
-            document, code, text = row["Document name"].strip(), row["Code"].strip(), row["Segment"]
-            if not document or not code:
-                raise FormatError(path, "empty 'Document name' or 'Code'", line)
-            if not text.strip():
-                raise FormatError(path, f"empty 'Segment' for code {code!r}", line)
-            beginning = _paragraph_number(path, line, "Beginning", row["Beginning"])
-            end = _paragraph_number(path, line, "End", row["End"])
-            if end < beginning:
-                raise FormatError(path, f"'End' ({end}) is before 'Beginning' ({beginning})", line)
-            segments.append(MaxqdaSegment(path.name, line, document, code, text, beginning, end))
+    for line, row in _records(path, MAXQDA_COLUMNS):
+        document, code, text = row["Document name"].strip(), row["Code"].strip(), row["Segment"]
+        if not document or not code:
+            raise FormatError(path, "empty 'Document name' or 'Code'", line)
+        if not text.strip():
+            raise FormatError(path, f"empty 'Segment' for code {code!r}", line)
+        beginning = _paragraph_number(path, line, "Beginning", row["Beginning"])
+        end = _paragraph_number(path, line, "End", row["End"])
+        if end < beginning:
+            raise FormatError(path, f"'End' ({end}) is before 'Beginning' ({beginning})", line)
+        segments.append(MaxqdaSegment(path.name, line, document, code, text, beginning, end))
     return segments
 
 
 def read_concept_types(path: Path) -> dict[tuple[str, str], str]:
     """``(topic_id, code) -> type`` from the concept categorisation CSV; a code typed twice differently is an error."""
-    reader, handle = _open_csv(path, CONCEPT_COLUMNS)
     types: dict[tuple[str, str], str] = {}
-    with handle:  # type: ignore[attr-defined]
-        for row in reader:
-            line = reader.line_num
-            key = (str(row["topic_id"]).strip(), str(row["Code"]).strip())
-            kind = str(row["type"] or "").strip()
-            if not kind:
-                raise FormatError(path, f"code {key[1]!r} of topic {key[0]} has no type", line)
-            if types.get(key, kind) != kind:
-                raise FormatError(path, f"code {key[1]!r} of topic {key[0]} typed both {types[key]} and {kind}", line)
-            types[key] = kind
+    for line, row in _records(path, CONCEPT_COLUMNS):
+        key = (row["topic_id"].strip(), row["Code"].strip())
+        kind = row["type"].strip()
+        if not kind:
+            raise FormatError(path, f"code {key[1]!r} of topic {key[0]} has no type", line)
+        if types.get(key, kind) != kind:
+            raise FormatError(path, f"code {key[1]!r} of topic {key[0]} typed both {types[key]} and {kind}", line)
+        types[key] = kind
     return types
 
 
 def read_news_please_json(path: Path) -> NewsArticle:
     """One article. Its name is ``source_domain`` when that holds a document name (NewsWCL50r re-uses the field,
     e.g. ``1_L``); when it is empty or a web domain (as news-please fills it, ``www.nytimes.com``), the file stem."""
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
-    if not isinstance(record, dict):
-        raise FormatError(path, "a news-please article must be a JSON object")
+    record = expect(read_json(path), "object", path, "a news-please article")
     parts = []
-    for name in ARTICLE_TEXT_FIELDS:
-        value = record.get(name)
-        if value is not None and not isinstance(value, str):
-            raise FormatError(path, f"field {name!r} must be a string or null, got {type(value).__name__}")
-        if value:
+    for name in (*ARTICLE_TEXT_FIELDS, "source_domain"):
+        value = record.get(name)  # news-please writes null for a field it could not fill
+        if value is not None:
+            expect(value, "string", path, f"field {name!r} (a string or null)")
+        if value and name in ARTICLE_TEXT_FIELDS:
             parts.append(value)
     if not record.get("text"):
         raise FormatError(path, "field 'text' is missing or empty")
-    source_domain = str(record.get("source_domain") or "").strip()
+    source_domain = (record.get("source_domain") or "").strip()
     name = source_domain if source_domain and "." not in source_domain else path.stem
     return NewsArticle(name=name, paragraphs=tuple("\n".join(parts).split("\n")), path=str(path))
 
@@ -182,6 +176,13 @@ def find_segment(paragraph: str, segment: str) -> list[tuple[int, int]]:
     return spans
 
 
-def tokenize(text: str) -> list[tuple[int, int]]:
-    """Character spans of word tokens (runs of word characters) and single punctuation characters."""
-    return [match.span() for match in _TOKEN.finditer(text)]
+def tokenize(text: str, cuts: Collection[int] = ()) -> list[tuple[int, int]]:
+    """Character spans of word tokens (runs of word characters) and single punctuation characters, a token also
+    split at every offset of ``cuts`` inside it (the boundaries of the segments, so that a segment that starts or
+    ends inside a word is covered exactly, never widened to the whole word)."""
+    spans: list[tuple[int, int]] = []
+    for match in _TOKEN.finditer(text):
+        start, end = match.span()
+        points = sorted({start, end, *(cut for cut in cuts if start < cut < end)})
+        spans.extend(pairwise(points))
+    return spans

@@ -26,11 +26,24 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.json_files import read_json
+from ucdcr.formats.json_files import JsonKind, expect, field, int_of, read_json
 
 REQUIRED_FIELDS = ("doc_id", "topic", "m_id", "sentence_id", "sentence", "mention_text", "start_char", "end_char")
-DRAFT_FIELDS = ("mention_id", "old_sentence", "text", "trigger", "spans")
-DRAFT_SPAN_FIELDS = ("token_start", "token_end", "start", "end", "text", "label")
+DRAFT_FIELDS: dict[str, JsonKind] = {
+    "mention_id": "string",
+    "old_sentence": "string",
+    "text": "string",
+    "trigger": "string",
+    "spans": "list",
+}
+DRAFT_SPAN_FIELDS: dict[str, JsonKind] = {
+    "token_start": "integer",
+    "token_end": "integer",
+    "start": "integer",
+    "end": "integer",
+    "text": "string",
+    "label": "string",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,42 +79,36 @@ class DraftTask:
     spans: tuple[DraftSpan, ...]
 
 
-def _as_int(path: Path, key: str, name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().lstrip("-").isdigit():
-        raise FormatError(path, f"record {key!r}: field {name!r} is not an integer ({value!r})")
-    return int(value)
-
-
 def _record(path: Path, key: str, value: Any) -> MetamRecord:
-    if not isinstance(value, dict):
-        raise FormatError(path, f"record {key!r} is not a JSON object")
+    where = f"record {key!r}"
+    expect(value, "object", path, where)
     missing = [name for name in REQUIRED_FIELDS if name not in value]
     if missing:
         raise FormatError(path, f"record {key!r} has no field(s) {', '.join(missing)}")
     for name in ("doc_id", "sentence", "mention_text"):
-        if not isinstance(value[name], str) or not value[name]:
+        if not field(value, name, "string", path, where):
             raise FormatError(path, f"record {key!r}: field {name!r} must be a non-empty string")
-    start, end = (_as_int(path, key, name, value[name]) for name in ("start_char", "end_char"))
+    start, end = (int_of(value[name], path, f"{where}: field {name!r}") for name in ("start_char", "end_char"))
     if not 0 <= start < end <= len(value["sentence"]):
         raise FormatError(path, f"record {key!r}: start_char/end_char {start}/{end} outside its sentence")
     return MetamRecord(
         key=key,
         doc_id=value["doc_id"],
-        topic=str(value["topic"]),
-        m_id=str(value["m_id"]),
-        sentence_id=_as_int(path, key, "sentence_id", value["sentence_id"]),
+        topic=str(field(value, "topic", "id", path, where)),
+        m_id=str(field(value, "m_id", "id", path, where)),
+        sentence_id=int_of(value["sentence_id"], path, f"{where}: field 'sentence_id'"),
         sentence=value["sentence"],
         mention_text=value["mention_text"],
         start_char=start,
         end_char=end,
-        marked_sentence=str(value.get("marked_sentence", "")),
+        marked_sentence=expect(value.get("marked_sentence", ""), "string", path, f"{where}: field 'marked_sentence'"),
     )
 
 
 def read_mention_map(path: Path) -> dict[tuple[str, str], MetamRecord]:
     """``ecbplus_metam.json`` -> {(ECB+ file name, m_id): record}; a pair listed twice is an error."""
-    data = read_json(path)
-    if not isinstance(data, dict) or not data:
+    data = expect(read_json(path), "object", path, "the file", of="mention_id -> record")
+    if not data:
         raise FormatError(path, "expected a non-empty JSON object mention_id -> record")
     records: dict[tuple[str, str], MetamRecord] = {}
     for key, value in data.items():
@@ -113,24 +120,24 @@ def read_mention_map(path: Path) -> dict[tuple[str, str], MetamRecord]:
     return records
 
 
-def _draft_span(path: Path, index: int, span: Any) -> DraftSpan:
-    if not isinstance(span, dict) or any(name not in span for name in DRAFT_SPAN_FIELDS):
-        raise FormatError(path, f"task {index}: a span lacks one of {', '.join(DRAFT_SPAN_FIELDS)}")
-    return DraftSpan(**{name: span[name] for name in DRAFT_SPAN_FIELDS})
+def _draft_span(path: Path, where: str, span: Any) -> DraftSpan:
+    expect(span, "object", path, where)
+    return DraftSpan(**{name: field(span, name, kind, path, where) for name, kind in DRAFT_SPAN_FIELDS.items()})
 
 
 def read_draft_tasks(path: Path) -> list[DraftTask]:
     """The superseded Prodigy ``tasks.json`` (format sample only); checks every span against its text."""
-    data = read_json(path)
-    if not isinstance(data, list):
-        raise FormatError(path, "expected a JSON list of tasks")
+    data = expect(read_json(path), "list", path, "the file", of="of tasks")
     tasks = []
     for index, task in enumerate(data):
-        if not isinstance(task, dict) or any(name not in task for name in DRAFT_FIELDS):
-            raise FormatError(path, f"task {index} lacks one of {', '.join(DRAFT_FIELDS)}")
-        spans = tuple(_draft_span(path, index, span) for span in task["spans"])
+        where = f"task {index}"
+        expect(task, "object", path, where)
+        values = {name: field(task, name, kind, path, where) for name, kind in DRAFT_FIELDS.items()}
+        spans = tuple(_draft_span(path, f"{where}, span {n}", span) for n, span in enumerate(values["spans"]))
         for span in spans:
-            if task["text"][span.start : span.end] != span.text:
-                raise FormatError(path, f"task {index} ({task['mention_id']}): span {span.start}:{span.end} is not {span.text!r}")
-        tasks.append(DraftTask(task["mention_id"], task["old_sentence"], task["text"], task["trigger"], spans))
+            if values["text"][span.start : span.end] != span.text:
+                raise FormatError(
+                    path, f"task {index} ({values['mention_id']}): span {span.start}:{span.end} is not {span.text!r}"
+                )
+        tasks.append(DraftTask(values["mention_id"], values["old_sentence"], values["text"], values["trigger"], spans))
     return tasks

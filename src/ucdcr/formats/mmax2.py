@@ -27,6 +27,7 @@ from pathlib import Path
 from lxml import etree
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import read_xml
 
 DEFAULT_BASEDATA = "Basedata"
 DEFAULT_MARKABLES = "markables"
@@ -63,12 +64,7 @@ class MmaxDocument:
 
 
 def _parse_xml(path: Path) -> etree._Element:
-    if not path.is_file():
-        raise FormatError(path, "file not found")
-    try:
-        return etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
-    except etree.XMLSyntaxError as exc:
-        raise FormatError(path, f"malformed XML: {exc.msg}", exc.lineno) from None
+    return read_xml(path)
 
 
 def _local(tag: object) -> str:
@@ -147,7 +143,7 @@ def sentence_numbers(sentences: list[Markable], words: list[Word], path: Path) -
 def _folder_paths(folder: Path) -> tuple[Path, Path]:
     common = folder / "common_paths.xml"
     basedata, markables = DEFAULT_BASEDATA, DEFAULT_MARKABLES
-    if common.is_file():
+    if common.exists():
         root = _parse_xml(common)
         for element in root:
             name, text = _local(element.tag), (element.text or "").strip()

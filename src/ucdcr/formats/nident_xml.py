@@ -35,6 +35,7 @@ from pathlib import Path
 from lxml import etree
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.inputs import read_xml
 
 MENTION_TAG = "sn"
 IDENTITY_DEGREES = {"3": "IDENTITY", "2": "NEAR_IDENTITY", "1": "NON_IDENTITY"}
@@ -76,10 +77,7 @@ def document_id(path: Path) -> str:
 
 def read_nident_xml(path: Path) -> NidentDocument:
     """Parse one NIdent XML file (raises FormatError with the line of the problem)."""
-    try:
-        root = etree.parse(str(path), etree.XMLParser(resolve_entities=False)).getroot()
-    except etree.XMLSyntaxError as exc:
-        raise FormatError(path, f"malformed XML: {exc.msg}", exc.lineno) from None
+    root = read_xml(path)
     document = NidentDocument(path, document_id(path))
     sentences = [child for child in root if isinstance(child.tag, str)]
     if not sentences:

@@ -19,27 +19,27 @@ Topic maps (``topics/topics.json``: list of the 18 topic names of the WEC paper'
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.json_files import read_json
+from ucdcr.formats.inputs import csv_rows, read_text
+from ucdcr.formats.json_files import JsonKind, expect, field, list_of, read_json
 
-MENTION_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "coref_chain": (int, str),
-    "coref_link": str,
-    "doc_id": str,
-    "mention_context": list,
-    "mention_head": str,
-    "mention_head_lemma": str,
-    "mention_head_pos": str,
-    "mention_id": (int, str),
-    "mention_index": int,
-    "mention_ner": str,
-    "tokens_number": list,
-    "tokens_str": str,
+MENTION_FIELDS: dict[str, JsonKind] = {
+    "coref_chain": "id",
+    "coref_link": "string",
+    "doc_id": "string",
+    "mention_context": "list",
+    "mention_head": "string",
+    "mention_head_lemma": "string",
+    "mention_head_pos": "string",
+    "mention_id": "id",
+    "mention_index": "integer",
+    "mention_ner": "string",
+    "tokens_number": "list",
+    "tokens_str": "string",
 }
 TOPIC_MAP_HEADER = ["", "doc", "subtopic", "topic"]
 
@@ -70,27 +70,21 @@ class TopicRow:
 
 
 def _check_record(path: Path, index: int, record: Any) -> None:
-    if not isinstance(record, dict):
-        raise FormatError(path, f"record {index} is not a JSON object")
-    for name, expected in MENTION_FIELDS.items():
-        if name not in record:
-            raise FormatError(path, f"record {index} (mention_id {record.get('mention_id')!r}) has no field {name!r}")
-        if not isinstance(record[name], expected) or isinstance(record[name], bool):
-            raise FormatError(path, f"record {index} (mention_id {record.get('mention_id')!r}): field {name!r} has type "
-                              f"{type(record[name]).__name__}")
-    context, numbers = record["mention_context"], record["tokens_number"]
-    if not numbers or not all(isinstance(n, int) and 0 <= n < len(context) for n in numbers):
-        raise FormatError(path, f"record {index} (mention_id {record['mention_id']!r}): tokens_number {numbers} "
-                          f"outside its mention_context of {len(context)} tokens")
-    if not all(isinstance(t, str) for t in context):
-        raise FormatError(path, f"record {index} (mention_id {record['mention_id']!r}): mention_context holds non-strings")
+    expect(record, "object", path, f"record {index}")
+    where = f"record {index} (mention_id {record.get('mention_id')!r})"
+    for name, kind in MENTION_FIELDS.items():
+        field(record, name, kind, path, where)
+    context = list_of(record["mention_context"], "string", path, f"{where}: mention_context")
+    numbers = list_of(record["tokens_number"], "integer", path, f"{where}: tokens_number")
+    if not numbers or not all(0 <= n < len(context) for n in numbers):
+        raise FormatError(
+            path, f"{where}: tokens_number {numbers} outside its mention_context of {len(context)} tokens"
+        )
 
 
 def read_mentions(path: Path) -> list[WecMention]:
     """One WEC-Eng mention file -> its mentions, in file order (raises FormatError on a bad record)."""
-    data = read_json(path)
-    if not isinstance(data, list):
-        raise FormatError(path, "expected a JSON list of mention objects")
+    data = expect(read_json(path), "list", path, "the file", of="of mention objects")
     mentions = []
     for index, record in enumerate(data):
         _check_record(path, index, record)
@@ -116,8 +110,8 @@ def read_mentions(path: Path) -> list[WecMention]:
 
 def read_topic_names(path: Path) -> list[str]:
     """``topics.json``: the list of topic names."""
-    names = read_json(path)
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+    names = list_of(read_json(path), "string", path, "the file (a list of topic names)")
+    if not names:
         raise FormatError(path, "expected a non-empty JSON list of topic names")
     if len(set(names)) != len(names):
         raise FormatError(path, "a topic name occurs twice")
@@ -127,12 +121,11 @@ def read_topic_names(path: Path) -> list[str]:
 def read_topic_map(path: Path, topic_names: list[str]) -> list[TopicRow]:
     """``topics_<split>.csv`` rows in file order; a topic not in ``topic_names`` is an error."""
     known = set(topic_names)
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle))
-    if not rows or rows[0] != TOPIC_MAP_HEADER:
+    rows = csv_rows(read_text(path), path)
+    if next(rows, (1, []))[1] != TOPIC_MAP_HEADER:
         raise FormatError(path, f"expected the header {','.join(TOPIC_MAP_HEADER)!r}", 1)
     result = []
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in rows:
         if len(row) != 4:
             raise FormatError(path, f"expected 4 columns (row, doc, subtopic, topic), got {len(row)}", line)
         _, doc, subtopic, topic = row

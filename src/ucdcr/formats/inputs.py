@@ -1,0 +1,215 @@
+"""Raw input files: bytes, text, zip members, XML and CSV, each failure one FormatError naming the file.
+
+Every format reader reads its files through these helpers (JSON: :mod:`ucdcr.formats.json_files`), so whatever
+goes wrong underneath -- the operating system, an encoding, ``zipfile`` / ``zlib``, lxml or the ``csv`` module --
+reaches the user as one :class:`~ucdcr.errors.FormatError` that names the file (``archive.zip:member`` for a zip
+member), the line where it is known, and what is wrong. No reader needs its own ``try``/``except``.
+
+Encoding rule (text, CSV, JSON and XML alike):
+
+- Raw files are UTF-8. A UTF-8 byte-order mark at the very start is accepted and removed: it carries no content,
+  and MAXQDA and many Windows tools write one.
+- UTF-16 and UTF-32 text (recognised by its byte-order mark, or by NUL bytes, which UTF-8 text never holds) is an
+  error saying UTF-8 is expected; so is any byte sequence that is not UTF-8 (the error gives the line and column
+  of the first bad byte). Nothing is guessed or replaced.
+- XML is held to the same rule: its bytes must be UTF-8 and are parsed as UTF-8 whatever the XML declaration says.
+
+Lines are split at ``\\n``, ``\\r\\n`` and ``\\r`` only (:func:`text_lines`), as Python's text files do;
+other Unicode line separators stay inside their line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+import zipfile
+import zlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from lxml import etree
+
+from ucdcr.errors import FormatError
+
+_WIDE_BOMS = (  # UTF-32 first: the UTF-32-LE mark begins with the UTF-16-LE one
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_XML_POSITION = re.compile(r",? line \d+, column \d+$")  # lxml repeats the position at the end of its message
+_ZIP_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, ValueError)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a file; a missing file, a folder, or an unreadable file is a FormatError naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FormatError(path, "file not found") from None
+    except IsADirectoryError:
+        raise FormatError(path, "is a folder, expected a file") from None
+    except PermissionError:
+        raise FormatError(path, "cannot read the file: permission denied") from None
+    except OSError as exc:
+        raise FormatError(path, f"cannot read the file: {exc.strerror or exc}") from None
+
+
+def decode_text(data: bytes, name: str | Path) -> str:
+    """``data`` as UTF-8 text by the encoding rule of this module (a leading UTF-8 BOM removed)."""
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            raise FormatError(
+                name,
+                f"the file is {encoding} text (it starts with a {encoding} byte-order mark); "
+                "expected UTF-8: save it as UTF-8",
+            )
+    data = data.removeprefix(codecs.BOM_UTF8)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, column = _line_and_column(data, nul)
+        raise FormatError(
+            name,
+            f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text; expected UTF-8",
+            line,
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _line_and_column(data, exc.start)
+        raise FormatError(
+            name,
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid "
+            "UTF-8; expected UTF-8 (the file may be Latin-1, Windows-1252 or binary)",
+            line,
+        ) from None
+
+
+def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
+    line_start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
+    return len(_LINE_BREAK.findall(data[:offset].decode("utf-8", "replace"))) + 1, offset - line_start + 1
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 text file (encoding rule in the module docstring)."""
+    return decode_text(read_bytes(path), path)
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their line breaks (``\\n``, ``\\r\\n`` or ``\\r``)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class ZipInput:
+    """An open zip archive whose member reads fail with a FormatError naming ``archive:member``."""
+
+    def __init__(self, path: Path, bundle: zipfile.ZipFile) -> None:
+        self.path = path
+        self._bundle = bundle
+
+    def names(self) -> list[str]:
+        """Member names in archive order."""
+        return self._bundle.namelist()
+
+    def label(self, member: str) -> str:
+        """``<archive>:<member>``, the name used in errors."""
+        return f"{self.path}:{member}"
+
+    def read_bytes(self, member: str) -> bytes:
+        """The bytes of one member (a corrupt, truncated or CRC-failing member is a FormatError)."""
+        try:
+            return self._bundle.read(member)
+        except KeyError:
+            raise FormatError(self.label(member), "no such member in the archive") from None
+        except _ZIP_READ_ERRORS as exc:
+            raise FormatError(
+                self.label(member), f"corrupt zip member ({_reason(exc)}); download the archive again"
+            ) from None
+
+    def read_text(self, member: str) -> str:
+        """One member as UTF-8 text (encoding rule in the module docstring)."""
+        return decode_text(self.read_bytes(member), self.label(member))
+
+
+@contextmanager
+def open_zip(path: Path) -> Iterator[ZipInput]:
+    """Open a zip archive; a file that is not a readable zip (truncated, corrupt, a folder) is a FormatError."""
+    try:
+        bundle = zipfile.ZipFile(path)
+    except FileNotFoundError:
+        raise FormatError(path, "file not found") from None
+    except IsADirectoryError:
+        raise FormatError(path, "is a folder, expected a zip file") from None
+    except PermissionError:
+        raise FormatError(path, "cannot read the file: permission denied") from None
+    except _ZIP_READ_ERRORS as exc:
+        raise FormatError(
+            path, f"not a readable zip archive ({_reason(exc)}); it may be truncated or corrupt: download it again"
+        ) from None
+    with bundle:
+        yield ZipInput(Path(path), bundle)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, EOFError):
+        return "its data ends early: the archive is truncated"
+    if isinstance(exc, zlib.error):
+        return f"its compressed data is corrupt: {exc}"
+    return str(exc) or type(exc).__name__
+
+
+def parse_xml(data: bytes, name: str | Path) -> etree._Element:
+    """The root element of an XML document given as bytes (UTF-8 by the encoding rule; no entities, no network)."""
+    decode_text(data, name)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True, encoding="utf-8")
+    try:
+        root = etree.fromstring(data.removeprefix(codecs.BOM_UTF8), parser)
+    except etree.XMLSyntaxError as exc:
+        message = _XML_POSITION.sub("", exc.msg or "syntax error")
+        column = f" (column {exc.position[1]})" if exc.position and exc.position[1] else ""
+        raise FormatError(name, f"malformed XML{column}: {message}", exc.lineno) from None
+    except etree.LxmlError as exc:
+        raise FormatError(name, f"malformed XML: {exc}") from None
+    if root is None:
+        raise FormatError(name, "malformed XML: no root element")
+    return root
+
+
+def read_xml(path: Path) -> etree._Element:
+    """The root element of an XML file."""
+    return parse_xml(read_bytes(path), path)
+
+
+def csv_rows(text: str, name: str | Path) -> Iterator[tuple[int, list[str]]]:
+    """``(line, cells)`` of every CSV row of ``text`` (the line where the row ends); blank lines skipped."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        for row in reader:
+            if row:
+                yield reader.line_num, row
+    except csv.Error as exc:
+        raise FormatError(name, f"malformed CSV: {exc}", reader.line_num) from None
+
+
+def csv_records(text: str, name: str | Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """``(line, {column: cell})`` of a CSV with a header row that holds every ``required`` column.
+
+    A row with more or fewer cells than the header is an error naming its line (no cell is invented or dropped).
+    """
+    rows = csv_rows(text, name)
+    first = next(rows, None)
+    header = [cell.strip() for cell in first[1]] if first else []
+    missing = [column for column in required if column not in header]
+    if missing:
+        raise FormatError(name, f"missing column(s) {', '.join(missing)}; header is {','.join(header)!r}", 1)
+    for line, row in rows:
+        if len(row) != len(header):
+            raise FormatError(name, f"expected {len(header)} fields (as the header), found {len(row)}", line)
+        yield line, dict(zip(header, row))
