@@ -145,5 +145,7 @@ def test_wrong_field_type_names_the_field(tmp_path: Path) -> None:
     record = mention("A", ["a"])
     record["sent_id"] = "first"
     folder = write_dataset(tmp_path / "toy", {("test", "event"): [record]})
-    with pytest.raises(FormatError, match="field 'sent_id' does not hold int64 values"):
+    with pytest.raises(
+        FormatError, match=r"event_mentions.json: record 0 \(mention_id 'A_d1_a'\): field 'sent_id' must be an integer"
+    ):
         load_mentions(folder)
