@@ -67,6 +67,8 @@ class ConllDocument:
     chains: dict[str, list[Span]] = field(default_factory=dict)
     line: int = 0
     """Line number of the ``#begin document`` line (1-based)."""
+    token_fields: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
+    """Per token, its first columns and its line number (only when read with ``leading_fields``)."""
 
     @property
     def clusters(self) -> list[list[Span]]:
@@ -82,8 +84,12 @@ class ConllFile:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_conll(path: str | Path) -> ConllFile:
-    """Read every document of a CoNLL-2012 file (see the module docstring for the exact rules)."""
+def read_conll(path: str | Path, leading_fields: int = 0) -> ConllFile:
+    """Read every document of a CoNLL-2012 file (see the module docstring for the exact rules).
+
+    leading_fields: keep this many first columns of every token line in ``ConllDocument.token_fields`` (the
+    scorer needs none; ``ucdcr evaluate`` reads the document key, sentence and token number of a response).
+    """
     path = Path(path)
     result = ConllFile(path=path, documents={})
     current: _DocumentBuilder | None = None
@@ -95,7 +101,7 @@ def read_conll(path: str | Path) -> ConllFile:
     for number, raw in enumerate(lines, start=1):
         line = raw.removesuffix("\r")
         if current is None:
-            current = _outside_line(path, number, line, result)
+            current = _outside_line(path, number, line, result, leading_fields)
             continue
         if not line.strip():
             continue
@@ -124,10 +130,13 @@ def read_conll(path: str | Path) -> ConllFile:
     return result
 
 
-def _outside_line(path: Path, number: int, line: str, result: ConllFile) -> _DocumentBuilder | None:
+def _outside_line(
+    path: Path, number: int, line: str, result: ConllFile, leading_fields: int = 0
+) -> _DocumentBuilder | None:
     begin = BEGIN_RE.match(line)
     if begin:
-        return _DocumentBuilder(path, ConllDocument(name=begin.group(1), line=number), result.warnings)
+        doc = ConllDocument(name=begin.group(1), line=number)
+        return _DocumentBuilder(path, doc, result.warnings, leading_fields)
     if END_RE.search(line):
         raise FormatError(path, "#end document without a matching #begin document", number)
     return None
@@ -146,11 +155,15 @@ def _store(result: ConllFile, doc: ConllDocument) -> None:
 class _DocumentBuilder:
     """Collects the tokens and bracket annotations of one document."""
 
-    def __init__(self, path: Path, doc: ConllDocument, warnings: list[str]) -> None:
+    def __init__(self, path: Path, doc: ConllDocument, warnings: list[str], leading_fields: int = 0) -> None:
         self.path, self.doc, self.warnings = path, doc, warnings
+        self.leading_fields = leading_fields
         self.open: dict[str, list[tuple[int, int]]] = {}  # chain id -> stack of (start token, line)
 
     def add_token(self, line: str, number: int) -> None:
+        if self.leading_fields:
+            fields = line.split("\t") if "\t" in line else line.split()
+            self.doc.token_fields.append((tuple(fields[: self.leading_fields]), number))
         annotation = coref_column(line)
         if annotation not in EMPTY_ANNOTATIONS:
             singles, opens, closes = self._parse(annotation, number)
