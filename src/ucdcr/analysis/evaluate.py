@@ -311,8 +311,14 @@ def _listing(ids: Sequence[str], shown: int = _SHOWN) -> str:
     return listed + (f", … ({len(ids) - shown} more)" if len(ids) > shown else "")
 
 
-def check_coverage(predictions: Mapping[str, str], tables: Mapping[str, pa.Table], split: str = "test") -> None:
-    """Raise if an evaluated mention of ``tables`` has no prediction, or evaluated mention ids repeat."""
+def check_coverage(
+    predictions: Mapping[str, str], tables: Mapping[str, pa.Table], split: str = "test", source: str | Path = ""
+) -> None:
+    """Raise if an evaluated mention of ``tables`` has no prediction, or evaluated mention ids repeat.
+
+    source: the predictions file, named at the start of the error.
+    """
+    prefix = f"{source}: " if source else ""
     missing: list[str] = []
     for dataset, table in tables.items():
         ids = table["mention_id"].to_pylist()
@@ -325,7 +331,7 @@ def check_coverage(predictions: Mapping[str, str], tables: Mapping[str, pa.Table
         missing += [mention_id for mention_id in evaluated if mention_id not in predictions]
     if missing:
         raise UcdcrError(
-            f"{len(missing)} evaluated mentions have no prediction: {_listing(missing)} "
+            f"{prefix}{len(missing)} evaluated mentions have no prediction: {_listing(missing)} "
             f"(predict every {split} mention of the selected datasets, or select datasets with --datasets)"
         )
 
@@ -335,13 +341,15 @@ def evaluate(
     tables: Mapping[str, pa.Table],
     topic_levels: Mapping[str, bool],
     split: str = "test",
+    source: str | Path = "",
 ) -> list[ProtocolResult]:
     """Score mention_id -> cluster predictions on each dataset's ``split`` mentions with the uCDCR protocol.
 
     tables: dataset -> mention table (the split, the baseline's EVAL_FIELDS and ``type``);
     topic_levels: dataset -> whether it is also evaluated per topic. Predictions for other mentions are ignored.
+    source: the predictions file, named in errors.
     """
-    check_coverage(predictions, tables, split)
+    check_coverage(predictions, tables, split, source)
     results = []
     for dataset, table in tables.items():
         labels = [predictions.get(mention_id) for mention_id in table["mention_id"].to_pylist()]
@@ -357,4 +365,4 @@ def evaluate_predictions(
 ) -> Evaluation:
     """:func:`resolve` then :func:`evaluate`: the results and the notes on what was ignored or filled in."""
     labels, notes = resolve(predictions, tables, split)
-    return Evaluation(evaluate(labels, tables, topic_levels, split), notes)
+    return Evaluation(evaluate(labels, tables, topic_levels, split, predictions.path), notes)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from ucdcr.cli.common import (
     DataDirOption,
@@ -72,7 +73,7 @@ def register(app: typer.Typer) -> None:
         predicted = read_predictions(predictions)
         evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets), split)
         for note in evaluation.notes:
-            err_console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+            err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
         if as_json:
             _write_json({"split": split, **results_json(evaluation.results), "notes": evaluation.notes}, output)
             return

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from ucdcr.cli.common import err_console, friendly_errors
 
@@ -36,7 +37,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(exc), param_hint="--metric") from None
         scores = score_files(key, response, metrics)
         for note in scores.warnings:
-            err_console.print(f"[yellow]warning:[/] {note}", highlight=False, soft_wrap=True)
+            err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
         show_conll = any(name.lower() in ("all", "conll") for name in requested)
         if as_json:
             result = {"key": str(key), "response": str(response), **scores.as_dict()}

@@ -8,7 +8,7 @@ setting) and ``ucdcr evaluate`` print, and that ``ucdcr report`` collects. The v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -233,7 +233,7 @@ def baseline_tables(folders: dict[str, Path], per_setting: bool = False) -> list
     return result_tables(baseline_results(folders), BASELINE_TITLE, per_setting)
 
 
-def evaluation_results(predictions: Predictions, folders: dict[str, Path], split: str = "test") -> Evaluation:
+def evaluation_results(predictions: Predictions, folders: Mapping[str, Path], split: str = "test") -> Evaluation:
     """Predictions (see :func:`ucdcr.analysis.evaluate.read_predictions`) scored with the uCDCR protocol on the
     ``split`` mentions of each dataset folder, with notes on what was ignored or filled in."""
     tables, topic_levels = {}, {}
