@@ -145,3 +145,13 @@ def test_broken_document_table_is_one_error(data_dir: Path) -> None:
     pq.write_table(table, path)
     with pytest.raises(FormatError, match=r"all_documents.parquet: missing columns: topic/subtopic_name/doc"):
         load("np4e", kind="documents", data_dir=data_dir)
+
+
+def test_ucdcr_datasets_stays_callable_after_a_dataset_module_is_imported(data_dir: Path) -> None:
+    # importing ucdcr.datasets.<id> (any registry lookup) binds the attribute ucdcr.datasets to that package
+    import ucdcr
+    from ucdcr.registry import get
+
+    get("np4e")
+    assert ucdcr.datasets(data_dir, built_only=True) == ["np4e"]
+    assert ucdcr.datasets() == datasets()
