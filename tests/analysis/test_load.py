@@ -192,8 +192,10 @@ def _one_record_folder(tmp_path: Path, **changes: object) -> Path:
         # orjson reads an integer beyond 64 bits as a float, the standard library as an int: refused either way
         (
             {"sent_id": 2**64},
-            "field 'sent_id' (holds 18446744073709551616, beyond the 64-bit integer range"
-            "|must be an integer, got the number 1.8446744073709552e\\+19)",
+            (
+                "field 'sent_id' (holds 18446744073709551616, beyond the 64-bit integer range"
+                "|must be an integer, got the number 1.8446744073709552e\\+19)"
+            ),
         ),
         ({"tokens_text": "ab"}, "field 'tokens_text' must be a list of items that are each a string, got the string"),
         ({"tokens_number": [0, "1"]}, "field 'tokens_number' must be a list .* but item 1 is the string '1'"),
@@ -313,3 +315,19 @@ def test_bad_document_tables_name_the_file(tmp_path: Path) -> None:
     pq.write_table(pa.table({"topic/subtopic_name/doc": ["a", None], "split": ["test", "test"]}), path)
     with pytest.raises(FormatError, match=r"row 1: column 'topic/subtopic_name/doc' is null"):
         load_documents(folder)
+
+
+def test_unreadable_files_are_one_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # chmod cannot make a file unreadable for root (the test machine), so the operating system's refusal is faked
+    folder = _one_record_folder(tmp_path)
+    refused = folder / "test" / "event_mentions.json"
+    original = Path.read_bytes
+
+    def read_bytes(path: Path) -> bytes:
+        if path == refused:
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    with pytest.raises(FormatError, match=r"test/event_mentions.json: cannot read the file: permission denied"):
+        load_mentions(folder)
