@@ -72,7 +72,7 @@ def test_cluster_id_rule(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "content", "problem"),
     [
-        ("dup.json", '{"m1": 1, "m2": 2, "m1": 1}', "key 'm1': mention id 'm1' is given twice \\(first at key 'm1'\\)"),
+        ("dup.json", '{"m1": 1, "m2": 2, "m1": 1}', "mention id 'm1' is given twice \\(two keys of the object\\)"),
         (
             "dup-list.json",
             '[{"mention_id": "m1", "cluster": 1}, {"mention_id": "m1", "cluster": 1}]',
@@ -86,9 +86,9 @@ def test_cluster_id_rule(tmp_path: Path) -> None:
         (
             "null.json",
             '{"m1": null}',
-            "key 'm1' \\(mention 'm1'\\): the cluster must be a string or a number, got null",
+            ": mention 'm1': the cluster must be a string or a number, got null",
         ),
-        ("nan.json", '{"m1": NaN}', "key 'm1' \\(mention 'm1'\\): the cluster is nan, not a cluster id"),
+        ("nan.json", '{"m1": NaN}', ": mention 'm1': the cluster is nan, not a cluster id"),
         ("inf.json", '{"m1": Infinity}', "the cluster is inf, not a cluster id"),
         ("bool.json", '{"m1": true}', "the cluster must be a string or a number, got true"),
         ("list.json", '{"m1": [1]}', "the cluster must be a string or a number, got a list of 1 item"),

@@ -123,7 +123,7 @@ def _read_json(path: Path, text: str) -> dict[str, str]:
     except RecursionError:
         raise FormatError(path, "not valid JSON: nested too deeply") from None
     if isinstance(data, _Pairs):
-        return _to_mapping(path, [(mention_id, cluster, f"key {mention_id!r}") for mention_id, cluster in data])
+        return _to_mapping(path, [(mention_id, cluster, "") for mention_id, cluster in data])
     if not isinstance(data, list):
         raise FormatError(path, f"the JSON is {_describe(data)}; " + _FORMATS)
     triples = []
@@ -163,18 +163,22 @@ def _read_csv(path: Path, text: str) -> dict[str, str]:
 
 
 def _to_mapping(path: Path, triples: Sequence[tuple[Any, Any, str]]) -> dict[str, str]:
-    """mention_id -> cluster label from (mention id, cluster, where) triples; checks ids, clusters, repeats."""
+    """mention_id -> cluster label from (mention id, cluster, where) triples; checks ids, clusters, repeats.
+
+    where: "item 3" or "line 4" in a list or CSV; "" for a key of the JSON object (the id itself says where).
+    """
     mapping: dict[str, str] = {}
     first_seen: dict[str, str] = {}
     for mention_id, cluster, where in triples:
         if not isinstance(mention_id, str) or not mention_id.strip():
-            raise FormatError(path, f"{where}: the mention id must be a non-empty string, got {_describe(mention_id)}")
+            place = where or "a key of the object"
+            raise FormatError(path, f"{place}: the mention id must be a non-empty string, got {_describe(mention_id)}")
         if mention_id in first_seen:
-            raise FormatError(
-                path, f"{where}: mention id {mention_id!r} is given twice (first at {first_seen[mention_id]})"
-            )
+            again = f"(first at {first_seen[mention_id]})" if where else "(two keys of the object)"
+            raise FormatError(path, f"{where + ': ' if where else ''}mention id {mention_id!r} is given twice {again}")
         first_seen[mention_id] = where
-        mapping[mention_id] = cluster_label(cluster, path, f"{where} (mention {mention_id!r})")
+        place = f"{where} (mention {mention_id!r})" if where else f"mention {mention_id!r}"
+        mapping[mention_id] = cluster_label(cluster, path, place)
     return mapping
 
 
