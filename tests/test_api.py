@@ -103,3 +103,55 @@ def test_parquet_loads_unchanged_with_hugging_face_datasets(data_dir: Path) -> N
 def test_load_selected_columns(data_dir: Path) -> None:
     table = load("np4e", split="test", columns=["mention_id", "coref_chain"], data_dir=data_dir)
     assert table.column_names == ["mention_id", "coref_chain"] and table.num_rows == 5
+
+
+def test_hidden_staging_and_old_folders_are_not_datasets(data_dir: Path) -> None:
+    # a build stages into ".<dataset>.<something>" beside the dataset folder and retires the old one there
+    tiny.write_tiny_dataset(data_dir / ".ecbplus.building-abc")
+    tiny.write_tiny_dataset(data_dir / ".np4e.old-123")
+    assert datasets(data_dir, built_only=True) == ["np4e"]
+    with pytest.raises(UcdcrError, match="dataset 'ecbplus' is not built"):
+        load("ecbplus", data_dir=data_dir)
+    assert load("np4e", data_dir=data_dir).num_rows == 13
+
+
+def test_a_data_dir_that_is_a_file_says_so(tmp_path: Path) -> None:
+    a_file = tmp_path / "data"
+    a_file.write_text("")
+    with pytest.raises(UcdcrError, match=r"data dir .*data is a file, not a folder"):
+        load("np4e", data_dir=a_file)
+    with pytest.raises(UcdcrError, match=r"data dir .*data is a file, not a folder"):
+        datasets(a_file, built_only=True)
+    assert datasets(tmp_path / "nowhere", built_only=True) == []  # nothing built yet
+    with pytest.raises(UcdcrError, match=r"data is a file, not a dataset folder or a dataset id"):
+        load(a_file)
+
+
+def test_an_id_is_not_hidden_by_a_non_dataset_folder_of_that_name(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "cwd"
+    (elsewhere / "np4e").mkdir(parents=True)  # e.g. the raw NP4E download in the working directory
+    monkeypatch.chdir(elsewhere)
+    assert load("np4e", data_dir=data_dir).num_rows == 13
+
+
+def test_broken_document_table_is_one_error(data_dir: Path) -> None:
+    path = data_dir / "np4e" / "all_documents.parquet"
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(FormatError, match=r"all_documents.parquet: not a readable Parquet file"):
+        load("np4e", kind="documents", data_dir=data_dir)
+    table = pq.read_table(data_dir / "np4e" / "all_mentions.parquet")  # any valid parquet without token columns
+    pq.write_table(table, path)
+    with pytest.raises(FormatError, match=r"all_documents.parquet: missing columns: topic/subtopic_name/doc"):
+        load("np4e", kind="documents", data_dir=data_dir)
+
+
+def test_ucdcr_datasets_stays_callable_after_a_dataset_module_is_imported(data_dir: Path) -> None:
+    # importing ucdcr.datasets.<id> (any registry lookup) binds the attribute ucdcr.datasets to that package
+    import ucdcr
+    from ucdcr.registry import get
+
+    get("np4e")
+    assert ucdcr.datasets(data_dir, built_only=True) == ["np4e"]
+    assert ucdcr.datasets() == datasets()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from ucdcr.cli import stats as stats_cli
 from ucdcr.report.paper_tables import DEFAULT_STATS_TABLES
@@ -36,3 +37,17 @@ def test_version_runs_without_heavy_libraries() -> None:
 def test_stats_default_tables_match_the_library() -> None:
     # written out in the CLI module so that start-up does not import the analysis
     assert stats_cli.DEFAULT_TABLES == ",".join(DEFAULT_STATS_TABLES)
+
+
+def test_score_on_the_readme_example_imports_no_scipy() -> None:
+    # scipy's assignment solver costs about a second of start-up; the example's CEAF components are small enough
+    # to align without it (ucdcr.scoring.metrics.aligned_values)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    code = (
+        "from ucdcr.cli.app import app\n"
+        f"try:\n    app(['score', {str(examples / 'key.conll')!r}, {str(examples / 'response.conll')!r}])\n"
+        "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+    )
+    loaded = _modules_after(code)
+    assert "ucdcr.scoring.metrics" in loaded  # it did score
+    assert sorted(name for name in loaded if name.split(".")[0] == "scipy") == []

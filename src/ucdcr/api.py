@@ -12,6 +12,12 @@ layout, including the authors' released folders, whose list fields are Python re
 parses those into real lists, so every folder loads with the same schema. ``mention_type="event"|"entity"``
 keeps the mentions of the ``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention
 sits in (not its ``mention_type``) is what makes it an event or an entity.
+
+Bad data never ends in a traceback: a file that is not UTF-8, not JSON, of the wrong JSON shape, with a value of
+the wrong type or null, or a Parquet file that is empty, truncated or has a column of the wrong type, is one
+:class:`~ucdcr.errors.FormatError` naming the file (and record or row, and field); a data dir that is a file or
+does not exist is a :class:`~ucdcr.errors.UcdcrError` saying so. Folders whose name starts with ``.`` (a build's
+staging or retired output) are never datasets.
 """
 
 from __future__ import annotations
@@ -22,10 +28,18 @@ from typing import Literal
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from ucdcr.errors import FormatError, UcdcrError, UnknownDatasetError
-from ucdcr.io.load import KIND_COLUMN, KINDS, load_mentions
+from ucdcr.errors import UcdcrError, UnknownDatasetError
+from ucdcr.io.load import (
+    KIND_COLUMN,
+    KINDS,
+    check_folder,
+    conform,
+    is_dataset_folder,
+    load_mentions,
+    parquet_columns,
+    read_parquet,
+)
 from ucdcr.paths import resolve_data_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import DATASET_IDS, normalize_id
@@ -47,23 +61,42 @@ def datasets(data_dir: str | Path | None = None, built_only: bool = False) -> li
     if not built_only:
         return list(DATASET_IDS)
     root = resolve_data_dir(data_dir)
-    return [key for key in DATASET_IDS if (root / key / MENTIONS_PARQUET).is_file()]
+    if not root.exists():
+        return []
+    check_folder(root, "data dir")
+    return [key for key in DATASET_IDS if _is_built(root / key)]
 
 
 def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path:
-    """The folder of a built dataset: ``dataset`` is an id in the data dir or a path to a uCDCR folder."""
+    """The folder of a built dataset: ``dataset`` is an id in the data dir or a path to a uCDCR folder.
+
+    A folder in the uCDCR layout wins over an id of the same name; any other folder is taken as a path unless its
+    name is a dataset id (so a raw-data folder ``ecbplus/`` in the working directory does not hide the built one).
+    """
     as_path = Path(dataset)
-    if as_path.is_dir():
-        return as_path
     key = normalize_id(str(dataset))
+    if as_path.is_dir() and (key not in DATASET_IDS or is_dataset_folder(as_path)):
+        return as_path
     if key not in DATASET_IDS:
+        if as_path.exists():
+            raise UcdcrError(f"{dataset} is a file, not a dataset folder or a dataset id")
         raise UnknownDatasetError(
             f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(DATASET_IDS)}"
         )
-    folder = resolve_data_dir(data_dir) / key
-    if not (folder / MENTIONS_PARQUET).is_file():
-        raise UcdcrError(f"dataset {key!r} is not built in {folder.parent} (run `ucdcr build {key}` first)")
+    root = resolve_data_dir(data_dir)
+    if root.exists():
+        check_folder(root, "data dir")
+    folder = root / key
+    if not _is_built(folder):
+        raise UcdcrError(f"dataset {key!r} is not built in {root} (run `ucdcr build {key}` first)")
     return folder
+
+
+def _is_built(folder: Path) -> bool:
+    try:
+        return (folder / MENTIONS_PARQUET).is_file()
+    except OSError as exc:
+        raise UcdcrError(f"cannot read the folder {folder}: {exc.strerror or exc}") from None
 
 
 def load(
@@ -118,15 +151,9 @@ def _read_documents(folder: Path, split: str | None) -> pa.Table:
         raise UcdcrError(
             f"{path} does not exist: this dataset's texts are not redistributed, so it has no document table"
         )
-    table = _conform(pq.read_table(path), DOCUMENT_SCHEMA, path)
+    table = conform(
+        read_parquet(path, [name for name in DOCUMENT_SCHEMA.names if name in parquet_columns(path)]),
+        DOCUMENT_SCHEMA,
+        path,
+    )
     return table if split is None else table.filter(pc.equal(table["split"], split))
-
-
-def _conform(table: pa.Table, schema: pa.Schema, path: Path | None) -> pa.Table:
-    missing = [name for name in schema.names if name not in table.column_names]
-    if missing:
-        raise FormatError(path, f"missing columns: {', '.join(missing)}")
-    try:
-        return table.select(schema.names).cast(schema)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise FormatError(path, f"columns do not match the uCDCR schema: {exc}") from None

@@ -145,5 +145,189 @@ def test_wrong_field_type_names_the_field(tmp_path: Path) -> None:
     record = mention("A", ["a"])
     record["sent_id"] = "first"
     folder = write_dataset(tmp_path / "toy", {("test", "event"): [record]})
-    with pytest.raises(FormatError, match="field 'sent_id' does not hold int64 values"):
+    with pytest.raises(
+        FormatError, match=r"event_mentions.json: record 0 \(mention_id 'A_d1_a'\): field 'sent_id' must be an integer"
+    ):
+        load_mentions(folder)
+
+
+def test_hidden_folders_are_never_datasets(tmp_path: Path) -> None:
+    # a build stages its output in ".<dataset>.building-*" and retires the old one to ".<dataset>.old-*"
+    write_dataset(tmp_path / "ecbplus", _records())
+    write_dataset(tmp_path / ".ecbplus.building-x1", _records())
+    write_dataset(tmp_path / ".ecbplus.old-42", _records())
+    assert list(discover_datasets(tmp_path)) == ["ecbplus"]
+    assert list(discover_datasets(tmp_path, ["ecbplus"])) == ["ecbplus"]
+    with pytest.raises(UcdcrError, match=r"no dataset '.ecbplus.old-42' in .*; found: ecbplus$"):
+        discover_datasets(tmp_path, [".ecbplus.old-42"])
+    only_hidden = tmp_path / "only_hidden"
+    write_dataset(only_hidden / ".np4e.building-x", {})
+    with pytest.raises(UcdcrError, match="no dataset folders"):
+        discover_datasets(only_hidden)
+
+
+def test_a_data_dir_that_is_a_file_or_missing_says_so(tmp_path: Path) -> None:
+    a_file = tmp_path / "data"
+    a_file.write_text("not a folder")
+    with pytest.raises(UcdcrError, match=r"data dir .*data is a file, not a folder"):
+        discover_datasets(a_file)
+    with pytest.raises(UcdcrError, match=r"data dir .*nowhere does not exist"):
+        discover_datasets(tmp_path / "nowhere")
+    with pytest.raises(UcdcrError, match=r"dataset folder .*data is a file, not a folder"):
+        load_mentions(a_file)
+
+
+def _one_record_folder(tmp_path: Path, **changes: object) -> Path:
+    record = mention("A", ["a", "b"], mention_id="m1")
+    record.update(changes)
+    return write_dataset(tmp_path / "toy", {("test", "event"): [record]})
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"sent_id": None}, "field 'sent_id' is missing or null"),
+        ({"sent_id": 1.5}, "field 'sent_id' must be an integer, got the number 1.5"),
+        ({"sent_id": True}, "field 'sent_id' must be an integer, got true"),
+        # orjson reads an integer beyond 64 bits as a float, the standard library as an int: refused either way
+        (
+            {"sent_id": 2**64},
+            (
+                "field 'sent_id' (holds 18446744073709551616, beyond the 64-bit integer range"
+                "|must be an integer, got the number 1.8446744073709552e\\+19)"
+            ),
+        ),
+        ({"tokens_text": "ab"}, "field 'tokens_text' must be a list of items that are each a string, got the string"),
+        ({"tokens_number": [0, "1"]}, "field 'tokens_number' must be a list .* but item 1 is the string '1'"),
+        ({"tokens_number": {"0": 0}}, "field 'tokens_number' must be a list .* got an object with 1 field"),
+        ({"is_singleton": 0}, "field 'is_singleton' must be a boolean \\(true or false\\), got the number 0"),
+        ({"topic_id": 1}, "field 'topic_id' must be a string, got the number 1"),
+    ],
+    ids=[
+        "null",
+        "float",
+        "bool-for-int",
+        "beyond-int64",
+        "string-for-list",
+        "item-type",
+        "object-for-list",
+        "int-for-bool",
+        "number-for-string",
+    ],
+)
+def test_wrong_value_types_are_errors_never_coerced(tmp_path: Path, changes: dict, problem: str) -> None:
+    folder = _one_record_folder(tmp_path, **changes)
+    with pytest.raises(FormatError, match=r"event_mentions.json: record 0 \(mention_id 'm1'\): " + problem):
+        load_mentions(folder)
+
+
+def test_a_missing_field_is_an_error_unless_not_requested(tmp_path: Path) -> None:
+    folder = _one_record_folder(tmp_path)
+    path = folder / "test" / "event_mentions.json"
+    record = json.loads(path.read_text())[0]
+    del record["mention_ner"]
+    path.write_text(json.dumps([record]))
+    with pytest.raises(FormatError, match="field 'mention_ner' is missing or null"):
+        load_mentions(folder)
+    assert load_mentions(folder, columns=["mention_id"])["mention_id"].to_pylist() == ["m1"]
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"", "the file is empty; expected a JSON list of mention records"),
+        (b"[{", ":1: not valid JSON: Expecting property name"),
+        (b'{"mentions": []}', "expected a JSON list of mention records, got an object with 1 field"),
+        (b"[[1, 2]]", "record 0 must be a JSON object \\(a mention record\\), got a list of 2 item"),
+        (b'["m1"]', "record 0 must be a JSON object \\(a mention record\\), got the string 'm1'"),
+        ('["\u00e9"]'.encode("latin-1"), ":1: not UTF-8 text: byte 0xe9 at column 3"),
+        ("[]".encode("utf-16"), "the file is UTF-16 text"),
+        ("[]".encode("utf-16-le"), ":1: NUL byte at column 2"),
+    ],
+    ids=["empty", "truncated", "object", "list-of-lists", "list-of-strings", "latin-1", "utf-16", "utf-16-no-bom"],
+)
+def test_bad_mention_files_name_the_file(tmp_path: Path, content: bytes, problem: str) -> None:
+    folder = _one_record_folder(tmp_path)
+    (folder / "val" / "entity_mentions.json").write_bytes(content)
+    separator = "" if problem.startswith(":") else ": "
+    with pytest.raises(FormatError, match=r"val/entity_mentions.json" + separator + problem):
+        load_mentions(folder)
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    folder = _one_record_folder(tmp_path)
+    path = folder / "test" / "event_mentions.json"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_mentions(folder)["mention_id"].to_pylist() == ["m1"]
+
+
+def test_a_lone_surrogate_names_the_file_and_mention(tmp_path: Path) -> None:
+    folder = _one_record_folder(tmp_path)
+    path = folder / "test" / "event_mentions.json"
+    path.write_text(path.read_text().replace('"tokens_str": "a b"', '"tokens_str": "a \\ud800"'))
+    with pytest.raises(FormatError, match=r"event_mentions.json: mention 'm1': field 'tokens_str' cannot be stored"):
+        load_mentions(folder)
+
+
+def _parquet_only(tmp_path: Path, table: pa.Table) -> Path:
+    folder = tmp_path / "NP4E"  # entity-only: the parquet alone says which file each mention came from
+    folder.mkdir(parents=True)
+    pq.write_table(table, folder / "all_mentions.parquet")
+    return folder
+
+
+def test_bad_parquet_files_name_the_file_and_row(tmp_path: Path) -> None:
+    good = pa.Table.from_pylist([mention("A", ["a"], mention_id="m1"), mention("A", ["b"], mention_id="m2")])
+    assert load_mentions(_parquet_only(tmp_path / "ok", good)).num_rows == 2
+    folder = _parquet_only(tmp_path / "empty", good)
+    (folder / "all_mentions.parquet").write_bytes(b"")
+    with pytest.raises(
+        FormatError, match=r"all_mentions.parquet: not a readable Parquet file \(Parquet file size is 0"
+    ):
+        load_mentions(folder)
+    folder = _parquet_only(tmp_path / "truncated", good)
+    data = (folder / "all_mentions.parquet").read_bytes()
+    (folder / "all_mentions.parquet").write_bytes(data[: len(data) // 2])
+    with pytest.raises(FormatError, match=r"all_mentions.parquet: not a readable Parquet file .*truncated"):
+        load_mentions(folder)
+    wrong = good.set_column(good.column_names.index("sent_id"), "sent_id", pa.array(["0", "x"]))
+    with pytest.raises(FormatError, match=r"all_mentions.parquet: row 0: field 'sent_id' must be an integer"):
+        load_mentions(_parquet_only(tmp_path / "wrong", wrong))
+    null = good.set_column(good.column_names.index("topic_id"), "topic_id", pa.array(["1", None]))
+    with pytest.raises(FormatError, match=r"all_mentions.parquet: row 1: field 'topic_id' is missing or null"):
+        load_mentions(_parquet_only(tmp_path / "null", null))
+    dev = good.set_column(good.column_names.index("split"), "split", pa.array(["test", "dev"]))
+    with pytest.raises(FormatError, match=r"all_mentions.parquet: row 1: split 'dev' is not one of train, val, test"):
+        load_mentions(_parquet_only(tmp_path / "dev", dev))
+    with pytest.raises(FormatError, match=r"all_mentions.parquet: column 'sent_id' holds string values"):
+        load_columns(_parquet_only(tmp_path / "columns", wrong), ["sent_id"])
+
+
+def test_bad_document_tables_name_the_file(tmp_path: Path) -> None:
+    folder = write_dataset(tmp_path / "toy", _records())
+    path = folder / "all_documents.parquet"
+    path.write_bytes(b"PAR1")
+    with pytest.raises(FormatError, match=r"all_documents.parquet: not a readable Parquet file"):
+        load_documents(folder)
+    pq.write_table(pa.table({"topic/subtopic_name/doc": [1, 2], "split": ["test", "test"]}), path)
+    with pytest.raises(FormatError, match=r"column 'topic/subtopic_name/doc' holds int64 values, expected string"):
+        load_documents(folder)
+    pq.write_table(pa.table({"topic/subtopic_name/doc": ["a", None], "split": ["test", "test"]}), path)
+    with pytest.raises(FormatError, match=r"row 1: column 'topic/subtopic_name/doc' is null"):
+        load_documents(folder)
+
+
+def test_unreadable_files_are_one_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # chmod cannot make a file unreadable for root (the test machine), so the operating system's refusal is faked
+    folder = _one_record_folder(tmp_path)
+    refused = folder / "test" / "event_mentions.json"
+    original = Path.read_bytes
+
+    def read_bytes(path: Path) -> bytes:
+        if path == refused:
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    with pytest.raises(FormatError, match=r"test/event_mentions.json: cannot read the file: permission denied"):
         load_mentions(folder)

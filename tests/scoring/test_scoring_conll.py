@@ -71,8 +71,14 @@ def test_repeated_document_name_keeps_the_last_with_a_warning(tmp_path: Path) ->
         ("w\t-\n#end document\n", 2, "#end document without a matching #begin document"),
         (document("d", ["(1)", "1)x"]), 3, "cannot parse coreference annotation"),
     ],
-    ids=["close-without-open", "unclosed-mention", "eof-inside-document", "begin-inside-document",
-         "end-without-begin", "garbage"],
+    ids=[
+        "close-without-open",
+        "unclosed-mention",
+        "eof-inside-document",
+        "begin-inside-document",
+        "end-without-begin",
+        "garbage",
+    ],
 )
 def test_malformed_input_names_file_line_and_problem(tmp_path: Path, text: str, line: int, problem: str) -> None:
     path = write(tmp_path, "bad.conll", text)
@@ -116,3 +122,37 @@ def test_writer_round_trip(tmp_path: Path) -> None:
 def test_writer_refuses_what_brackets_cannot_express(chains: dict, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         coref_annotations(4, chains)
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"", "the file is empty: not a CoNLL-2012 coreference file"),
+        (b"just\nsome text\n", "no line '#begin document NAME': not a CoNLL-2012 coreference file"),
+        ("#begin document d\nw\t(1)\n#end document\n".encode("utf-16"), "UTF-16 text"),
+        ("#begin document d\nw\t(1)\n#end document\n".encode("utf-16-le"), ":1: NUL byte at column 2"),
+        ("#begin document d\nw\u00e9\t(1)\n#end document\n".encode("latin-1"), ":2: not UTF-8 text: byte 0xe9"),
+        (bytes(range(128, 256)), ":1: not UTF-8 text: byte 0x80"),
+    ],
+    ids=["empty", "random-text", "utf-16", "utf-16-without-bom", "latin-1", "binary"],
+)
+def test_a_file_without_documents_or_not_utf8_is_refused(tmp_path: Path, content: bytes, problem: str) -> None:
+    # v8.01 would score such a key or response as 0/0 without a word
+    path = tmp_path / "bad.conll"
+    path.write_bytes(content)
+    with pytest.raises(FormatError, match=r"^.*bad\.conll.*") as caught:
+        read_conll(path)
+    assert problem in str(caught.value)
+
+
+def test_a_utf8_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "bom.conll"
+    path.write_bytes(b"\xef\xbb\xbf" + document("d", ["(1)", "-"]).encode())
+    assert read_conll(path).documents["d"].chains == {"1": [(0, 0)]}
+
+
+def test_unreadable_files_are_one_error(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match="missing.conll: file not found"):
+        score_files(tmp_path / "missing.conll", tmp_path / "missing.conll")
+    with pytest.raises(FormatError, match="is a folder, expected a file"):
+        read_conll(tmp_path)

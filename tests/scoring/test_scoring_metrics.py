@@ -155,3 +155,46 @@ def test_meta_document_with_many_components() -> None:
     # each key chain aligns with its 2-mention part: phi3 = 2, phi4 = 2*2/(3+2) = 0.8
     assert counts(scores["ceafm"]) == (400, 600, 400, 600)
     assert scores["ceafe"].recall_num == pytest.approx(200 * 0.8)
+
+
+def test_alignment_without_scipy_gives_the_solvers_values() -> None:
+    # aligned_values avoids importing scipy for stars and small components; it must give each row the value
+    # scipy's linear_sum_assignment gives, ties included (phi values drawn from a few fractions, zeros common)
+    np = pytest.importorskip("numpy")
+    from scipy.optimize import linear_sum_assignment
+
+    from ucdcr.scoring.metrics import _unique_best_values, aligned_values
+
+    rng = np.random.default_rng(7)
+    tried_without_scipy = 0
+    for _ in range(4000):
+        n_rows, n_cols = rng.integers(1, 8, size=2)
+        matrix = rng.choice([0, 0, 1 / 3, 0.4, 0.5, 2 / 3, 1.0], size=(n_rows, n_cols))
+        rows, cols = linear_sum_assignment(matrix, maximize=True)
+        expected = np.zeros(n_rows)
+        expected[rows] = matrix[rows, cols]
+        if min(n_rows, n_cols) > 1 and max(n_rows, n_cols) <= 5:
+            unique = _unique_best_values(matrix)  # the exhaustive path, whether or not scipy is loaded
+            if unique is not None:
+                tried_without_scipy += 1
+                assert unique.tolist() == expected.tolist(), matrix
+        assert aligned_values(matrix).tolist() == expected.tolist(), matrix
+    assert tried_without_scipy > 500  # the exhaustive path was exercised, not only scipy
+
+
+def test_connected_components_partition_like_scipy() -> None:
+    np = pytest.importorskip("numpy")
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components as scipy_components
+
+    from ucdcr.scoring.metrics import connected_components
+
+    rng = np.random.default_rng(3)
+    for _ in range(500):
+        n_nodes, n_edges = int(rng.integers(2, 40)), int(rng.integers(1, 40))
+        left, right = rng.integers(0, n_nodes, n_edges), rng.integers(0, n_nodes, n_edges)
+        ours = connected_components(left, right, n_nodes).tolist()
+        graph = coo_matrix((np.ones(n_edges), (left, right)), shape=(n_nodes, n_nodes))
+        theirs = scipy_components(graph, directed=False)[1].tolist()
+        # the same partition: labels correspond one to one
+        assert len(set(zip(ours, theirs, strict=True))) == len(set(ours)) == len(set(theirs))

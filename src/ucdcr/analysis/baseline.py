@@ -80,14 +80,15 @@ class ProtocolResult:
     means: list[DatasetMean] = field(default_factory=list)
 
 
-def evaluation_rows(table: pa.Table) -> list[int]:
-    """Rows of the test mentions the protocol evaluates (step 1 of the module docstring)."""
+def evaluation_rows(table: pa.Table, split: str = "test") -> list[int]:
+    """Rows of the mentions the protocol evaluates (step 1 of the module docstring; ``ucdcr evaluate`` may
+    evaluate another split)."""
     chains = chain_ids(table)
     splits = table["split"].to_pylist()
     singleton = table["is_singleton"].to_pylist()
     topics = table["topic_id"].to_pylist()
     subtopics = table["subtopic_id"].to_pylist()
-    remaining = [i for i in range(table.num_rows) if splits[i] == "test" and not singleton[i]]
+    remaining = [i for i in range(table.num_rows) if splits[i] == split and not singleton[i]]
     per_unit = Counter((chains[i], "s", subtopics[i]) for i in remaining)
     per_unit.update((chains[i], "t", topics[i]) for i in remaining)
     kept_chains = {chain for (chain, _, _), count in per_unit.items() if count > 1}
@@ -141,12 +142,14 @@ def score_setting(rows: Sequence[int], gold: Sequence[Hashable], predicted: Sequ
     return result
 
 
-def run_protocol(dataset: str, table: pa.Table, predicted: Sequence[Hashable], topic_level: bool) -> ProtocolResult:
+def run_protocol(
+    dataset: str, table: pa.Table, predicted: Sequence[Hashable], topic_level: bool, split: str = "test"
+) -> ProtocolResult:
     """Score a clustering of ``table``'s rows (``predicted[i]`` = cluster label of row i) with the protocol.
 
-    ``table`` needs EVAL_FIELDS and ``type``; only its evaluated test rows are read from ``predicted``.
+    ``table`` needs EVAL_FIELDS and ``type``; only its evaluated rows of ``split`` are read from ``predicted``.
     """
-    rows = evaluation_rows(table)
+    rows = evaluation_rows(table, split)
     gold = chain_ids(table)
     result = ProtocolResult(dataset, topic_level, len(rows))
     for setting, members in settings_of(table, rows, topic_level):

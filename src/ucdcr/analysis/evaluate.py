@@ -1,24 +1,52 @@
 """Evaluate a system's clusters with the uCDCR protocol (:mod:`ucdcr.analysis.baseline`).
 
-Predictions map a mention_id of the built data (test split) to a cluster id, in one of these files:
+Predictions give a cluster to mentions of the built data (the test split by default; any split, e.g. val to tune
+a system), in one of these files (UTF-8, see :mod:`ucdcr.io.text`), recognised by their content:
+
 - JSON object: ``{"<mention_id>": <cluster>, ...}``;
 - JSON list: ``[{"mention_id": "<mention_id>", "cluster": <cluster>}, ...]``;
-- CSV with the header ``mention_id,cluster`` (other columns are ignored).
-Cluster ids are compared as strings (``1`` and ``"1"`` are the same cluster). Only their grouping matters: within
-each evaluation setting, mentions with the same cluster id are one predicted cluster. One file may cover several
-datasets (mention ids are unique across our builds).
+- CSV with a header naming the columns ``mention_id`` and ``cluster`` (other columns are ignored);
+- CoNLL-2012 response (a file with ``#begin document`` lines, e.g. made from what ``ucdcr export conll`` writes):
+  each token line starts with the document key, the sentence number and the token number, as that export writes
+  them, and ends with the coreference column; any export level (document, subtopic, topic) works.
 
-Every mention the protocol evaluates must have a prediction (a missing one is an error listing them), and every
-predicted id must be a test mention of a selected dataset (an unknown id is an error); predictions for test
-mentions the protocol leaves out (singletons) are accepted and ignored.
+A file that is none of these is an error saying so. A mention id given twice (twice as a key of the JSON object,
+in two list items or two CSV rows) is an error, even with the same cluster.
+
+Cluster ids (JSON and CSV): a string or a number. Numbers are compared by value, so ``1``, ``1.0`` and ``1e0``
+are one cluster; an integral number reads as its integer, so the number ``1`` and the string ``"1"`` are one
+cluster too (a CSV cell is always text, and a file must mean the same as JSON or CSV). Other strings are compared
+exactly (``"1.0"``, ``"01"`` and ``" 1"`` are three clusters, none of them ``1``). ``null``, ``NaN``,
+``Infinity``, ``true``/``false``, objects and lists are errors, and so are an empty cell and the strings pandas
+writes or reads as missing (``NaN``, ``NA``, ``N/A``, ``<NA>``, ``null``, ``None``, in any case). Only the grouping
+matters: within each evaluation setting, mentions with the same cluster id are one predicted cluster. One file
+may cover several datasets (mention ids are unique across our builds).
+
+Mapping to the evaluated mentions (:func:`resolve`):
+
+- JSON / CSV: every mention the protocol evaluates must have a prediction (a missing one is an error listing
+  them). Predictions for mention ids that are not mentions of the evaluated split of the selected datasets
+  (other datasets, other splits) are ignored with a note giving their number and a few of them; predictions for
+  mentions the protocol leaves out (singletons) are ignored silently, as the protocol asks.
+- CoNLL: a response mention is matched to the gold mentions with the same document key, sentence and first and
+  last token (several gold mentions with one span all get its cluster); chain ids are global in the file (the
+  same id in two documents is one cross-document cluster). A gold mention that the response does not mark is
+  its own cluster (a singleton), and their number is reported in a note. Response mentions that match no gold
+  mention of the evaluated split of the selected datasets (other mentions, other documents, spans that cross a
+  sentence) are counted in a note and ignored, because the protocol evaluates the gold mentions. A span in two
+  chains of the response is an error.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,77 +54,279 @@ import pyarrow as pa
 
 from ucdcr.analysis.baseline import ProtocolResult, evaluation_rows, run_protocol
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.io.text import decode_text, read_bytes
+from ucdcr.scoring.conll import read_conll
 
 _SHOWN = 20  # ids listed in an error message
+_NOTE_SHOWN = 5  # ids listed in a note
+MISSING_MARKERS = frozenset({"", "nan", "-nan", "na", "n/a", "<na>", "null", "none", "#n/a"})
+"""Cluster strings that mean "no value" (lower-cased, stripped): what pandas writes or reads as missing."""
+_CONLL_BEGIN = re.compile(r"^#\s*begin document", re.MULTILINE)
+SPAN_COLUMNS = ("conll_doc_key", "sent_id", "tokens_number")
+"""The mention fields a CoNLL response is matched on (loaded in addition to the protocol's fields)."""
+
+SpanKey = tuple[str, int, int, int]
+"""A mention's place: (document key, sentence, first token, last token)."""
 
 
-def read_predictions(path: str | Path) -> dict[str, str]:
-    """mention_id -> cluster id (as a string) from a JSON or CSV predictions file (formats: module docstring)."""
+@dataclass
+class Predictions:
+    """A predictions file: clusters by mention id (JSON, CSV) or by response span (CoNLL)."""
+
+    path: Path
+    by_id: dict[str, str] = field(default_factory=dict)
+    by_span: dict[SpanKey, str] | None = None
+    spans_crossing_sentences: int = 0
+
+    @property
+    def needs_spans(self) -> bool:
+        """Whether matching needs the mentions' SPAN_COLUMNS (a CoNLL response)."""
+        return self.by_span is not None
+
+
+@dataclass
+class Evaluation:
+    """The protocol's results per dataset and the notes about what was ignored or filled in."""
+
+    results: list[ProtocolResult]
+    notes: list[str] = field(default_factory=list)
+
+
+def read_predictions(path: str | Path) -> Predictions:
+    """Read a predictions file in any of the formats of the module docstring."""
     path = Path(path)
-    if not path.is_file():
-        raise UcdcrError(f"predictions file {path} does not exist")
-    text = path.read_text(encoding="utf-8")
-    if path.suffix.lower() == ".csv" or not text.lstrip().startswith(("{", "[")):
-        return _read_csv(path, text)
-    return _read_json(path, text)
+    text = decode_text(read_bytes(path), path)
+    if not text.strip():
+        raise FormatError(path, "the file is empty; " + _FORMATS)
+    if _CONLL_BEGIN.search(text):
+        return _read_conll(path)
+    if text.lstrip().startswith(("{", "[")):
+        return Predictions(path, by_id=_read_json(path, text))
+    return Predictions(path, by_id=_read_csv(path, text))
+
+
+_FORMATS = (
+    "expected a JSON object {mention_id: cluster}, a JSON list of {mention_id, cluster} objects, a CSV whose "
+    "header names the columns mention_id and cluster, or a CoNLL-2012 response (#begin document ...)"
+)
+
+
+class _Pairs(list):
+    """A JSON object as its (key, value) pairs in file order, so that repeated keys are seen."""
 
 
 def _read_json(path: Path, text: str) -> dict[str, str]:
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_Pairs)
     except json.JSONDecodeError as exc:
         raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
-    if isinstance(data, dict):
-        pairs = list(data.items())
-    elif isinstance(data, list):
-        pairs = []
-        for index, item in enumerate(data):
-            if not isinstance(item, dict) or "mention_id" not in item or "cluster" not in item:
-                raise FormatError(path, f"item {index} is not an object with keys 'mention_id' and 'cluster'")
-            pairs.append((item["mention_id"], item["cluster"]))
-    else:
-        raise FormatError(path, "expected a JSON object {mention_id: cluster} or a list of {mention_id, cluster}")
-    return _to_mapping(path, pairs)
+    except RecursionError:
+        raise FormatError(path, "not valid JSON: nested too deeply") from None
+    if isinstance(data, _Pairs):
+        return _to_mapping(path, [(mention_id, cluster, "") for mention_id, cluster in data])
+    if not isinstance(data, list):
+        raise FormatError(path, f"the JSON is {_describe(data)}; " + _FORMATS)
+    triples = []
+    for index, item in enumerate(data):
+        keys = [key for key, _ in item] if isinstance(item, _Pairs) else []
+        if not isinstance(item, _Pairs) or not {"mention_id", "cluster"} <= set(keys):
+            raise FormatError(path, f"item {index} is not an object with the keys 'mention_id' and 'cluster'")
+        repeated = sorted(key for key, count in Counter(keys).items() if count > 1)
+        if repeated:
+            raise FormatError(path, f"item {index} has the key {repeated[0]!r} twice")
+        fields = dict(item)
+        triples.append((fields["mention_id"], fields["cluster"], f"item {index}"))
+    return _to_mapping(path, triples)
 
 
 def _read_csv(path: Path, text: str) -> dict[str, str]:
-    reader = csv.DictReader(text.splitlines())
-    if reader.fieldnames is None or not {"mention_id", "cluster"} <= set(reader.fieldnames):
-        raise FormatError(path, "the CSV header must name the columns 'mention_id' and 'cluster'", 1)
-    pairs = []
-    for line, record in enumerate(reader, start=2):
-        if not record["mention_id"] or record["cluster"] in (None, ""):
-            raise FormatError(path, "empty mention_id or cluster", line)
-        pairs.append((record["mention_id"], record["cluster"]))
-    return _to_mapping(path, pairs)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        rows = [(reader.line_num, row) for row in reader if row]
+    except csv.Error as exc:
+        raise FormatError(path, f"malformed CSV: {exc}", reader.line_num) from None
+    header = [cell.strip() for cell in rows[0][1]]
+    if not {"mention_id", "cluster"} <= set(header):
+        first = text.lstrip().splitlines()[0][:60]
+        raise FormatError(
+            path,
+            f"neither JSON nor a CSV with the columns mention_id and cluster (first line: {first!r}); " + _FORMATS,
+            rows[0][0],
+        )
+    id_column, cluster_column = header.index("mention_id"), header.index("cluster")
+    triples = []
+    for line, row in rows[1:]:
+        if len(row) != len(header):
+            raise FormatError(path, f"expected {len(header)} fields (as the header), found {len(row)}", line)
+        triples.append((row[id_column], row[cluster_column], f"line {line}"))
+    return _to_mapping(path, triples)
 
 
-def _to_mapping(path: Path, pairs: Sequence[tuple[Any, Any]]) -> dict[str, str]:
-    for mention_id, cluster in pairs:
-        if not isinstance(mention_id, str) or cluster is None or isinstance(cluster, dict | list):
-            raise FormatError(
-                path, f"bad prediction {mention_id!r} -> {cluster!r}: need a string id and a scalar cluster"
-            )
-    repeated = [mention_id for mention_id, count in Counter(m for m, _ in pairs).items() if count > 1]
-    if repeated:
-        raise FormatError(path, f"{len(repeated)} mention ids are predicted twice: {_listing(repeated)}")
-    return {mention_id: str(cluster) for mention_id, cluster in pairs}
+def _to_mapping(path: Path, triples: Sequence[tuple[Any, Any, str]]) -> dict[str, str]:
+    """mention_id -> cluster label from (mention id, cluster, where) triples; checks ids, clusters, repeats.
+
+    where: "item 3" or "line 4" in a list or CSV; "" for a key of the JSON object (the id itself says where).
+    """
+    mapping: dict[str, str] = {}
+    first_seen: dict[str, str] = {}
+    for mention_id, cluster, where in triples:
+        if not isinstance(mention_id, str) or not mention_id.strip():
+            place = where or "a key of the object"
+            raise FormatError(path, f"{place}: the mention id must be a non-empty string, got {_describe(mention_id)}")
+        if mention_id in first_seen:
+            again = f"(first at {first_seen[mention_id]})" if where else "(two keys of the object)"
+            raise FormatError(path, f"{where + ': ' if where else ''}mention id {mention_id!r} is given twice {again}")
+        first_seen[mention_id] = where
+        place = f"{where} (mention {mention_id!r})" if where else f"mention {mention_id!r}"
+        mapping[mention_id] = cluster_label(cluster, path, place)
+    return mapping
 
 
-def _listing(ids: Sequence[str]) -> str:
-    shown = ", ".join(ids[:_SHOWN])
-    return shown + (f", … ({len(ids) - _SHOWN} more)" if len(ids) > _SHOWN else "")
+def cluster_label(value: Any, path: Path, where: str) -> str:
+    """The cluster id as compared (rule in the module docstring); a missing or non-scalar value is an error."""
+    if isinstance(value, bool) or value is None or isinstance(value, list | dict):
+        raise FormatError(path, f"{where}: the cluster must be a string or a number, got {_describe(value)}")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise FormatError(path, f"{where}: the cluster is {value}, not a cluster id")
+        return str(int(value)) if value.is_integer() else repr(value)
+    if not isinstance(value, str):
+        raise FormatError(path, f"{where}: the cluster must be a string or a number, got {_describe(value)}")
+    if value.strip().lower() in MISSING_MARKERS:
+        raise FormatError(path, f"{where}: the cluster {value!r} is a missing value, not a cluster id")
+    return value
 
 
-def check_coverage(predictions: Mapping[str, str], tables: Mapping[str, pa.Table]) -> None:
-    """Raise if an evaluated mention has no prediction, or a predicted id is no test mention of ``tables``."""
-    known: set[str] = set()
+def _describe(value: Any) -> str:
+    if isinstance(value, _Pairs):
+        return f"an object with {len(value)} field(s)"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item(s)"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    return f"the string {str(value)[:60]!r}"
+
+
+def _read_conll(path: Path) -> Predictions:
+    """The response mentions of a CoNLL-2012 file by (document key, sentence, first token, last token)."""
+    conll = read_conll(path, leading_fields=3)
+    by_span: dict[SpanKey, str] = {}
+    chain_of: dict[SpanKey, str] = {}
+    crossing = 0
+    for document in conll.documents.values():
+        for chain, spans in document.chains.items():
+            for start, end in spans:
+                first, last = _token_place(path, document, start), _token_place(path, document, end)
+                if first[:2] != last[:2]:
+                    crossing += 1
+                    continue
+                key = (first[0], first[1], first[2], last[2])
+                if key in chain_of and chain_of[key] != chain:
+                    raise FormatError(
+                        path,
+                        f"document {key[0]!r}, sentence {key[1]}, tokens {key[2]}-{key[3]}: one span is in "
+                        f"two chains ({chain_of[key]} and {chain}); a mention can have one cluster only",
+                    )
+                chain_of[key] = chain
+                by_span[key] = chain
+    return Predictions(path, by_span=by_span, spans_crossing_sentences=crossing)
+
+
+def _token_place(path: Path, document: Any, token: int) -> tuple[str, int, int]:
+    """(document key, sentence, token number) from a token line's first three columns."""
+    fields, line = document.token_fields[token]
+    try:
+        return fields[0], int(fields[1]), int(fields[2])
+    except (IndexError, ValueError):
+        raise FormatError(
+            path,
+            "a token line must start with the document key, sentence number and token number (as "
+            f"`ucdcr export conll` writes them), got {' '.join(fields)[:60]!r}",
+            line,
+        ) from None
+
+
+def resolve(
+    predictions: Predictions, tables: Mapping[str, pa.Table], split: str = "test"
+) -> tuple[dict[str, str], list[str]]:
+    """Predictions as mention_id -> cluster for the evaluated mentions of ``tables``, and the notes (module docstring).
+
+    tables: dataset -> mention table of ``split`` (with SPAN_COLUMNS for a CoNLL response).
+    """
+    if predictions.by_span is not None:
+        return _resolve_spans(predictions, tables, split)
+    known = {mention_id for table in tables.values() for mention_id in table["mention_id"].to_pylist()}
+    ignored = [mention_id for mention_id in predictions.by_id if mention_id not in known]
+    notes = []
+    if ignored:
+        notes.append(
+            f"{len(ignored)} prediction(s) are not for {split} mentions of the selected datasets ({', '.join(tables)}) "
+            f"and were ignored (other datasets or splits), e.g. {_listing(ignored, _NOTE_SHOWN)}"
+        )
+    return {mention_id: predictions.by_id[mention_id] for mention_id in predictions.by_id if mention_id in known}, notes
+
+
+def _resolve_spans(
+    predictions: Predictions, tables: Mapping[str, pa.Table], split: str
+) -> tuple[dict[str, str], list[str]]:
+    assert predictions.by_span is not None
+    gold: dict[SpanKey, list[str]] = {}
+    evaluated: list[str] = []
+    for table in tables.values():
+        ids = table["mention_id"].to_pylist()
+        for mention_id, doc_key, sent, tokens in zip(
+            ids, *(table[name].to_pylist() for name in SPAN_COLUMNS), strict=True
+        ):
+            gold.setdefault((doc_key, sent, min(tokens), max(tokens)), []).append(mention_id)
+        evaluated += [ids[row] for row in evaluation_rows(table, split)]
+    labels: dict[str, str] = {}
+    unmatched = predictions.spans_crossing_sentences
+    for key, chain in predictions.by_span.items():
+        if key not in gold:
+            unmatched += 1
+        for mention_id in gold.get(key, ()):
+            labels[mention_id] = chain
+    notes = []
+    missing = [mention_id for mention_id in evaluated if mention_id not in labels]
+    for mention_id in missing:
+        labels[mention_id] = f"(singleton) {mention_id}"  # "(" cannot start a CoNLL chain id: no clash
+    if missing:
+        notes.append(
+            f"{len(missing)} of the {len(evaluated)} evaluated gold mentions are not marked in the response: each "
+            f"counts as its own cluster (a singleton), e.g. {_listing(missing, _NOTE_SHOWN)}"
+        )
+    if unmatched:
+        notes.append(
+            f"{unmatched} response mention(s) match no gold mention of the {split} split of the selected datasets "
+            f"({', '.join(tables)}) by document, sentence and tokens, and were ignored (the protocol evaluates "
+            "the gold mentions)"
+        )
+    return labels, notes
+
+
+def _listing(ids: Sequence[str], shown: int = _SHOWN) -> str:
+    listed = ", ".join(ids[:shown])
+    return listed + (f", … ({len(ids) - shown} more)" if len(ids) > shown else "")
+
+
+def check_coverage(
+    predictions: Mapping[str, str], tables: Mapping[str, pa.Table], split: str = "test", source: str | Path = ""
+) -> None:
+    """Raise if an evaluated mention of ``tables`` has no prediction, or evaluated mention ids repeat.
+
+    source: the predictions file, named at the start of the error.
+    """
+    prefix = f"{source}: " if source else ""
     missing: list[str] = []
     for dataset, table in tables.items():
         ids = table["mention_id"].to_pylist()
-        splits = table["split"].to_pylist()
-        known.update(mention_id for mention_id, split in zip(ids, splits, strict=True) if split == "test")
-        evaluated = [ids[row] for row in evaluation_rows(table)]
+        evaluated = [ids[row] for row in evaluation_rows(table, split)]
         repeated = [mention_id for mention_id, count in Counter(evaluated).items() if count > 1]
         if repeated:
             raise UcdcrError(
@@ -105,28 +335,38 @@ def check_coverage(predictions: Mapping[str, str], tables: Mapping[str, pa.Table
         missing += [mention_id for mention_id in evaluated if mention_id not in predictions]
     if missing:
         raise UcdcrError(
-            f"{len(missing)} evaluated mentions have no prediction: {_listing(missing)} "
-            "(predict every test mention of the selected datasets, or select datasets with --datasets)"
-        )
-    unknown = [mention_id for mention_id in predictions if mention_id not in known]
-    if unknown:
-        raise UcdcrError(
-            f"{len(unknown)} predicted mention ids are not test mentions of the selected datasets "
-            f"({', '.join(tables)}): {_listing(unknown)}"
+            f"{prefix}{len(missing)} evaluated mentions have no prediction: {_listing(missing)} "
+            f"(predict every {split} mention of the selected datasets, or select datasets with --datasets)"
         )
 
 
 def evaluate(
-    predictions: Mapping[str, str], tables: Mapping[str, pa.Table], topic_levels: Mapping[str, bool]
+    predictions: Mapping[str, str],
+    tables: Mapping[str, pa.Table],
+    topic_levels: Mapping[str, bool],
+    split: str = "test",
+    source: str | Path = "",
 ) -> list[ProtocolResult]:
-    """Score the predictions on each dataset's test mentions with the uCDCR protocol.
+    """Score mention_id -> cluster predictions on each dataset's ``split`` mentions with the uCDCR protocol.
 
-    tables: dataset -> mention table (test split, the baseline's EVAL_FIELDS and ``type``);
-    topic_levels: dataset -> whether it is also evaluated per topic.
+    tables: dataset -> mention table (the split, the baseline's EVAL_FIELDS and ``type``);
+    topic_levels: dataset -> whether it is also evaluated per topic. Predictions for other mentions are ignored.
+    source: the predictions file, named in errors.
     """
-    check_coverage(predictions, tables)
+    check_coverage(predictions, tables, split, source)
     results = []
     for dataset, table in tables.items():
         labels = [predictions.get(mention_id) for mention_id in table["mention_id"].to_pylist()]
-        results.append(run_protocol(dataset, table, labels, topic_levels[dataset]))
+        results.append(run_protocol(dataset, table, labels, topic_levels[dataset], split))
     return results
+
+
+def evaluate_predictions(
+    predictions: Predictions,
+    tables: Mapping[str, pa.Table],
+    topic_levels: Mapping[str, bool],
+    split: str = "test",
+) -> Evaluation:
+    """:func:`resolve` then :func:`evaluate`: the results and the notes on what was ignored or filled in."""
+    labels, notes = resolve(predictions, tables, split)
+    return Evaluation(evaluate(labels, tables, topic_levels, split, predictions.path), notes)

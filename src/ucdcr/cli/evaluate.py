@@ -1,8 +1,11 @@
 """`ucdcr evaluate PREDICTIONS`: score a system's clusters with the uCDCR protocol (the baseline's protocol).
 
-PREDICTIONS: JSON {mention_id: cluster}, JSON [{"mention_id": ..., "cluster": ...}], or CSV with the header
-``mention_id,cluster`` (see :mod:`ucdcr.analysis.evaluate`). Scoring and tables:
-:func:`ucdcr.report.paper_tables.evaluation_results`, ``evaluation_tables`` and ``results_json``.
+PREDICTIONS: JSON {mention_id: cluster}, JSON [{"mention_id": ..., "cluster": ...}], CSV with the columns
+``mention_id`` and ``cluster``, or a CoNLL-2012 response matched to the gold mentions by document key, sentence
+and tokens (formats and rules: :mod:`ucdcr.analysis.evaluate`). ``--split`` chooses the evaluated split (test by
+default; val to tune a system). Notes on ignored predictions, unmatched response mentions and unmarked gold
+mentions go to stderr (and into ``--json``). Scoring and tables: :func:`ucdcr.report.paper_tables.evaluation_results`,
+``evaluation_tables`` and ``results_json``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from ucdcr.cli.common import (
     DataDirOption,
@@ -21,18 +25,39 @@ from ucdcr.cli.common import (
     OutputOption,
     check_format,
     console,
+    err_console,
     friendly_errors,
     selected_datasets,
+)
+from ucdcr.errors import UcdcrError
+from ucdcr.records import SPLITS
+
+HELP = (
+    "Score predicted clusters with the uCDCR protocol (the baseline's: settings per subtopic and topic; MUC, B3, "
+    "CEAFe, CoNLL).\n\n"
+    'PREDICTIONS is one of: a JSON object {"mention_id": cluster}; a JSON list of {"mention_id": ..., '
+    '"cluster": ...}; a CSV with the columns mention_id and cluster; or a CoNLL-2012 response whose token lines '
+    "start with document key, sentence and token number, as `ucdcr export conll` writes them (chain ids are global "
+    "in the file).\n\n"
+    "Cluster ids: strings or numbers. Numbers compare by value and an integral number equals its integer string: "
+    '1, 1.0 and "1" are one cluster; "1.0" and "01" are other clusters. null, NaN, Infinity, true/false, lists, '
+    'objects, empty cells and "NaN"/"NA"/"null"/"None" are errors, and so is a mention id given twice.\n\n'
+    "Every evaluated mention of the split needs a prediction (JSON/CSV); predictions for other datasets or splits "
+    "are ignored with a note. With a CoNLL response, gold mentions it does not mark count as singletons, and "
+    "response mentions that match no gold mention are ignored; both are reported in a note."
 )
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("evaluate", help="Score predicted clusters (JSON/CSV: mention_id -> cluster) with the uCDCR protocol.")
+    @app.command("evaluate", help=HELP)
     @friendly_errors
     def _cmd(
-        predictions: Annotated[Path, typer.Argument(help="Predictions file (.json or .csv).")],
+        predictions: Annotated[Path, typer.Argument(help="Predictions file (JSON, CSV or CoNLL-2012).")],
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        split: Annotated[
+            str, typer.Option("--split", help="The split to evaluate: test, or val to tune a system (or train).")
+        ] = "test",
         fmt: FormatOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print every mean and setting as JSON.")] = False,
         per_setting: Annotated[bool, typer.Option("--per-setting", help="Also list every setting's scores.")] = False,
@@ -43,13 +68,17 @@ def register(app: typer.Typer) -> None:
         from ucdcr.report.tables import print_tables
 
         check_format(fmt)
+        if split not in SPLITS:
+            raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
         predicted = read_predictions(predictions)
-        results = evaluation_results(predicted, selected_datasets(data_dir, datasets))
+        evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets), split)
+        for note in evaluation.notes:
+            err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
         if as_json:
-            _write_json(results_json(results), output)
+            _write_json({"split": split, **results_json(evaluation.results), "notes": evaluation.notes}, output)
             return
-        tables = evaluation_tables(results, f"evaluation of {predictions.name}", per_setting)
-        print_tables(tables, fmt, console, output)
+        title = f"evaluation of {predictions.name}" + ("" if split == "test" else f" ({split} split)")
+        print_tables(evaluation_tables(evaluation.results, title, per_setting), fmt, console, output)
 
 
 def _write_json(data: dict[str, Any], output: Path | None) -> None:

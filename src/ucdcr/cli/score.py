@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from ucdcr.cli.common import err_console, friendly_errors
 
@@ -14,7 +15,12 @@ METRIC_HELP = "all, muc, bcub, ceafm, ceafe, blanc, lea or conll (comma-separate
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("score", help="Score a CoNLL-2012 RESPONSE file against a KEY file (CoNLL-2012 scorer v8.01 rules).")
+    @app.command(
+        "score",
+        help="Score a CoNLL-2012 RESPONSE file against a KEY file (CoNLL-2012 scorer v8.01 rules).\n\n"
+        "Both files must be UTF-8 text (a UTF-8 byte-order mark is skipped) with at least one '#begin document' "
+        "line; an empty, binary, UTF-16 or other file is an error, not a score of 0.",
+    )
     @friendly_errors
     def _cmd(
         key: Annotated[Path, typer.Argument(exists=True, dir_okay=False, metavar="KEY", help="Key (gold) file.")],
@@ -36,7 +42,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(exc), param_hint="--metric") from None
         scores = score_files(key, response, metrics)
         for note in scores.warnings:
-            err_console.print(f"[yellow]warning:[/] {note}", highlight=False, soft_wrap=True)
+            err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
         show_conll = any(name.lower() in ("all", "conll") for name in requested)
         if as_json:
             result = {"key": str(key), "response": str(response), **scores.as_dict()}

@@ -18,11 +18,24 @@ single-type datasets put everything in one file; ECB+ and ECB+METAm put a mentio
 chain id starts with ACT/NEG (regenerated "…-regener-…" chains and Singleton_… chains went to the entity file).
 The inferred types must form one block per type within each split, as the authors' parquet is written file by
 file; otherwise the folder is rejected with a message asking for the JSON files.
+
+Every value is checked, never coerced: a JSON file must be UTF-8 (:mod:`ucdcr.io.text`) and hold a list of
+objects; each record needs every requested field with a value of its schema type (a string, an integer, a
+boolean, or a list of strings / integers; ``null``, a missing field, ``1.5`` or ``"first"`` for an integer, or a
+string where a list belongs are errors naming the file, the record and the field). A Parquet file must be
+readable (not empty or truncated) and have each requested column with values of that kind (any integer width,
+``large_string`` and ``large_list`` are accepted) and no nulls. Every problem is one
+:class:`~ucdcr.errors.FormatError` naming the file.
+
+Discovery (:func:`discover_datasets`) lists the dataset folders of a data dir, leaving out folders whose name
+starts with ``.``: builds are staged (and old outputs retired) in such hidden sibling folders, which are never
+datasets.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import re
 from collections import Counter
@@ -31,13 +44,16 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.io.text import decode_text, read_bytes
 from ucdcr.records import SPLITS, MentionKind
 from ucdcr.registry import normalize_id
 from ucdcr.schema import (
     DOC_KEY_COLUMN,
+    DOCUMENT_SCHEMA,
     DOCUMENTS_PARQUET,
     ENTITY_FILE,
     EVENT_FILE,
@@ -46,6 +62,7 @@ from ucdcr.schema import (
     MENTIONS_PARQUET,
 )
 
+_fast_json_loads: Callable[[bytes], Any] | None
 try:  # optional: orjson parses the mention files several times faster than the standard library
     from orjson import loads as _fast_json_loads
 except ImportError:  # pragma: no cover - depends on the environment
@@ -94,24 +111,40 @@ def dataset_id(folder: str | Path) -> str | None:
 
 def is_dataset_folder(folder: Path) -> bool:
     """A folder in the uCDCR layout: it has all_mentions.parquet or at least one split mention file."""
-    if (folder / MENTIONS_PARQUET).is_file():
-        return True
-    return any((folder / split / name).is_file() for split in SPLITS for name in KIND_FILES.values())
+    try:
+        if (folder / MENTIONS_PARQUET).is_file():
+            return True
+        return any((folder / split / name).is_file() for split in SPLITS for name in KIND_FILES.values())
+    except OSError as exc:
+        raise UcdcrError(f"cannot read the folder {folder}: {exc.strerror or exc}") from None
+
+
+def is_hidden(folder: Path) -> bool:
+    """A folder whose name starts with ".": where a build stages its output or retires the old one; never a dataset."""
+    return folder.name.startswith(".")
+
+
+def check_folder(folder: Path, what: str) -> Path:
+    """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file."""
+    if folder.is_dir():
+        return folder
+    if folder.exists():
+        raise UcdcrError(f"{what} {folder} is a file, not a folder")
+    raise UcdcrError(f"{what} {folder} does not exist")
 
 
 def discover_datasets(data_dir: str | Path, names: Iterable[str] | None = None) -> dict[str, Path]:
     """The dataset folders in a data dir, by folder name, sorted; ``data_dir`` itself if it is one.
 
+    Hidden folders (name starting with ".", e.g. a build's staging folder) are never listed.
     names: only these (folder names, our ids or the authors' names); an unknown name is an error listing the
     folders found.
     """
-    root = Path(data_dir)
-    if not root.is_dir():
-        raise UcdcrError(f"data dir {root} does not exist")
+    root = check_folder(Path(data_dir), "data dir")
     if is_dataset_folder(root):
         found = {root.name: root}
     else:
-        found = {p.name: p for p in sorted(root.iterdir()) if p.is_dir() and is_dataset_folder(p)}
+        found = {folder.name: folder for folder in _subfolders(root) if is_dataset_folder(folder)}
     if names is None:
         if not found:
             raise UcdcrError(f"no dataset folders (all_mentions.parquet or */*_mentions.json) in {root}")
@@ -125,6 +158,14 @@ def discover_datasets(data_dir: str | Path, names: Iterable[str] | None = None) 
     return selected
 
 
+def _subfolders(root: Path) -> list[Path]:
+    """The folders in ``root`` that are not hidden, sorted."""
+    try:
+        return sorted(child for child in root.iterdir() if child.is_dir() and not is_hidden(child))
+    except OSError as exc:
+        raise UcdcrError(f"cannot list the data dir {root}: {exc.strerror or exc}") from None
+
+
 def _match_folder(name: str, found: dict[str, Path]) -> str | None:
     if name in found:
         return name
@@ -133,6 +174,12 @@ def _match_folder(name: str, found: dict[str, Path]) -> str | None:
         if dataset_id(folder_name) == wanted or folder_name.lower() == name.lower():
             return folder_name
     return None
+
+
+Columns = dict[str, list[Any]]
+"""Mention fields as Python value lists (one entry per mention), already checked against MENTION_SCHEMA."""
+Block = tuple[Path, Columns]
+"""The mentions of one (kind, split): the file they were read from and their columns."""
 
 
 def load_mentions(
@@ -145,7 +192,7 @@ def load_mentions(
     columns: the mention fields to keep (default all 29); ``type`` is always added. Choosing few columns saves
     parsing the authors' repr-string lists.
     """
-    folder = Path(folder)
+    folder = check_folder(Path(folder), "dataset folder")
     wanted = list(MENTION_SCHEMA.names if columns is None else columns)
     unknown = [name for name in wanted if name not in MENTION_SCHEMA.names]
     if unknown:
@@ -153,37 +200,202 @@ def load_mentions(
     if "split" not in wanted:
         wanted.append("split")
     parquet_rows: dict[str, list[dict[str, Any]]] | None = None
-    blocks: dict[tuple[MentionKind, str], list[dict[str, Any]]] = {}
+    blocks: dict[tuple[MentionKind, str], Block] = {}
     for split in splits:
         if split not in SPLITS:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
         paths = {kind: folder / split / KIND_FILES[kind] for kind in KINDS}
         if all(path.is_file() for path in paths.values()):
             for kind, path in paths.items():
-                blocks[(kind, split)] = _read_json_records(path, split)
+                blocks[(kind, split)] = (path, _checked_columns(_read_json_records(path, split), wanted, path))
             continue
         if parquet_rows is None:
             parquet_rows = _read_parquet_by_split(folder, paths, wanted)
         typed = _type_parquet_rows(folder, split, parquet_rows.get(split, []), paths)
         for kind in KINDS:
-            blocks[(kind, split)] = [row for row, row_kind in typed if row_kind == kind]
-    return _to_table(folder, blocks, splits, wanted)
+            rows = [row for row, row_kind in typed if row_kind == kind]
+            blocks[(kind, split)] = (folder / MENTIONS_PARQUET, {name: [row[name] for row in rows] for name in wanted})
+    return _to_table(blocks, splits, wanted)
 
 
 def _read_json_records(path: Path, split: str) -> list[dict[str, Any]]:
-    data = path.read_bytes()
-    try:
-        records = _fast_json_loads(data) if _fast_json_loads else json.loads(data)
-    except ValueError:
-        try:  # the standard library names the line of the error
-            records = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        raise FormatError(path, "expected a JSON list of mention objects")
-    for record in records:
+    """The records of a mention file (a JSON list of objects); a record without ``split`` gets the folder's."""
+    records = _parse_json(path)
+    if not isinstance(records, list):
+        raise FormatError(path, f"expected a JSON list of mention records, got {describe(records)}")
+    for index, record in enumerate(records):
+        if not isinstance(record, dict):
+            raise FormatError(path, f"record {index} must be a JSON object (a mention record), got {describe(record)}")
         record.setdefault("split", split)  # the authors keep a record's own split when it has one
     return records
+
+
+def _parse_json(path: Path) -> Any:
+    data = read_bytes(path)
+    if _fast_json_loads is not None:
+        try:
+            return _fast_json_loads(data)
+        except ValueError:
+            pass  # diagnosed below, with the encoding rule and the standard library's line numbers
+    text = decode_text(data, path)
+    if not text.strip():
+        raise FormatError(path, "the file is empty; expected a JSON list of mention records")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise FormatError(path, "not valid JSON: nested too deeply") from None
+
+
+def _checked_columns(records: list[dict[str, Any]], names: Sequence[str], path: Path) -> Columns:
+    """The given fields of JSON records, each checked against its schema type (errors name the record)."""
+    columns: Columns = {}
+    for name in names:
+        values = [record.get(name) for record in records]
+        check_values(values, name, path, lambda index: _record_label(records[index], index))
+        columns[name] = values
+    return columns
+
+
+def _record_label(record: dict[str, Any], index: int) -> str:
+    mention_id = record.get("mention_id")
+    return f"record {index} (mention_id {mention_id!r})" if isinstance(mention_id, str) else f"record {index}"
+
+
+_INT64_RANGE = (-(2**63), 2**63 - 1)
+_SCALARS: dict[str, tuple[type, str]] = {
+    "string": (str, "a string"),
+    "int64": (int, "an integer"),
+    "bool": (bool, "a boolean (true or false)"),
+}
+
+
+def check_values(values: list[Any], name: str, path: Path, label: Callable[[int], str]) -> None:
+    """Raise a FormatError unless every value of field ``name`` has its MENTION_SCHEMA type (no null, no coercion).
+
+    label(i): how the error names the i-th value's record or row.
+    """
+    arrow_type = MENTION_SCHEMA.field(name).type
+    if _all_of_type(values, arrow_type):
+        return
+    for index, value in enumerate(values):
+        problem = _value_problem(value, arrow_type)
+        if problem is not None:
+            raise FormatError(path, f"{label(index)}: field {name!r} {problem}")
+
+
+def _all_of_type(values: list[Any], arrow_type: pa.DataType) -> bool:
+    """The fast check: every value of the type (one pass over the type set; the slow path finds the culprit)."""
+    if pa.types.is_list(arrow_type):
+        return set(map(type, values)) <= {list} and _all_of_type(
+            list(itertools.chain.from_iterable(values)), arrow_type.value_type
+        )
+    expected = _SCALARS[str(arrow_type)][0]
+    if not set(map(type, values)) <= {expected}:
+        return False
+    return expected is not int or not values or (min(values) >= _INT64_RANGE[0] and max(values) <= _INT64_RANGE[1])
+
+
+def _value_problem(value: Any, arrow_type: pa.DataType) -> str | None:
+    if value is None:
+        return "is missing or null"
+    if pa.types.is_list(arrow_type):
+        noun = _SCALARS[str(arrow_type.value_type)][1]
+        if type(value) is not list:
+            return f"must be a list of items that are each {noun}, got {describe(value)}"
+        for position, item in enumerate(value):
+            if _value_problem(item, arrow_type.value_type) is not None:
+                return f"must be a list of items that are each {noun}, but item {position} is {describe(item)}"
+        return None
+    expected, noun = _SCALARS[str(arrow_type)]
+    if type(value) is not expected:
+        return f"must be {noun}, got {describe(value)}"
+    if isinstance(value, int) and not _INT64_RANGE[0] <= value <= _INT64_RANGE[1]:
+        return f"holds {value}, beyond the 64-bit integer range"
+    return None
+
+
+def describe(value: Any) -> str:
+    """A JSON value for an error message: ``null``, ``the string 'first'``, ``a list of 3 items``, ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value[:60]!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item(s)"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} field(s)"
+    return f"a {type(value).__name__}"
+
+
+def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
+    """A Parquet file (or some of its columns); an empty, truncated or corrupt file is a FormatError naming it."""
+    try:
+        return pq.read_table(path, columns=list(columns) if columns is not None else None)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise FormatError(path, _unreadable_parquet(exc)) from None
+
+
+def parquet_columns(path: Path) -> list[str]:
+    """The column names of a Parquet file, read from its footer (errors as :func:`read_parquet`)."""
+    try:
+        return list(pq.read_schema(path).names)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise FormatError(path, _unreadable_parquet(exc)) from None
+
+
+def _unreadable_parquet(exc: BaseException) -> str:
+    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+    return f"not a readable Parquet file ({reason}); it may be empty, truncated or corrupt: rebuild the dataset"
+
+
+def conform(table: pa.Table, schema: pa.Schema, path: Path) -> pa.Table:
+    """The ``schema`` columns of a table read from Parquet, cast to the schema.
+
+    Each column must hold values of its field's kind (any integer width for int64, ``large_string`` for string,
+    ``large_list`` for list) and no nulls; otherwise a FormatError names the file, column (and row).
+    """
+    missing = [name for name in schema.names if name not in table.column_names]
+    if missing:
+        raise FormatError(path, f"missing columns: {', '.join(missing)}")
+    arrays = []
+    for schema_field in schema:
+        column = table[schema_field.name]
+        if not _same_kind(column.type, schema_field.type):
+            raise FormatError(
+                path, f"column {schema_field.name!r} holds {column.type} values, expected {schema_field.type}"
+            )
+        nulls = pc.is_null(pc.list_flatten(column)) if pa.types.is_list(schema_field.type) else None
+        if column.null_count or (nulls is not None and pc.any(nulls).as_py()):
+            row = pc.index(pc.is_null(column), True).as_py()
+            where = (
+                f"row {row}: column {schema_field.name!r} is null"
+                if row >= 0
+                else (f"column {schema_field.name!r} holds a null list item")
+            )
+            raise FormatError(path, where)
+        try:
+            arrays.append(column.cast(schema_field.type))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise FormatError(path, f"column {schema_field.name!r} does not fit {schema_field.type}: {exc}") from None
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _same_kind(actual: pa.DataType, expected: pa.DataType) -> bool:
+    if pa.types.is_list(expected):
+        return (pa.types.is_list(actual) or pa.types.is_large_list(actual)) and _same_kind(
+            actual.value_type, expected.value_type
+        )
+    if pa.types.is_string(expected):
+        return pa.types.is_string(actual) or pa.types.is_large_string(actual)
+    if pa.types.is_integer(expected):
+        return pa.types.is_integer(actual)
+    return bool(actual == expected)
 
 
 def _read_parquet_by_split(
@@ -193,20 +405,33 @@ def _read_parquet_by_split(
     if not path.is_file():
         missing = ", ".join(str(p) for p in paths.values() if not p.is_file())
         raise FormatError(folder, f"missing mention files ({missing}) and no {MENTIONS_PARQUET} to read instead")
-    available = pq.read_schema(path).names
+    available = parquet_columns(path)
     needed = [name for name in dict.fromkeys([*columns, "mention_id", "coref_chain"]) if name in available]
     missing_fields = [name for name in columns if name not in available]
     if missing_fields:
         raise FormatError(path, f"missing columns: {', '.join(missing_fields)}")
-    table = pq.read_table(path, columns=needed)
+    table = read_parquet(path, needed)
+    values: Columns = {}
     for name in needed:
-        if name in LIST_FIELDS and pa.types.is_string(table.schema.field(name).type):
-            parsed = [_parse_repr_list(value, path, name, row) for row, value in enumerate(table[name].to_pylist())]
-            table = table.set_column(needed.index(name), name, pa.array(parsed, MENTION_SCHEMA.field(name).type))
+        column = table[name]
+        if name in LIST_FIELDS and pa.types.is_string(column.type):
+            values[name] = [_parse_repr_list(value, path, name, row) for row, value in enumerate(column.to_pylist())]
+        else:
+            values[name] = column.to_pylist()
+        check_values(values[name], name, path, lambda row: f"row {row}")
+    _check_splits(values["split"], path)
     by_split: dict[str, list[dict[str, Any]]] = {}
-    for row in table.to_pylist():
-        by_split.setdefault(row["split"], []).append(row)
+    for row in zip(*(values[name] for name in needed), strict=True):
+        record = dict(zip(needed, row, strict=True))
+        by_split.setdefault(record["split"], []).append(record)
     return by_split
+
+
+def _check_splits(splits: list[str], path: Path) -> None:
+    """Every row of a parquet belongs to train, val or test (no row may vanish from every split)."""
+    for row, split in enumerate(splits):
+        if split not in SPLITS:
+            raise FormatError(path, f"row {row}: split {split!r} is not one of {', '.join(SPLITS)}")
 
 
 def _parse_repr_list(value: str | None, path: Path, field_name: str, row: int) -> list[Any] | None:
@@ -214,7 +439,7 @@ def _parse_repr_list(value: str | None, path: Path, field_name: str, row: int) -
         return None
     try:
         parsed = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         raise FormatError(path, f"row {row}: field {field_name!r} holds {value[:60]!r}, not a list") from None
     if not isinstance(parsed, list | tuple):
         raise FormatError(path, f"row {row}: field {field_name!r} holds {value[:60]!r}, not a list")
@@ -229,7 +454,8 @@ def _type_parquet_rows(
     if present:
         known = present[0]
         other: MentionKind = "entity" if known == "event" else "event"
-        ids = Counter(record["mention_id"] for record in _read_json_records(paths[known], split))
+        records = _read_json_records(paths[known], split)
+        ids = Counter(_checked_columns(records, ["mention_id"], paths[known])["mention_id"])
         typed = []
         for row in rows:
             if ids[row["mention_id"]] > 0:
@@ -272,32 +498,41 @@ def _kind_rule(folder: Path) -> Callable[[dict[str, Any]], MentionKind]:
 
 
 def _is_authors_parquet(path: Path) -> bool:
-    return pa.types.is_string(pq.read_schema(path).field("tokens_text").type)
+    try:
+        schema = pq.read_schema(path)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise FormatError(path, _unreadable_parquet(exc)) from None
+    return "tokens_text" in schema.names and pa.types.is_string(schema.field("tokens_text").type)
 
 
-def _to_table(
-    folder: Path,
-    blocks: dict[tuple[MentionKind, str], list[dict[str, Any]]],
-    splits: Sequence[str],
-    columns: Sequence[str],
-) -> pa.Table:
+def _to_table(blocks: dict[tuple[MentionKind, str], Block], splits: Sequence[str], columns: Sequence[str]) -> pa.Table:
     schema = pa.schema([MENTION_SCHEMA.field(name) for name in columns]).append(ANALYSIS_SCHEMA.field(KIND_COLUMN))
-    data: dict[str, list[Any]] = {name: [] for name in schema.names}
+    chunks: dict[str, list[pa.Array]] = {name: [] for name in schema.names}
     for kind in KINDS:
         for split in splits:
-            records = blocks.get((kind, split), [])
+            if (kind, split) not in blocks:
+                continue
+            path, block = blocks[(kind, split)]
             for name in columns:
-                data[name].extend(record.get(name) for record in records)
-            data[KIND_COLUMN].extend([kind] * len(records))
-    arrays = []
-    for schema_field in schema:
-        try:
-            arrays.append(pa.array(data[schema_field.name], schema_field.type))
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise FormatError(
-                folder, f"field {schema_field.name!r} does not hold {schema_field.type} values: {exc}"
-            ) from None
+                chunks[name].append(_to_arrow(block[name], name, path, block))
+            chunks[KIND_COLUMN].append(pa.array([kind] * len(block[columns[0]]), pa.string()))
+    arrays = [pa.chunked_array(chunks[field.name], field.type) for field in schema]
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _to_arrow(values: list[Any], name: str, path: Path, block: Columns) -> pa.Array:
+    """Checked values as an Arrow array; what can still fail is text Arrow cannot store (a lone UTF-16 surrogate)."""
+    arrow_type = MENTION_SCHEMA.field(name).type
+    try:
+        return pa.array(values, arrow_type)
+    except (pa.ArrowException, UnicodeError, ValueError, TypeError, OverflowError) as exc:
+        for index, value in enumerate(values):
+            try:
+                pa.array([value], arrow_type)
+            except (pa.ArrowException, UnicodeError, ValueError, TypeError, OverflowError):
+                mention = block["mention_id"][index] if "mention_id" in block else index
+                raise FormatError(path, f"mention {mention!r}: field {name!r} cannot be stored: {exc}") from None
+        raise FormatError(path, f"field {name!r} cannot be stored: {exc}") from None
 
 
 def load_documents(folder: str | Path) -> pa.Table | None:
@@ -309,21 +544,20 @@ def load_documents(folder: str | Path) -> pa.Table | None:
     path = Path(folder) / DOCUMENTS_PARQUET
     if not path.is_file():
         return None
-    names = pq.read_schema(path).names
+    names = parquet_columns(path)
     if DOC_KEY_COLUMN not in names:
         raise FormatError(path, f"missing column {DOC_KEY_COLUMN!r}")
-    return pq.read_table(path, columns=[name for name in (DOC_KEY_COLUMN, "split") if name in names])
+    wanted = pa.schema([DOCUMENT_SCHEMA.field(name) for name in (DOC_KEY_COLUMN, "split") if name in names])
+    return conform(read_parquet(path, wanted.names), wanted, path)
 
 
 def load_columns(folder: str | Path, columns: Sequence[str]) -> pa.Table:
     """Scalar mention fields of every split, without the event/entity type: read from all_mentions.parquet when
     there is one (cheap, any layout), else from the JSON files."""
-    folder = Path(folder)
+    folder = check_folder(Path(folder), "dataset folder")
     path = folder / MENTIONS_PARQUET
     if path.is_file():
-        missing = [name for name in columns if name not in pq.read_schema(path).names]
-        if missing:
-            raise FormatError(path, f"missing columns: {', '.join(missing)}")
-        return pq.read_table(path, columns=list(columns))
+        schema = pa.schema([MENTION_SCHEMA.field(name) for name in columns])
+        return conform(read_parquet(path, [name for name in columns if name in parquet_columns(path)]), schema, path)
     present = [split for split in SPLITS if any((folder / split / name).is_file() for name in KIND_FILES.values())]
     return load_mentions(folder, splits=present, columns=columns).select(list(columns))

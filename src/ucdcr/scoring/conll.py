@@ -20,6 +20,10 @@ Format, as the reference scorer v8.01 reads it:
   mention identification (``mentions.py``).
 - If a document name occurs twice in a file, the last occurrence is used (as v8.01), with a warning.
 
+The file is UTF-8 text (a UTF-8 byte-order mark is skipped): UTF-16, binary or other non-UTF-8 files are refused
+(:mod:`ucdcr.io.text`), and so is a file without any ``#begin document`` line (empty, random text), instead of
+scoring nothing as 0/0.
+
 Refused with :class:`~ucdcr.errors.FormatError` (file, line, problem): a close with no open, a mention still open
 at ``#end document``, a document never closed (end of file or a new ``#begin document``), ``#end document``
 outside a document, an annotation that cannot be parsed, and (when scoring) key and response documents whose
@@ -28,7 +32,8 @@ token counts differ.
 v8.01 differences, on input it handles by accident: it reads non-numeric ids as nothing, searches the whole line
 of a TAB-less file for brackets, and re-scans concatenated annotations after removing ``(N)`` (``(1(2)3)`` gives
 chain 13 there), and keeps the ``\r`` of CRLF token lines (so a trailing TAB before it hides the annotation);
-ucdcr reads the last column, each bracket once, and treats CRLF as a line end.
+ucdcr reads the last column, each bracket once, and treats CRLF as a line end. v8.01 also scores a file without
+documents as 0/0 and reads any bytes; ucdcr refuses both (above).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ucdcr.errors import FormatError
+from ucdcr.io.text import read_text
 
 Span = tuple[int, int]
 
@@ -61,6 +67,8 @@ class ConllDocument:
     chains: dict[str, list[Span]] = field(default_factory=dict)
     line: int = 0
     """Line number of the ``#begin document`` line (1-based)."""
+    token_fields: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
+    """Per token, its first columns and its line number (only when read with ``leading_fields``)."""
 
     @property
     def clusters(self) -> list[list[Span]]:
@@ -76,41 +84,59 @@ class ConllFile:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_conll(path: str | Path) -> ConllFile:
-    """Read every document of a CoNLL-2012 file (see the module docstring for the exact rules)."""
+def read_conll(path: str | Path, leading_fields: int = 0) -> ConllFile:
+    """Read every document of a CoNLL-2012 file (see the module docstring for the exact rules).
+
+    leading_fields: keep this many first columns of every token line in ``ConllDocument.token_fields`` (the
+    scorer needs none; ``ucdcr evaluate`` reads the document key, sentence and token number of a response).
+    """
     path = Path(path)
     result = ConllFile(path=path, documents={})
     current: _DocumentBuilder | None = None
-    with open(path, encoding="utf-8", errors="replace", newline="\n") as handle:
-        for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\n").removesuffix("\r")
-            if current is None:
-                current = _outside_line(path, number, line, result)
-                continue
-            if not line.strip():
-                continue
-            if END_RE.search(line):
-                _store(result, current.finish(number))
-                current = None
-            elif BEGIN_RE.match(line):
-                raise FormatError(
-                    path, f"document {current.doc.name!r} (begun at line {current.doc.line}) is never closed: "
-                    "new #begin document before #end document", number
-                )
-            else:
-                current.add_token(line, number)
+    text = read_text(path)
+    lines = text.split("\n")
+    if lines[-1] == "":  # the line break ending the last line
+        lines.pop()
+    number = 0
+    for number, raw in enumerate(lines, start=1):
+        line = raw.removesuffix("\r")
+        if current is None:
+            current = _outside_line(path, number, line, result, leading_fields)
+            continue
+        if not line.strip():
+            continue
+        if END_RE.search(line):
+            _store(result, current.finish(number))
+            current = None
+        elif BEGIN_RE.match(line):
+            raise FormatError(
+                path,
+                f"document {current.doc.name!r} (begun at line {current.doc.line}) is never closed: "
+                "new #begin document before #end document",
+                number,
+            )
+        else:
+            current.add_token(line, number)
     if current is not None:
         raise FormatError(
-            path, f"document {current.doc.name!r} (begun at line {current.doc.line}) is never closed: "
-            "end of file before #end document", number
+            path,
+            f"document {current.doc.name!r} (begun at line {current.doc.line}) is never closed: "
+            "end of file before #end document",
+            number,
         )
+    if not result.documents:
+        what = "the file is empty" if not text.strip() else "no line '#begin document NAME'"
+        raise FormatError(path, f"{what}: not a CoNLL-2012 coreference file (nothing to score)")
     return result
 
 
-def _outside_line(path: Path, number: int, line: str, result: ConllFile) -> _DocumentBuilder | None:
+def _outside_line(
+    path: Path, number: int, line: str, result: ConllFile, leading_fields: int = 0
+) -> _DocumentBuilder | None:
     begin = BEGIN_RE.match(line)
     if begin:
-        return _DocumentBuilder(path, ConllDocument(name=begin.group(1), line=number), result.warnings)
+        doc = ConllDocument(name=begin.group(1), line=number)
+        return _DocumentBuilder(path, doc, result.warnings, leading_fields)
     if END_RE.search(line):
         raise FormatError(path, "#end document without a matching #begin document", number)
     return None
@@ -129,11 +155,15 @@ def _store(result: ConllFile, doc: ConllDocument) -> None:
 class _DocumentBuilder:
     """Collects the tokens and bracket annotations of one document."""
 
-    def __init__(self, path: Path, doc: ConllDocument, warnings: list[str]) -> None:
+    def __init__(self, path: Path, doc: ConllDocument, warnings: list[str], leading_fields: int = 0) -> None:
         self.path, self.doc, self.warnings = path, doc, warnings
+        self.leading_fields = leading_fields
         self.open: dict[str, list[tuple[int, int]]] = {}  # chain id -> stack of (start token, line)
 
     def add_token(self, line: str, number: int) -> None:
+        if self.leading_fields:
+            fields = line.split("\t") if "\t" in line else line.split()
+            self.doc.token_fields.append((tuple(fields[: self.leading_fields]), number))
         annotation = coref_column(line)
         if annotation not in EMPTY_ANNOTATIONS:
             singles, opens, closes = self._parse(annotation, number)
@@ -151,15 +181,19 @@ class _DocumentBuilder:
         if DOUBLE_ANTECEDENT_RE.search(annotation):
             self.warnings.append(f"{self.path}:{number}: double antecedent {annotation!r} discarded (as v8.01)")
             annotation = DOUBLE_ANTECEDENT_RE.sub("", annotation)
-        singles, opens, closes = [], [], []
+        singles: list[str] = []
+        opens: list[str] = []
+        closes: list[str] = []
         for match in BRACKET_RE.finditer(annotation):
             single, opened, closed = match.groups()
             (singles if single else opens if opened else closes).append(single or opened or closed)
         leftover = BRACKET_RE.sub("", annotation).replace("|", "").strip()
         if leftover:
             raise FormatError(
-                self.path, f"cannot parse coreference annotation {annotation!r} (left over: {leftover!r}); "
-                "expected (ID), (ID or ID) joined by |, or -", number
+                self.path,
+                f"cannot parse coreference annotation {annotation!r} (left over: {leftover!r}); "
+                "expected (ID), (ID or ID) joined by |, or -",
+                number,
             )
         return singles, opens, closes
 
@@ -167,8 +201,9 @@ class _DocumentBuilder:
         stack = self.open.get(chain)
         if not stack:
             raise FormatError(
-                self.path, f"closing bracket '{chain})' in document {self.doc.name!r} has no open mention of "
-                f"chain {chain!r}", number
+                self.path,
+                f"closing bracket '{chain})' in document {self.doc.name!r} has no open mention of chain {chain!r}",
+                number,
             )
         start, _ = stack.pop()
         self.doc.chains.setdefault(chain, []).append((start, token))

@@ -12,10 +12,14 @@ chains, counted with duplicate occurrences, as v8.01 counts them):
   m), c = occurrences of r whose mention is in k; precision += c / |r|, recall += c / |k|; denominators are the
   numbers of key and response occurrences. Twinless response mentions add 0 but count in |r| and the denominator.
 - CEAF (Luo 2005): optimal one-to-one alignment of key and response chains maximising phi, solved exactly per
-  connected component of the key/response overlap graph with ``scipy.optimize.linear_sum_assignment`` (chains that
-  share no mention have phi = 0). CEAFm: phi3 = |k & r| (key occurrences found in r), denominators = mention
-  counts; CEAFe: phi4 = 2 |k & r| / (|k| + |r|), denominators = chain counts. The numerator is summed over key
-  chains in order as ``1 - (1 - phi)``, exactly v8.01's float arithmetic.
+  connected component of the key/response overlap graph (chains that share no mention have phi = 0), with the
+  result ``scipy.optimize.linear_sum_assignment`` gives. Most components need no solver: one edge; one chain on a
+  side (its largest phi, the first on ties, as the solver picks); or few enough chains to try every alignment,
+  when all the best ones give each key chain the same phi. Only the others import scipy (about a second of
+  start-up), as do overlap graphs too large for the components to be found in Python. CEAFm: phi3 = |k & r|
+  (key occurrences found in r), denominators = mention counts; CEAFe: phi4 = 2 |k & r| / (|k| + |r|),
+  denominators = chain counts. The numerator is summed over key chains in order as ``1 - (1 - phi)``, exactly
+  v8.01's float arithmetic.
 - BLANC (Luo et al. 2014, predicted mentions as in v8.01): coreference links (pairs in one chain) and
   non-coreference links (pairs across two chains of one side) as *sets* of mention pairs per side; counts
   |C_k & C_r|, |C_k|, |C_r|, |N_k & N_r|, |N_k|, |N_r|. Computed in closed form from the sparse contingency for
@@ -30,13 +34,14 @@ Floating-point sums are accumulated in v8.01's order (``np.cumsum``, sequential)
 
 from __future__ import annotations
 
+import itertools
+import math
+import sys
 from collections.abc import Callable
 from functools import cached_property
+from typing import overload
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ucdcr.scoring.mentions import IdentifiedDocument, Partition
 from ucdcr.scoring.results import BlancScore, MetricScore
@@ -47,6 +52,10 @@ def sequential_sum(values: np.ndarray) -> float:
     return float(np.cumsum(values)[-1]) if values.size else 0
 
 
+@overload
+def _pairs(n: int) -> int: ...
+@overload
+def _pairs(n: np.ndarray) -> np.ndarray: ...
 def _pairs(n: np.ndarray | int) -> np.ndarray | int:
     """Number of unordered pairs of n items, C(n, 2)."""
     return n * (n - 1) // 2
@@ -158,13 +167,11 @@ def ceafe(overlap: DocumentOverlap) -> MetricScore:
 
 def _aligned_similarity(cells: Contingency, phi: np.ndarray, overlap: DocumentOverlap) -> np.ndarray:
     """Per key chain, ``1 - (1 - phi)`` of its chain in an optimal alignment (0 when unaligned)."""
-    n_key, n_response = overlap.key.n_chains, overlap.response.n_chains
+    n_key = overlap.key.n_chains
     best = np.zeros(n_key, dtype=np.float64)
     if not len(phi):
         return best
-    nodes = n_key + n_response
-    graph = coo_matrix((np.ones(len(phi)), (cells.rows, n_key + cells.cols)), shape=(nodes, nodes))
-    _, component = connected_components(graph, directed=False)
+    component = connected_components(cells.rows, n_key + cells.cols, n_key + overlap.response.n_chains)
     edge_component = component[cells.rows]
     edges_in_component = np.bincount(edge_component)
     alone = edges_in_component[edge_component] == 1
@@ -177,9 +184,87 @@ def _aligned_similarity(cells: Contingency, phi: np.ndarray, overlap: DocumentOv
         cols, local_cols = np.unique(cells.cols[edges], return_inverse=True)
         matrix = np.zeros((len(rows), len(cols)))
         matrix[local_rows, local_cols] = phi[edges]
-        chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
-        best[rows[chosen_rows]] = matrix[chosen_rows, chosen_cols]
+        best[rows] = aligned_values(matrix)
     return 1 - (1 - best)
+
+
+BRUTE_FORCE_LIMIT = 5040
+"""Most alignments of a component tried without scipy (7! = every alignment of a 7 x 7 component)."""
+_TIE = 1e-9  # alignment totals closer than this to the best one are treated as equally good
+
+
+def aligned_values(matrix: np.ndarray) -> np.ndarray:
+    """Each row's entry in a maximum-weight one-to-one assignment of rows to columns (0 for a row left out).
+
+    The values ``linear_sum_assignment(matrix, maximize=True)`` gives: a single row or column takes its largest
+    entry (``argmax``, the first on ties, as the solver does); a small matrix tries every assignment and keeps the
+    result when every (near-)best assignment gives each row the same value, so that it cannot differ from the
+    solver's; anything else goes to scipy, imported only then (and used for every matrix once it is loaded).
+    """
+    n_rows, n_cols = matrix.shape
+    values = np.zeros(n_rows)
+    if n_rows == 1 or n_cols == 1:
+        row, col = divmod(int(np.argmax(matrix)), n_cols)
+        values[row] = matrix[row, col]
+        return values
+    solver_loaded = "scipy.optimize" in sys.modules  # then it is faster than trying every assignment
+    if not solver_loaded and math.perm(max(n_rows, n_cols), min(n_rows, n_cols)) <= BRUTE_FORCE_LIMIT:
+        unique = _unique_best_values(matrix)
+        if unique is not None:
+            return unique
+    from scipy.optimize import linear_sum_assignment
+
+    chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
+    values[chosen_rows] = matrix[chosen_rows, chosen_cols]
+    return values
+
+
+def _unique_best_values(matrix: np.ndarray) -> np.ndarray | None:
+    """The per-row values shared by every best assignment (tried exhaustively), or None if two best ones differ."""
+    transposed = matrix.shape[0] > matrix.shape[1]
+    wide = matrix.T if transposed else matrix  # rows <= columns: every row of ``wide`` gets a column
+    orders = np.array(list(itertools.permutations(range(wide.shape[1]), wide.shape[0])), dtype=np.int64)
+    picked = wide[np.arange(wide.shape[0]), orders]  # (assignments, rows of wide)
+    totals = picked.sum(axis=1)
+    best = totals >= totals.max() - _TIE
+    if transposed:  # back to the rows of ``matrix``: row orders[a, j] takes column j's value
+        per_row = np.zeros((int(best.sum()), matrix.shape[0]))
+        np.put_along_axis(per_row, orders[best], picked[best], axis=1)
+    else:
+        per_row = picked[best]
+    return per_row[0] if (per_row == per_row[0]).all() else None
+
+
+UNION_FIND_LIMIT = 5_000
+"""Overlap graphs with at most this many edges get their components in Python; larger ones from scipy's csgraph."""
+
+
+def connected_components(left: np.ndarray, right: np.ndarray, n_nodes: int) -> np.ndarray:
+    """The component label of each of ``n_nodes`` nodes of the undirected graph with edges ``left[i] - right[i]``.
+
+    Up to UNION_FIND_LIMIT edges a union-find in Python (labels: a root node of each component), above it (or once
+    scipy is loaded anyway) ``scipy.sparse.csgraph.connected_components``, imported then: it costs about half a
+    second of start-up, which a large graph makes up for.
+    """
+    if len(left) > UNION_FIND_LIMIT or "scipy.sparse.csgraph" in sys.modules:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components as scipy_components
+
+        graph = coo_matrix((np.ones(len(left)), (left, right)), shape=(n_nodes, n_nodes))
+        return scipy_components(graph, directed=False)[1]
+    parent = list(range(n_nodes))
+
+    def root(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]  # path halving
+            node = parent[node]
+        return node
+
+    for a, b in zip(left.tolist(), right.tolist(), strict=True):
+        root_a, root_b = root(a), root(b)
+        if root_a != root_b:
+            parent[root_a] = root_b
+    return np.array([root(node) for node in range(n_nodes)], dtype=np.int64)
 
 
 def blanc(overlap: DocumentOverlap) -> BlancScore:

@@ -70,7 +70,7 @@ class MetricScore:
             self.precision_den + other.precision_den,
         )
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> dict[str, object]:
         """Exact counts and the derived fractions (for ``--json``)."""
         return {
             "recall": self.recall,

@@ -1,0 +1,81 @@
+"""Reading a file's bytes and its UTF-8 text: every failure is one FormatError naming the file (and line).
+
+Used by the loader of built datasets, the scorer's CoNLL reader and the predictions reader of ``ucdcr evaluate``;
+light on purpose (standard library only), since ``ucdcr score`` imports it at start-up.
+
+Encoding rule:
+
+- Text is UTF-8. A UTF-8 byte-order mark at the very start is accepted and removed: it carries no content, and
+  many Windows tools write one.
+- UTF-16 and UTF-32 text (recognised by its byte-order mark, or by NUL bytes, which UTF-8 text never holds) is an
+  error saying UTF-8 is expected; so is any byte sequence that is not UTF-8 (the error gives the line and column
+  of the first bad byte). Nothing is guessed or replaced.
+"""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from ucdcr.errors import FormatError
+
+_WIDE_BOMS = (  # UTF-32 first: the UTF-32-LE mark begins with the UTF-16-LE one
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a file; a missing file, a folder or an unreadable file is a FormatError naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FormatError(path, "file not found") from None
+    except IsADirectoryError:
+        raise FormatError(path, "is a folder, expected a file") from None
+    except PermissionError:
+        raise FormatError(path, "cannot read the file: permission denied") from None
+    except OSError as exc:
+        raise FormatError(path, f"cannot read the file: {exc.strerror or exc}") from None
+
+
+def decode_text(data: bytes, name: str | Path) -> str:
+    """``data`` as UTF-8 text by the encoding rule of this module (a leading UTF-8 BOM removed)."""
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            raise FormatError(
+                name,
+                f"the file is {encoding} text (it starts with a {encoding} byte-order mark); expected UTF-8: "
+                "save it as UTF-8",
+            )
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _line_and_column(data, exc.start)
+        raise FormatError(
+            name,
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid UTF-8; expected UTF-8 "
+            "(the file may be Latin-1, Windows-1252 or binary)",
+            line,
+        ) from None
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, column = _line_and_column(data, nul)
+        raise FormatError(
+            name, f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text", line
+        )
+    return text
+
+
+def read_text(path: str | Path) -> str:
+    """A UTF-8 text file (encoding rule in the module docstring)."""
+    return decode_text(read_bytes(path), path)
+
+
+def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line (lines end at ``\\n``) and column of a byte offset."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, offset - line_start + 1
