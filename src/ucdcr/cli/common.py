@@ -101,7 +101,7 @@ def print_written(*paths: Path, what: str = "wrote", to: Console | None = None) 
 def _folder_or_absent(value: Path | None) -> Path | None:
     """A folder option may name a folder or nothing yet, never a file."""
     if value is not None and value.exists() and not value.is_dir():
-        raise typer.BadParameter(f"{value} is a file, not a folder")
+        raise UcdcrError(f"{value} is a file, not a folder")
     return value
 
 
@@ -109,7 +109,7 @@ def _existing_folder(value: Path | None) -> Path | None:
     """A folder to read from must be there."""
     _folder_or_absent(value)
     if value is not None and not value.exists():
-        raise typer.BadParameter(f"{value} does not exist")
+        raise UcdcrError(f"{value} does not exist")
     return value
 
 
@@ -117,7 +117,7 @@ def _writable_folder(value: Path | None) -> Path | None:
     """A folder to write into, checked before any work (see :func:`write_problem`)."""
     problem = write_problem(value, folder=True) if value is not None else None
     if problem:
-        raise typer.BadParameter(problem)
+        raise UcdcrError(problem)
     return value
 
 
@@ -125,7 +125,7 @@ def _writable_file(value: Path | None) -> Path | None:
     """A file to write, checked before any work (see :func:`write_problem`)."""
     problem = write_problem(value) if value is not None else None
     if problem:
-        raise typer.BadParameter(problem)
+        raise UcdcrError(problem)
     return value
 
 
