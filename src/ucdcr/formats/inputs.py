@@ -7,11 +7,9 @@ member), the line where it is known, and what is wrong. No reader needs its own 
 
 Encoding rule (text, CSV, JSON and XML alike):
 
-- Raw files are UTF-8. A UTF-8 byte-order mark at the very start is accepted and removed: it carries no content,
-  and MAXQDA and many Windows tools write one.
-- UTF-16 and UTF-32 text (recognised by its byte-order mark, or by NUL bytes, which UTF-8 text never holds) is an
-  error saying UTF-8 is expected; so is any byte sequence that is not UTF-8 (the error gives the line and column
-  of the first bad byte). Nothing is guessed or replaced.
+- Raw files are UTF-8, read by :mod:`ucdcr.io.text` (the one implementation of the rule): a leading UTF-8
+  byte-order mark is removed (MAXQDA and many Windows tools write one); UTF-16/UTF-32 text and bytes that are
+  not UTF-8 are errors giving the line and column. Nothing is guessed or replaced.
 - XML is held to the same rule: its bytes must be UTF-8 and are parsed as UTF-8 whatever the XML declaration says.
 
 Lines are split at ``\\n``, ``\\r\\n`` and ``\\r`` only (:func:`text_lines`), as Python's text files do;
@@ -33,75 +31,28 @@ from pathlib import Path
 from lxml import etree
 
 from ucdcr.errors import FormatError
+from ucdcr.io.text import LINE_BREAK, decode_text, read_bytes, read_text
 
-_WIDE_BOMS = (  # UTF-32 first: the UTF-32-LE mark begins with the UTF-16-LE one
-    (codecs.BOM_UTF32_LE, "UTF-32"),
-    (codecs.BOM_UTF32_BE, "UTF-32"),
-    (codecs.BOM_UTF16_LE, "UTF-16"),
-    (codecs.BOM_UTF16_BE, "UTF-16"),
-)
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+__all__ = [
+    "ZipInput",
+    "csv_records",
+    "csv_rows",
+    "decode_text",
+    "open_zip",
+    "parse_xml",
+    "read_bytes",
+    "read_text",
+    "read_xml",
+    "text_lines",
+]
+
 _XML_POSITION = re.compile(r",? line \d+, column \d+$")  # lxml repeats the position at the end of its message
 _ZIP_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, ValueError)
 
 
-def read_bytes(path: Path) -> bytes:
-    """The bytes of a file; a missing file, a folder, or an unreadable file is a FormatError naming it."""
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise FormatError(path, "file not found") from None
-    except IsADirectoryError:
-        raise FormatError(path, "is a folder, expected a file") from None
-    except PermissionError:
-        raise FormatError(path, "cannot read the file: permission denied") from None
-    except OSError as exc:
-        raise FormatError(path, f"cannot read the file: {exc.strerror or exc}") from None
-
-
-def decode_text(data: bytes, name: str | Path) -> str:
-    """``data`` as UTF-8 text by the encoding rule of this module (a leading UTF-8 BOM removed)."""
-    for bom, encoding in _WIDE_BOMS:
-        if data.startswith(bom):
-            raise FormatError(
-                name,
-                f"the file is {encoding} text (it starts with a {encoding} byte-order mark); "
-                "expected UTF-8: save it as UTF-8",
-            )
-    data = data.removeprefix(codecs.BOM_UTF8)
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line, column = _line_and_column(data, nul)
-        raise FormatError(
-            name,
-            f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text; expected UTF-8",
-            line,
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line, column = _line_and_column(data, exc.start)
-        raise FormatError(
-            name,
-            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid "
-            "UTF-8; expected UTF-8 (the file may be Latin-1, Windows-1252 or binary)",
-            line,
-        ) from None
-
-
-def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
-    line_start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
-    return len(_LINE_BREAK.findall(data[:offset].decode("utf-8", "replace"))) + 1, offset - line_start + 1
-
-
-def read_text(path: Path) -> str:
-    """A UTF-8 text file (encoding rule in the module docstring)."""
-    return decode_text(read_bytes(path), path)
-
-
 def text_lines(text: str) -> list[str]:
     """The lines of ``text`` without their line breaks (``\\n``, ``\\r\\n`` or ``\\r``)."""
-    lines = _LINE_BREAK.split(text)
+    lines = LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines

@@ -1,6 +1,7 @@
 """Reading a file's bytes and its UTF-8 text: every failure is one FormatError naming the file (and line).
 
-Used by the loader of built datasets, the scorer's CoNLL reader and the predictions reader of ``ucdcr evaluate``;
+Used by the format readers (:mod:`ucdcr.formats.inputs`), the loader of built datasets, the scorer's CoNLL reader
+and the predictions reader of ``ucdcr evaluate``;
 light on purpose (standard library only), since ``ucdcr score`` imports it at start-up.
 
 Encoding rule:
@@ -15,6 +16,7 @@ Encoding rule:
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 from ucdcr.errors import FormatError
@@ -25,6 +27,7 @@ _WIDE_BOMS = (  # UTF-32 first: the UTF-32-LE mark begins with the UTF-16-LE one
     (codecs.BOM_UTF16_LE, "UTF-16"),
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def read_bytes(path: str | Path) -> bytes:
@@ -47,27 +50,28 @@ def decode_text(data: bytes, name: str | Path) -> str:
         if data.startswith(bom):
             raise FormatError(
                 name,
-                f"the file is {encoding} text (it starts with a {encoding} byte-order mark); expected UTF-8: "
-                "save it as UTF-8",
+                f"the file is {encoding} text (it starts with a {encoding} byte-order mark); "
+                "expected UTF-8: save it as UTF-8",
             )
     data = data.removeprefix(codecs.BOM_UTF8)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line, column = _line_and_column(data, exc.start)
-        raise FormatError(
-            name,
-            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid UTF-8; expected UTF-8 "
-            "(the file may be Latin-1, Windows-1252 or binary)",
-            line,
-        ) from None
     nul = data.find(b"\x00")
     if nul >= 0:
         line, column = _line_and_column(data, nul)
         raise FormatError(
-            name, f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text", line
+            name,
+            f"NUL byte at column {column}: this is UTF-16 text or a binary file, not UTF-8 text; expected UTF-8",
+            line,
         )
-    return text
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _line_and_column(data, exc.start)
+        raise FormatError(
+            name,
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} is not valid "
+            "UTF-8; expected UTF-8 (the file may be Latin-1, Windows-1252 or binary)",
+            line,
+        ) from None
 
 
 def read_text(path: str | Path) -> str:
@@ -76,6 +80,6 @@ def read_text(path: str | Path) -> str:
 
 
 def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
-    """1-based line (lines end at ``\\n``) and column of a byte offset."""
-    line_start = data.rfind(b"\n", 0, offset) + 1
-    return data.count(b"\n", 0, offset) + 1, offset - line_start + 1
+    """1-based line (lines end at ``\\n``, ``\\r\\n`` or ``\\r``) and column of a byte offset."""
+    line_start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
+    return len(LINE_BREAK.findall(data[:offset].decode("utf-8", "replace"))) + 1, offset - line_start + 1
