@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
-from ucdcr.cli.common import EXIT_BUG, ISSUE_TRACKER, raised_at
+from ucdcr.cli.common import EXIT_BUG, issue_tracker, raised_at
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
@@ -58,7 +58,7 @@ def test_unexpected_exception_is_one_line_plus_where_to_report(tmp_path: Path) -
     # what failed, the exception type and message (on one line, brackets verbatim), where it was raised
     assert lines[0].startswith("error: `ucdcr stats` failed unexpectedly: ValueError: boom [/x] in two lines (at ")
     assert lines[0].endswith(" in boom)")
-    assert ISSUE_TRACKER in lines[1] and "`ucdcr --debug stats ...`" in lines[1] and "UCDCR_DEBUG=1" in lines[1]
+    assert issue_tracker() in lines[1] and "`ucdcr --debug stats ...`" in lines[1] and "UCDCR_DEBUG=1" in lines[1]
 
 
 @pytest.mark.parametrize("how", ["flag", "env"])
@@ -69,7 +69,7 @@ def test_debug_shows_the_traceback(tmp_path: Path, how: str) -> None:
     assert result.stderr.startswith("Traceback (most recent call last):")
     assert ", in boom\n" in result.stderr and "\nValueError: boom [/x] in\ntwo lines\n" in result.stderr
     assert "error: `ucdcr stats` failed unexpectedly: ValueError: boom" in result.stderr
-    assert result.stderr.rstrip().splitlines()[-1] == f"This is a bug in ucdcr: please report it at {ISSUE_TRACKER}."
+    assert result.stderr.rstrip().splitlines()[-1] == f"This is a bug in ucdcr: please report it to {issue_tracker()}."
 
 
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:

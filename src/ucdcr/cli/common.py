@@ -29,8 +29,6 @@ from ucdcr.report.tables import FORMATS
 console = Console()
 err_console = Console(stderr=True)
 
-# Where users report bugs. A placeholder until the project's public repository exists: change it here only.
-ISSUE_TRACKER = "https://github.com/ucdcr/ucdcr/issues"
 DEBUG_ENV = "UCDCR_DEBUG"
 
 EXIT_ERROR = 2  # a UcdcrError (bad input, missing files) or a usage error
@@ -78,7 +76,23 @@ def print_unexpected(exc: BaseException, command: str, debug: bool) -> None:
     )
     rerun = command.replace("ucdcr", "ucdcr --debug", 1)
     hint = "" if debug else f", with the traceback that `{rerun} ...` (or {DEBUG_ENV}=1) prints"
-    print_message("This is a bug in ucdcr:", f"please report it at {ISSUE_TRACKER}{hint}.", style="bold")
+    print_message("This is a bug in ucdcr:", f"please report it to {issue_tracker()}{hint}.", style="bold")
+
+
+def issue_tracker() -> str:
+    """Where to report bugs: the package's declared issue tracker (``[project.urls]`` "Issues" in pyproject.toml,
+    read from the installed metadata), else the maintainers named in the package metadata."""
+    from importlib import metadata
+
+    try:
+        meta = metadata.metadata("ucdcr")
+    except metadata.PackageNotFoundError:
+        return "the ucdcr maintainers"
+    for entry in meta.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in ("issues", "bug tracker", "tracker"):
+            return url.strip()
+    return "the ucdcr maintainers"
 
 
 def raised_at(exc: BaseException) -> str:
