@@ -33,6 +33,7 @@ from ucdcr.pipeline.heads import syntactic_head
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
 
 SPAN_NOT_COVERED = "no re-parsed tokens cover exactly the markable"
+DISCONTINUOUS = "discontinuous markable"
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ def _locate(
     gaps = [t.token_id for t in between if t.text.strip()]
     if gaps:
         return (
-            f"discontinuous markable: original token(s) {gaps} inside its span are not annotated "
+            f"{DISCONTINUOUS}: original token(s) {gaps} inside its span are not annotated "
             "(a mention is one contiguous span; it is not widened)"
         )
     if not any(sentence.source[k].text.strip() for k in positions):
@@ -348,7 +349,7 @@ def mention_id(prefix: str, mention: SourceMention, sent_id: int) -> str:
 
 @dataclass(frozen=True)
 class SpanMismatch:
-    """A written mention whose tokens do not spell its markable (both without whitespace)."""
+    """A written mention whose tokens do not spell its markable (the characters compared, as given)."""
 
     doc_key: str
     mention_id: str
@@ -360,31 +361,38 @@ _SPACES = re.compile(r"\s+")
 
 
 def span_mismatches(
-    corpus: SourceCorpus, records: Iterable[Mapping[str, Any]], mention_id_prefix: str = ""
+    corpus: SourceCorpus, records: Iterable[Mapping[str, Any]], mention_id_prefix: str = "", normalize: bool = True
 ) -> list[SpanMismatch]:
-    """Written mention records whose ``tokens_text`` is not exactly the text of their original tokens.
+    """Written mention records whose ``tokens_text`` does not spell exactly the text of their original tokens.
 
-    Independent of the alignment: a record is matched to its source mention by :func:`mention_id`, and the
-    characters of its output tokens are compared with those of the mention's original tokens (whitespace removed
-    on both sides, since spacing is rebuilt). A mention widened by a merged token, or shortened, shows up here.
+    Independent of the alignment: a record is matched to its source mention by :func:`mention_id` and the
+    characters of its output tokens are compared with those of the mention's original tokens. With ``normalize``
+    (the faithfulness rule) whitespace is ignored on both sides, since spacing is rebuilt, and LaTeX opening quotes
+    are compared as the rebuilt text writes them (:func:`~ucdcr.pipeline.detokenize.normalized_token`); without
+    it the texts are compared as they are. A mention widened by a merged token, or shortened, shows up either way.
     """
+
+    def spelled(texts: Iterable[str]) -> str:
+        return _SPACES.sub("", "".join(normalized_token(t) for t in texts)) if normalize else "".join(texts)
+
     tokens = {(d.doc_key, t.token_id): t for d in corpus.documents for t in d.tokens}
     markables: dict[str, str] = {}
     for mention in corpus.mentions:
         first = tokens.get((mention.doc_key, mention.token_ids[0])) if mention.token_ids else None
         if first is not None:
-            texts = [
-                normalized_token(tokens[(mention.doc_key, t)].text)
-                for t in mention.token_ids
-                if (mention.doc_key, t) in tokens
-            ]
-            markables[mention_id(mention_id_prefix, mention, first.sent_id)] = _SPACES.sub("", "".join(texts))
+            texts = [tokens[(mention.doc_key, t)].text for t in mention.token_ids if (mention.doc_key, t) in tokens]
+            markables[mention_id(mention_id_prefix, mention, first.sent_id)] = spelled(texts)
     mismatches = []
     for record in records:
-        written = _SPACES.sub("", "".join(normalized_token(t) for t in record["tokens_text"]))
+        written = spelled(record["tokens_text"])
         markable = markables.get(record["mention_id"])
         if markable != written:
             mismatches.append(
-                SpanMismatch(record["conll_doc_key"], record["mention_id"], markable or "(no source mention)", written)
+                SpanMismatch(
+                    record["conll_doc_key"],
+                    record["mention_id"],
+                    "(no source mention)" if markable is None else markable,
+                    written,
+                )
             )
     return mismatches
