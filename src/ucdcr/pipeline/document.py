@@ -7,11 +7,19 @@ REFERENCE.md §1.2, ``is_singleton`` still unset), plus every mention dropped on
 - Sentences are the source's sentences (``sent_id`` as given); each is rebuilt as a string
   (:mod:`ucdcr.pipeline.detokenize`) and re-tokenized by spaCy on its own, like the reference (§3.3). With
   ``reparse=False`` the original tokens are the output tokens and spaCy parses them pre-tokenized.
-- Only sentences holding a mention get the full pipeline (heads, lemma, POS, NER); the others are only
+- A mention is one contiguous run of original tokens of one sentence (blank tokens inside it aside). One that
+  spans sentences, leaves out a non-blank token inside its span (a discontinuous markable) or has no text is
+  dropped with that reason (stage "align"); it is never widened to a span it does not annotate.
+- Only sentences holding such a mention get the full pipeline (heads, lemma, POS, NER); the others are only
   tokenized (they are needed for the token table and context windows).
-- Alignment: an original token maps to every re-parsed token whose characters overlap its character span in the
-  rebuilt sentence (DESIGN.md §4 item 2); the mention is the contiguous range from the first to the last mapped
-  token. No string search.
+- Mention boundaries: the rebuilt text may glue original tokens that spaCy then keeps as one token ("NEWS - 3"
+  -> ``NEWS-3``, "Calif ." -> ``Calif.``). Before the tagger and parser run, every re-parsed token crossing the
+  start or end of a mention in its sentence is re-tokenized with that boundary forced
+  (:func:`ucdcr.pipeline.nlp.split_at`); elsewhere spaCy's tokenization is kept.
+- Alignment: the mention is the range of re-parsed tokens overlapping its markable's characters in the rebuilt
+  sentence, and it must cover exactly those characters (whitespace at either end aside). This is checked for every
+  mention; one that is not covered exactly is dropped with the reason :data:`SPAN_NOT_COVERED`. No string search.
+  :func:`span_mismatches` checks the written records against the reader's tokens independently of this stage.
 - Head: source-given head (``attributes["head"]``, first occurrence in the mention) or the syntactic rule of
   :mod:`ucdcr.pipeline.heads`; lemma / POS / NER of the head token unless the source gives them.
 - Context: :mod:`ucdcr.pipeline.context`.
