@@ -88,6 +88,7 @@ class _Sentence:
     spans: list[tuple[int, int]] = field(default_factory=list)
     doc: Any = None  # spaCy Doc
     first_global: int = 0
+    starts: list[int] = field(default_factory=list)  # character offset of each re-parsed token
 
 
 @dataclass
@@ -227,6 +228,7 @@ def _enrich_document(item: _Prepared, config: StageConfig) -> DocumentResult:
     global_id = 0
     for sentence in item.sentences:
         sentence.first_global = global_id
+        sentence.starts = [token.idx for token in sentence.doc]
         for token in sentence.doc:
             result.tokens.append(
                 OutputToken(sentence.sent_id, token.i, token.text, global_id, token.idx, bool(token.whitespace_))
@@ -260,7 +262,7 @@ def _mention_record(
     """The 29-field record of one mention, or the reason its re-parsed tokens do not cover exactly its markable."""
     sentence = markable.sentence
     start, end = markable.characters()
-    positions = _overlapping_tokens(sentence.doc, start, end)
+    positions = _overlapping_tokens(sentence, start, end)
     if not positions:
         return f"{SPAN_NOT_COVERED}: no re-parsed token overlaps {sentence.text[start:end]!r}"
     span = sentence.doc[positions[0] : positions[-1] + 1]
@@ -274,16 +276,15 @@ def _mention_record(
     return _record(markable.mention, document, sentence, span, head, index, config, doc_texts)
 
 
-def _overlapping_tokens(doc: Any, start: int, end: int) -> list[int]:
+def _overlapping_tokens(sentence: _Sentence, start: int, end: int) -> list[int]:
     """Indices of the non-whitespace re-parsed tokens whose characters overlap [start, end)."""
-    starts = [token.idx for token in doc]
-    first = max(bisect_right(starts, start) - 1, 0)
-    last = bisect_left(starts, end)
-    return [
-        i
-        for i in range(first, min(last, len(doc)))
-        if doc[i].idx < end and doc[i].idx + len(doc[i].text) > start and not doc[i].is_space
-    ]
+    doc = sentence.doc
+    found = []
+    for i in range(max(bisect_right(sentence.starts, start) - 1, 0), bisect_left(sentence.starts, end)):
+        token = doc[i]
+        if token.idx + len(token.text) > start and not token.is_space:
+            found.append(i)
+    return found
 
 
 def _head(span: Any, mention: SourceMention) -> Any:
