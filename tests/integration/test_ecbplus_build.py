@@ -59,21 +59,28 @@ def test_agreement_with_the_authors_release(ecb: tuple[Path, object], reference_
     figures = compare_builds(folder, reference_dir / "ECBplus")
     print(json.dumps({k: v for k, v in figures.items() if not isinstance(v, dict)}, indent=1))
     assert figures["reference_mentions"] == 15019  # 15,051 rows, 15,019 distinct (document, sentence, span)
-    assert figures["matched_rate"] >= 98.5
+    # Faithful spans split the reference's own merged tokens where they cross a mention boundary ("Calif." ->
+    # "Calif" "." when the markable ends before the period, "NEWS-3", "a.m."; 59 more tokens, and 55 more of the
+    # 1840 sentences holding a mention differ from theirs). The reference kept them and widened those mentions;
+    # every later token of such a sentence is numbered one higher than theirs, so 149 more of their mentions find
+    # no span with the same token numbers: matched 98.50% -> 97.51%, sentences identical 97.28% -> 94.29%
+    # (bench/compare_ecbplus_reference.py on builds before and after the split).
+    assert figures["matched_rate"] >= 97.5
     assert figures["head_lemma_agreement"] >= 93.0
     assert figures["split_agreement"] == 100.0
-    # Same text in the window (tokens joined) for 99.18%; identical token lists 73.39% (bench/compare_ecbplus_
-    # reference.py, after gluing clitics "I'm"). A window holds ~7 sentences and 94.8% of sentences come out
-    # identical; the rest is the reference's neural whitespace corrector (REFERENCE.md §3.2), which we cannot run
-    # offline (DESIGN.md §4 item 7). Windows by the only category they show (pipeline.compare.context_differences):
-    # URL lines it left half-spaced 1286, spaces it kept ("11 : 25") 651, punctuation it glued ("playoffs-") 553,
-    # words it merged ("repsays") 519, "I ' m" left apart 111 (its text has 7 of 22 "'m"/"'ve" glued, NP4E 6 of 6).
+    # Same text in the window (tokens joined) for 99.07%; identical token lists 70.12% (bench/compare_ecbplus_
+    # reference.py, after gluing clitics "I'm"; 73.39% before the faithful-span split above). A window holds ~7
+    # sentences and 94.3% of sentences come out identical; the rest is the reference's neural whitespace corrector
+    # (REFERENCE.md §3.2), which we cannot run offline (DESIGN.md §4 item 7), and the split tokens. Windows by the
+    # only category they show (pipeline.compare.context_differences): URL lines it left half-spaced 1122,
+    # punctuation it glued or kept glued ("playoffs-", "Calif.") 1043, spaces it kept ("11 : 25") 575, words it
+    # merged ("repsays") 487, "I ' m" left apart 106 (its text has 7 of 22 "'m"/"'ve" glued, NP4E 6 of 6).
     assert figures["context_text_identical"] >= 99.0
-    assert figures["context_identical"] >= 73.0
-    assert figures["mention_sentences_identical"] >= 97.0  # 97.28% of the 1840 sentences holding a mention
+    assert figures["context_identical"] >= 70.0
+    assert figures["mention_sentences_identical"] >= 94.0  # 94.29% of the 1840 sentences holding a mention
     found = context_differences(folder, reference_dir / "ECBplus")
     assert found["differing_windows"] == round(figures["matched"] * (100 - figures["context_identical"]) / 100)
-    assert found["only"].get("url", 0) >= 1000  # the largest single cause (1286 measured)
+    assert found["only"].get("url", 0) >= 1000  # the largest single cause (1122 measured)
     # chain partitions over matched mentions: only the UNKNOWN_INSTANCE_TAG and singleton ids differ by design
     assert figures["muc_f1"] >= 99.0 and figures["bcub_f1"] >= 99.0
 

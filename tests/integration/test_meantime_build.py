@@ -22,13 +22,16 @@ def test_reader_counts(raw_dir: Path) -> None:
 
 def test_build(built: Any) -> None:
     report = built.report("meantime")
-    assert report.parse_rate >= 99.0
-    # one mention crosses a sentence boundary and is dropped with its reason
-    assert [d["reason"] for d in report.dropped] == ["mention spans several sentences"]
+    assert report.parse_rate >= 99.0  # 6559 of 6617
+    # one mention crosses a sentence boundary; 57 discontinuous markables ("take ... away", "Mobile , Alabama"
+    # without the comma) cannot be one contiguous span and are dropped, not widened to their first..last token
+    # (tests/integration/test_span_faithfulness.py counts them on the reader's tokens)
+    reasons = Counter(d["reason"].split(":")[0] for d in report.dropped)
+    assert reasons == {"mention spans several sentences": 1, "discontinuous markable": 57}
     splits = report.splits
-    # paper Table 12: 3355 / 1895 / 1256 mentions; ours 3426 / 1905 / 1285 (+61 unlinked singletons, +re-mapping
-    # losses of the reference)
-    assert [splits[s]["mentions"] for s in ("train", "val", "test")] == [3426, 1905, 1285]
-    # paper Table 3: 3855 entity / 2651 event mentions; ours 3918 / 2698
-    assert sum(splits[s]["entity_mentions"] for s in splits) == 3918
-    assert sum(splits[s]["event_mentions"] for s in splits) == 2698
+    # paper Table 12: 3355 / 1895 / 1256 mentions; ours 3390 / 1895 / 1274 (+61 unlinked singletons, +re-mapping
+    # losses of the reference, -57 discontinuous markables: 36 / 10 / 11; widened, they made 3426 / 1905 / 1285)
+    assert [splits[s]["mentions"] for s in ("train", "val", "test")] == [3390, 1895, 1274]
+    # paper Table 3: 3855 entity / 2651 event mentions; ours 3908 / 2651 (the 57 dropped: 10 entity, 47 event)
+    assert sum(splits[s]["entity_mentions"] for s in splits) == 3908
+    assert sum(splits[s]["event_mentions"] for s in splits) == 2651

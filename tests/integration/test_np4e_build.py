@@ -56,8 +56,9 @@ def test_agreement_with_the_authors_release(built: Any, reference_dir: Path) -> 
     matched = [(ours[k], theirs[k]) for k in theirs if k in ours]
     # bench/compare_np4e_reference.py measured: 6319 of 6428 distinct reference spans (98.3%) found in our build;
     # head lemma 91.2% (our deterministic head rule vs the reference's first-token rule, REFERENCE.md §2.1);
-    # context window ids 80.5% (re-tokenization differences shift global token ids; 77.1% before clitics were
-    # glued: "I 'm" came back from spaCy as "'", "m"). Floors 1-2 points below.
+    # context window ids 79.65% (re-tokenization differences shift global token ids; 77.1% before clitics were
+    # glued: "I 'm" came back from spaCy as "'", "m"; 80.5% before "U.S.." was split at a mention's end, which
+    # shifts the global ids after it). Floors 1-2 points below.
     assert len(matched) / len(theirs) >= 0.97
     assert sum(a["mention_head_lemma"] == b["mention_head_lemma"] for a, b in matched) / len(matched) >= 0.89
     same_context = sum(a["context_start_end_global_id"] == b["context_start_end_global_id"] for a, b in matched)
@@ -68,9 +69,10 @@ def test_context_differences_are_explained(built: Any, reference_dir: Path) -> N
     from ucdcr.pipeline.compare import compare_builds, context_differences
 
     figures = compare_builds(built("np4e"), reference_dir / "NP4E")
-    # measured with bench/compare_np4e_reference.py: 60.17% identical context token lists (58.1% before clitics)
+    # measured with bench/compare_np4e_reference.py: 59.99% identical context token lists (58.1% before clitics,
+    # 60.17% before the faithful-span split of "U.S..")
     assert figures["context_identical"] >= 59.0
-    assert figures["mention_sentences_identical"] >= 93.5  # 93.88% measured; the "$" artefacts again
+    assert figures["mention_sentences_identical"] >= 93.5  # 93.82% measured; the "$" artefacts again
     found = context_differences(built("np4e"), reference_dir / "NP4E")
     # 2143 of the 2517 differing windows differ only in characters: the NP4E reader drops the "$" of "$--"/"$..."
     # tokens, the reference deletes "$-" from its strings and keeps "$..." (REFERENCE.md §3.2)

@@ -7,11 +7,19 @@ REFERENCE.md §1.2, ``is_singleton`` still unset), plus every mention dropped on
 - Sentences are the source's sentences (``sent_id`` as given); each is rebuilt as a string
   (:mod:`ucdcr.pipeline.detokenize`) and re-tokenized by spaCy on its own, like the reference (§3.3). With
   ``reparse=False`` the original tokens are the output tokens and spaCy parses them pre-tokenized.
-- Only sentences holding a mention get the full pipeline (heads, lemma, POS, NER); the others are only
+- A mention is one contiguous run of original tokens of one sentence (blank tokens inside it aside). One that
+  spans sentences, leaves out a non-blank token inside its span (a discontinuous markable) or has no text is
+  dropped with that reason (stage "align"); it is never widened to a span it does not annotate.
+- Only sentences holding such a mention get the full pipeline (heads, lemma, POS, NER); the others are only
   tokenized (they are needed for the token table and context windows).
-- Alignment: an original token maps to every re-parsed token whose characters overlap its character span in the
-  rebuilt sentence (DESIGN.md §4 item 2); the mention is the contiguous range from the first to the last mapped
-  token. No string search.
+- Mention boundaries: the rebuilt text may glue original tokens that spaCy then keeps as one token ("NEWS - 3"
+  -> ``NEWS-3``, "Calif ." -> ``Calif.``). Before the tagger and parser run, every re-parsed token crossing the
+  start or end of a mention in its sentence is re-tokenized with that boundary forced
+  (:func:`ucdcr.pipeline.nlp.split_at`); elsewhere spaCy's tokenization is kept.
+- Alignment: the mention is the range of re-parsed tokens overlapping its markable's characters in the rebuilt
+  sentence, and it must cover exactly those characters (whitespace at either end aside). This is checked for every
+  mention; one that is not covered exactly is dropped with the reason :data:`SPAN_NOT_COVERED`. No string search.
+  :func:`span_mismatches` checks the written records against the reader's tokens independently of this stage.
 - Head: source-given head (``attributes["head"]``, first occurrence in the mention) or the syntactic rule of
   :mod:`ucdcr.pipeline.heads`; lemma / POS / NER of the head token unless the source gives them.
 - Context: :mod:`ucdcr.pipeline.context`.
@@ -20,15 +28,20 @@ REFERENCE.md §1.2, ``is_singleton`` still unset), plus every mention dropped on
 from __future__ import annotations
 
 import hashlib
+import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.context import SentenceIndex, context_window
-from ucdcr.pipeline.detokenize import rebuild_sentence, space_before_flags
+from ucdcr.pipeline.detokenize import normalized_token, rebuild_sentence, space_before_flags
 from ucdcr.pipeline.heads import syntactic_head
-from ucdcr.records import DroppedMention, SourceDocument, SourceMention, SourceToken
+from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
+
+SPAN_NOT_COVERED = "no re-parsed tokens cover exactly the markable"
+DISCONTINUOUS = "discontinuous markable"
 
 
 @dataclass(frozen=True)
@@ -75,13 +88,56 @@ class _Sentence:
     spans: list[tuple[int, int]] = field(default_factory=list)
     doc: Any = None  # spaCy Doc
     first_global: int = 0
+    starts: list[int] = field(default_factory=list)  # character offset of each re-parsed token
+
+
+@dataclass
+class _Markable:
+    """A mention located on one sentence: its original tokens are positions first..last of that sentence."""
+
+    mention: SourceMention
+    sentence: _Sentence
+    first: int
+    last: int
+
+    def characters(self) -> tuple[int, int]:
+        """[start, end) of the markable in the rebuilt sentence, without leading or trailing whitespace."""
+        return _strip(self.sentence.text, self.sentence.spans[self.first][0], self.sentence.spans[self.last][1])
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    """[start, end) narrowed to leave out leading and trailing whitespace."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+@dataclass
+class _Prepared:
+    """One document between the stages: its sentences, its located mentions and the mentions dropped so far."""
+
+    task: DocumentTask
+    sentences: list[_Sentence]
+    markables: list[_Markable | DroppedMention]
 
 
 def process_documents(tasks: list[DocumentTask], config: StageConfig) -> list[DocumentResult]:
     """Run the per-document stages over a batch of documents (one ``nlp.pipe`` call for all their sentences)."""
-    prepared = [(task, _sentences(task.document)) for task in tasks]
+    prepared = [_prepare(task) for task in tasks]
     _parse_sentences(prepared, config)
-    return [_enrich_document(task, sentences, config) for task, sentences in prepared]
+    return [_enrich_document(item, config) for item in prepared]
+
+
+def _prepare(task: DocumentTask) -> _Prepared:
+    sentences = _sentences(task.document)
+    location = {t.token_id: (s, k) for s, sentence in enumerate(sentences) for k, t in enumerate(sentence.source)}
+    markables: list[_Markable | DroppedMention] = []
+    for mention in task.mentions:
+        located = _locate(mention, sentences, location)
+        markables.append(_dropped(mention, task.document, located) if isinstance(located, str) else located)
+    return _Prepared(task, sentences, markables)
 
 
 def _sentences(document: SourceDocument) -> list[_Sentence]:
@@ -94,18 +150,49 @@ def _sentences(document: SourceDocument) -> list[_Sentence]:
     return sentences
 
 
-def _parse_sentences(prepared: list[tuple[DocumentTask, list[_Sentence]]], config: StageConfig) -> None:
-    to_parse: list[tuple[_Sentence, Any]] = []
-    for task, sentences in prepared:
-        mention_tokens = {token_id for mention in task.mentions for token_id in mention.token_ids}
-        for sentence in sentences:
-            needs_parse = any(t.token_id in mention_tokens for t in sentence.source)
-            unparsed = _unparsed_doc(sentence, config)
-            if needs_parse:
-                to_parse.append((sentence, unparsed))
-            else:
-                sentence.doc = unparsed
-    for (sentence, _), parsed in zip(to_parse, spacy_nlp.parse(item for _, item in to_parse)):
+def _locate(
+    mention: SourceMention, sentences: list[_Sentence], location: dict[str, tuple[int, int]]
+) -> _Markable | str:
+    """The mention's sentence and original token range, or why it cannot be one contiguous span of one sentence."""
+    if not mention.token_ids:
+        return "mention has no tokens"
+    missing = [t for t in mention.token_ids if t not in location]
+    if missing:
+        return f"token id(s) {missing} not in the document"
+    sentence_ids = {location[t][0] for t in mention.token_ids}
+    if len(sentence_ids) > 1:
+        return "mention spans several sentences"
+    sentence = sentences[sentence_ids.pop()]
+    positions = {location[t][1] for t in mention.token_ids}
+    first, last = min(positions), max(positions)
+    between = [sentence.source[k] for k in range(first, last + 1) if k not in positions]
+    gaps = [t.token_id for t in between if t.text.strip()]
+    if gaps:
+        return (
+            f"{DISCONTINUOUS}: original token(s) {gaps} inside its span are not annotated "
+            "(a mention is one contiguous span; it is not widened)"
+        )
+    if not any(sentence.source[k].text.strip() for k in positions):
+        return "mention text is empty"
+    return _Markable(mention, sentence, first, last)
+
+
+def _parse_sentences(prepared: list[_Prepared], config: StageConfig) -> None:
+    """Tokenize every sentence; split re-parsed tokens at mention boundaries; run the full pipeline where needed."""
+    to_parse: list[_Sentence] = []
+    for item in prepared:
+        boundaries: dict[int, list[_Markable]] = {}
+        for markable in item.markables:
+            if isinstance(markable, _Markable):
+                boundaries.setdefault(id(markable.sentence), []).append(markable)
+        for sentence in item.sentences:
+            sentence.doc = _unparsed_doc(sentence, config)
+            markables = boundaries.get(id(sentence))
+            if markables:
+                if config.reparse:
+                    _split_at_mention_boundaries(sentence, markables)
+                to_parse.append(sentence)
+    for sentence, parsed in zip(to_parse, spacy_nlp.parse(s.doc for s in to_parse)):
         sentence.doc = parsed
 
 
@@ -125,26 +212,38 @@ def _unparsed_doc(sentence: _Sentence, config: StageConfig) -> Any:
     return doc
 
 
-def _enrich_document(task: DocumentTask, sentences: list[_Sentence], config: StageConfig) -> DocumentResult:
-    document = task.document
+def _split_at_mention_boundaries(sentence: _Sentence, markables: list[_Markable]) -> None:
+    """Make every mention's start and end a token boundary of the re-parsed sentence, before the parser runs.
+
+    The rebuilt text can glue original tokens ("NEWS - 3" -> "NEWS-3", "Calif ." -> "Calif.") and spaCy may keep
+    the result as one token. Where such a token crosses the start or end of a mention, it is re-tokenized as if
+    that boundary were whitespace; tokens crossing no mention boundary stay as spaCy made them.
+    """
+    spacy_nlp.split_at(sentence.doc, {edge for markable in markables for edge in markable.characters()})
+
+
+def _enrich_document(item: _Prepared, config: StageConfig) -> DocumentResult:
+    document = item.task.document
     result = DocumentResult(document.doc_key, [], [])
     global_id = 0
-    for sentence in sentences:
+    for sentence in item.sentences:
         sentence.first_global = global_id
+        sentence.starts = [token.idx for token in sentence.doc]
         for token in sentence.doc:
             result.tokens.append(
                 OutputToken(sentence.sent_id, token.i, token.text, global_id, token.idx, bool(token.whitespace_))
             )
             global_id += 1
         result.parsed_sentences += int(sentence.doc.has_annotation("DEP"))
-    index = SentenceIndex([len(s.doc) for s in sentences])
-    location = {t.token_id: (s_index, k) for s_index, s in enumerate(sentences) for k, t in enumerate(s.source)}
-    offsets = {id(s): [t.idx for t in s.doc] for s in sentences}
+    index = SentenceIndex([len(s.doc) for s in item.sentences])
     doc_texts = [t.token for t in result.tokens]
-    for mention in task.mentions:
-        record_or_reason = _mention_record(mention, document, sentences, location, offsets, index, config, doc_texts)
+    for markable in item.markables:
+        if isinstance(markable, DroppedMention):
+            result.dropped.append(markable)
+            continue
+        record_or_reason = _mention_record(markable, document, index, config, doc_texts)
         if isinstance(record_or_reason, str):
-            result.dropped.append(_dropped(mention, document, record_or_reason))
+            result.dropped.append(_dropped(markable.mention, document, record_or_reason))
         else:
             result.records.append(record_or_reason)
     return result
@@ -158,48 +257,34 @@ def _dropped(mention: SourceMention, document: SourceDocument, reason: str) -> D
 
 
 def _mention_record(
-    mention: SourceMention,
-    document: SourceDocument,
-    sentences: list[_Sentence],
-    location: dict[str, tuple[int, int]],
-    offsets: dict[int, list[int]],
-    index: SentenceIndex,
-    config: StageConfig,
-    doc_texts: list[str],
+    markable: _Markable, document: SourceDocument, index: SentenceIndex, config: StageConfig, doc_texts: list[str]
 ) -> dict[str, Any] | str:
-    """The 29-field record of one mention, or the reason it cannot be aligned."""
-    if not mention.token_ids:
-        return "mention has no tokens"
-    missing = [t for t in mention.token_ids if t not in location]
-    if missing:
-        return f"token id(s) {missing} not in the document"
-    sentence_ids = {location[t][0] for t in mention.token_ids}
-    if len(sentence_ids) > 1:
-        return "mention spans several sentences"
-    sentence = sentences[sentence_ids.pop()]
-    positions = _aligned_positions(sentence, [location[t][1] for t in mention.token_ids], offsets[id(sentence)])
+    """The 29-field record of one mention, or the reason its re-parsed tokens do not cover exactly its markable."""
+    sentence = markable.sentence
+    start, end = markable.characters()
+    positions = _overlapping_tokens(sentence, start, end)
     if not positions:
-        return "no re-parsed token overlaps the mention's characters"
+        return f"{SPAN_NOT_COVERED}: no re-parsed token overlaps {sentence.text[start:end]!r}"
     span = sentence.doc[positions[0] : positions[-1] + 1]
-    head = _head(span, mention)
-    return _record(mention, document, sentence, span, head, index, config, doc_texts)
+    covered = _strip(sentence.text, span[0].idx, span[-1].idx + len(span[-1].text))
+    if covered != (start, end):
+        return (
+            f"{SPAN_NOT_COVERED}: re-parsed tokens {sentence.text[covered[0] : covered[1]]!r} "
+            f"for the markable {sentence.text[start:end]!r}"
+        )
+    head = _head(span, markable.mention)
+    return _record(markable.mention, document, sentence, span, head, index, config, doc_texts)
 
 
-def _aligned_positions(sentence: _Sentence, token_positions: list[int], starts: list[int]) -> list[int]:
-    """Re-parsed token indices overlapping the character spans of the given original tokens (sorted)."""
+def _overlapping_tokens(sentence: _Sentence, start: int, end: int) -> list[int]:
+    """Indices of the non-whitespace re-parsed tokens whose characters overlap [start, end)."""
     doc = sentence.doc
-    found: set[int] = set()
-    for position in token_positions:
-        start, end = sentence.spans[position]
-        if end <= start:
-            continue
-        first = max(bisect_right(starts, start) - 1, 0)
-        last = bisect_left(starts, end)
-        for i in range(first, min(last, len(doc))):
-            token = doc[i]
-            if token.idx < end and token.idx + len(token.text) > start and not token.is_space:
-                found.add(i)
-    return sorted(found)
+    found = []
+    for i in range(max(bisect_right(sentence.starts, start) - 1, 0), bisect_left(sentence.starts, end)):
+        token = doc[i]
+        if token.idx + len(token.text) > start and not token.is_space:
+            found.append(i)
+    return found
 
 
 def _head(span: Any, mention: SourceMention) -> Any:
@@ -269,3 +354,54 @@ def mention_id(prefix: str, mention: SourceMention, sent_id: int) -> str:
     doc = mention.doc_key.replace("/", "_")
     first = mention.token_ids[0] if mention.token_ids else "x"
     return f"{prefix}{doc}_{sent_id}_{first}_{digest}"
+
+
+@dataclass(frozen=True)
+class SpanMismatch:
+    """A written mention whose tokens do not spell its markable (the characters compared, as given)."""
+
+    doc_key: str
+    mention_id: str
+    markable: str
+    written: str
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def span_mismatches(
+    corpus: SourceCorpus, records: Iterable[Mapping[str, Any]], mention_id_prefix: str = "", normalize: bool = True
+) -> list[SpanMismatch]:
+    """Written mention records whose ``tokens_text`` does not spell exactly the text of their original tokens.
+
+    Independent of the alignment: a record is matched to its source mention by :func:`mention_id` and the
+    characters of its output tokens are compared with those of the mention's original tokens. With ``normalize``
+    (the faithfulness rule) whitespace is ignored on both sides, since spacing is rebuilt, and LaTeX opening quotes
+    are compared as the rebuilt text writes them (:func:`~ucdcr.pipeline.detokenize.normalized_token`); without
+    it the texts are compared as they are. A mention widened by a merged token, or shortened, shows up either way.
+    """
+
+    def spelled(texts: Iterable[str]) -> str:
+        return _SPACES.sub("", "".join(normalized_token(t) for t in texts)) if normalize else "".join(texts)
+
+    tokens = {(d.doc_key, t.token_id): t for d in corpus.documents for t in d.tokens}
+    markables: dict[str, str] = {}
+    for mention in corpus.mentions:
+        first = tokens.get((mention.doc_key, mention.token_ids[0])) if mention.token_ids else None
+        if first is not None:
+            texts = [tokens[(mention.doc_key, t)].text for t in mention.token_ids if (mention.doc_key, t) in tokens]
+            markables[mention_id(mention_id_prefix, mention, first.sent_id)] = spelled(texts)
+    mismatches = []
+    for record in records:
+        written = spelled(record["tokens_text"])
+        markable = markables.get(record["mention_id"])
+        if markable != written:
+            mismatches.append(
+                SpanMismatch(
+                    record["conll_doc_key"],
+                    record["mention_id"],
+                    "(no source mention)" if markable is None else markable,
+                    written,
+                )
+            )
+    return mismatches

