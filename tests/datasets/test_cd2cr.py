@@ -10,6 +10,8 @@ import pytest
 
 from ucdcr.datasets import cd2cr
 from ucdcr.errors import MissingRawData
+from ucdcr.pipeline import build
+from ucdcr.pipeline.document import DocumentTask, StageConfig, process_documents
 from ucdcr.registry import ReadOptions, get
 
 
@@ -126,7 +128,7 @@ def test_finalize_majority_type_and_description() -> None:
     assert kept[0]["description"] == "NASA_agency_it"
 
 
-def test_mention_with_a_gap_is_dropped_not_widened(tmp_path: Path) -> None:
+def test_mention_with_a_gap_is_dropped_by_the_build_not_widened(tmp_path: Path) -> None:
     raw = write_corpus(tmp_path)
     path = raw / "CDCR_Corpus" / "dev_entities.json"
     path.write_text(json.dumps([entity("0_news_9", 0, [0], 0, "Mice", 1)]))
@@ -135,6 +137,9 @@ def test_mention_with_a_gap_is_dropped_not_widened(tmp_path: Path) -> None:
     records[0]["tokens_ids"] = [0, 2]  # "A ... study": before, the reader built "A new study"
     train.write_text(json.dumps(records))
     corpus = cd2cr.read_cd2cr(raw, ReadOptions())
-    dropped = [d for d in corpus.dropped if d.source_id == "train:0"]
-    assert len(dropped) == 1 and "not a contiguous run" in dropped[0].reason and dropped[0].text == "A study"
-    assert "train:0" not in {m.source_id for m in corpus.mentions}
+    [gap] = [m for m in corpus.mentions if m.source_id == "train:0"]
+    assert gap.token_ids[0] != gap.token_ids[-1] and len(gap.token_ids) == 2  # passed on as annotated, not filled
+    [task] = [t for t in build._tasks(corpus)[0] if t.document.doc_key == gap.doc_key]
+    [result] = process_documents([DocumentTask(task.document, [gap])], StageConfig())
+    assert result.records == [] and result.dropped[0].reason.startswith("discontinuous markable")
+    assert result.dropped[0].text == "A study"

@@ -9,15 +9,13 @@ import pytest
 
 from ucdcr.errors import FormatError, MissingRawData, UcdcrError
 from ucdcr.formats.corpus_checks import (
-    drop_unfaithful_mentions,
-    finish_corpus,
     flag_option,
     list_option,
     require_listed_ids,
 )
 from ucdcr.formats.inputs import csv_records, csv_rows, decode_text, open_zip, parse_xml, read_text, text_lines
 from ucdcr.formats.json_files import describe, expect, field, int_of, list_of, parse_json, read_split_map
-from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.records import SourceCorpus
 from ucdcr.registry import ReadOptions
 
 
@@ -151,30 +149,3 @@ def test_listed_ids_missing_and_partial() -> None:
         "(split(s) val would be empty)"
     )
     assert corpus.notes == [expected]
-
-
-def _corpus(*mentions: tuple[str, ...]) -> SourceCorpus:
-    tokens = [SourceToken(str(i), text, 0) for i, text in enumerate(["A", "big", " ", "dog", "."])]
-    document = SourceDocument("0", "0", "0", "0", "d", "d", "train", tokens, source_file="d.txt")
-    return SourceCorpus(
-        [document], [SourceMention("0/0/d", ids, "c", "entity", "X", "", f"m{i}") for i, ids in enumerate(mentions)]
-    )
-
-
-def test_unfaithful_spans_are_dropped_with_a_reason() -> None:
-    corpus = drop_unfaithful_mentions(_corpus(("0", "1"), ("0", "3"), ("3", "1"), ("2",), ("9",), ()))
-    assert [m.source_id for m in corpus.mentions] == ["m0"]
-    reasons = {d.source_id: d.reason for d in corpus.dropped}
-    assert "not a contiguous run" in reasons["m1"] and "would widen it" in reasons["m1"]
-    assert "not a contiguous run" in reasons["m2"]  # out of document order
-    assert reasons["m3"] == "mention text is empty (its tokens hold no characters)"
-    assert reasons["m4"] == "token id(s) ['9'] are not in the document"
-    assert reasons["m5"] == "mention has no tokens"
-    assert all(d.stage == "read" for d in corpus.dropped)
-
-
-def test_two_documents_under_one_key_are_an_error() -> None:
-    corpus = _corpus()
-    corpus.documents.append(SourceDocument("0", "0", "0", "0", "d", "d", "train", [], source_file="e.txt"))
-    with pytest.raises(FormatError, match=r"^e\.txt: document key '0/0/d' is also the key of d\.txt"):
-        finish_corpus(corpus)

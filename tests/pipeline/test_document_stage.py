@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
+from ucdcr.errors import FormatError
 from ucdcr.pipeline import nlp
+from ucdcr.pipeline.build import _tasks
 from ucdcr.pipeline.document import DocumentTask, StageConfig, mention_id, process_documents
-from ucdcr.records import SourceDocument, SourceMention, SourceToken
+from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken
 
 
 def document(*sentences: list[str]) -> SourceDocument:
@@ -67,3 +71,24 @@ def test_mention_ids_are_deterministic() -> None:
     first = mention_id("P_", mention(doc, ["0.0"]), 0)
     assert first == mention_id("P_", mention(doc, ["0.0"]), 0) and first.startswith("P_1_1a_7_0_0.0_")
     assert first != mention_id("P_", mention(doc, ["0.1"]), 0)
+
+
+def test_unfaithful_spans_are_dropped_not_widened() -> None:
+    # the one place that decides whether a mention is a faithful span: every reader passes mentions on as annotated
+    doc = document(["A", "big", " ", "dog", "."])
+    cases = {"ok": ["0.0", "0.1"], "gap": ["0.0", "0.3"], "blank": ["0.2"], "none": []}
+    mentions = [SourceMention(doc.doc_key, tuple(ids), "C1", "entity", "X", "", name) for name, ids in cases.items()]
+    [result] = process_documents([DocumentTask(doc, mentions)], StageConfig())
+    assert [r["tokens_text"] for r in result.records] == [["A", "big"]]
+    reasons = {d.source_id: d.reason for d in result.dropped}
+    assert reasons["gap"].startswith("discontinuous markable: original token(s) ['0.1'] inside its span")
+    assert reasons["blank"] == "mention text is empty"
+    assert reasons["none"] == "mention has no tokens"
+    assert {d.stage for d in result.dropped} == {"align"}
+
+
+def test_two_documents_under_one_key_are_an_error() -> None:
+    first, second = document(["A", "."]), document(["B", "."])
+    first.source_file, second.source_file = "d.txt", "e.txt"
+    with pytest.raises(FormatError, match=r"^e\.txt: document key '1/1a/7' is also the key of d\.txt"):
+        _tasks(SourceCorpus([first, second], []))

@@ -16,8 +16,9 @@ Rules:
   "aged 3·0 years [ SD 2·5 ]"); the sentences such a mention spans are joined into one sentence, so no mention
   is cut or dropped (the reference keeps only the part in the first sentence). Sentence ids are renumbered 0..
   per document.
-- A mention whose token ids are not in its document, whose token ids are not one contiguous run (it would be
-  widened), or whose topic differs from its document's, is dropped with the reason.
+- A mention whose topic differs from its document's is dropped with the reason; mentions are passed on with their
+  token ids as annotated (the build drops one whose ids are not in its document or not one contiguous run,
+  instead of widening it).
 - Document names: ``news_urls.json`` / ``sci_papers.json`` are objects ``{"<n>": {"url" | "doi": string}}``; a
   document they do not name keeps its doc id as name (counted in the notes).
 - Entity type (finalize hook): the majority over the chain of the head NER (O -> OTHER), ties alphabetically
@@ -32,7 +33,6 @@ from typing import Any
 
 from ucdcr.errors import MissingRawData
 from ucdcr.formats import cd2cr as fmt
-from ucdcr.formats.corpus_checks import finish_corpus
 from ucdcr.formats.json_files import expect, field
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, register
@@ -66,7 +66,7 @@ def read_cd2cr(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
     unnamed = sum(1 for d in corpus.documents if d.doc == d.doc_id)
     if unnamed:
         corpus.notes.append(f"{unnamed} documents are not named in news_urls.json / sci_papers.json (named by doc id)")
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _document_names(corpus_dir: Path) -> dict[str, dict[str, str]]:

@@ -31,7 +31,6 @@ from typing import Any
 from ucdcr.datasets.np4e import PRONOUN_POS, chain_type
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cerec_conll import CerecMention, CerecThread, CerecToken, read_cerec_conll
-from ucdcr.formats.corpus_checks import finish_corpus
 from ucdcr.formats.inputs import open_zip, read_text
 from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, register
@@ -133,7 +132,7 @@ def read_cerec(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
         for thread in read_cerec_conll(source.read_text(), source.label):
             _add_thread(corpus, thread, source)
     corpus.counts["annotated"] = len(corpus.mentions) + len(corpus.dropped)
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _add_thread(corpus: SourceCorpus, thread: CerecThread, source: SplitSource) -> None:

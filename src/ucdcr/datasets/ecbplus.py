@@ -40,7 +40,6 @@ from pathlib import Path
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
 from ucdcr.formats.corpus_checks import (
-    finish_corpus,
     flag_option,
     natural_order,
     report_missing,
@@ -111,7 +110,7 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
         if all_sentences
         else "only mentions in the validated sentences (ECBplus_coreference_sentences.csv)"
     )
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _check_complete(

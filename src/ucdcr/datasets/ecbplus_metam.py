@@ -29,7 +29,7 @@ from pathlib import Path
 from ucdcr.datasets import ecbplus
 from ucdcr.download import require_raw_files
 from ucdcr.errors import FormatError
-from ucdcr.formats.corpus_checks import PARTIAL_OPTION, finish_corpus
+from ucdcr.formats.corpus_checks import PARTIAL_OPTION
 from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.metam_json import MetamRecord, read_mention_map
 from ucdcr.records import (
@@ -88,7 +88,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
         corpus.dropped += dropped
         _apply_paraphrases(corpus, document, pairs)
     _report_unmatched(corpus, records, matched)
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _evaluation_records(

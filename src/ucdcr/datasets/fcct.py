@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import FormatError, MissingRawData
-from ucdcr.formats.corpus_checks import finish_corpus, report_missing
+from ucdcr.formats.corpus_checks import report_missing
 from ucdcr.formats.fcc_csv import (
     FccAction,
     FccDocument,
@@ -201,7 +201,7 @@ def read_fcct(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     if empty_cells:
         corpus.counts["empty_token_cells"] = empty_cells
     corpus.notes.append("participant/time/location mentions of FCC-T are not output (no coreference annotated)")
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _without_tokens(

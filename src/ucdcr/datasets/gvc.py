@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ucdcr.download import require_raw_files
 from ucdcr.errors import FormatError
-from ucdcr.formats.corpus_checks import finish_corpus, report_missing
+from ucdcr.formats.corpus_checks import report_missing
 from ucdcr.formats.gvc_conll import (
     DOC_TO_EVENT_FILE,
     SPLIT_FILES,
@@ -78,7 +78,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
         corpus.mentions += [_mention(doc_key, m) for m in gvc_doc.mentions]
     corpus.counts["annotated"] = annotated
     _check_complete(corpus, options, folder, structure, seen)
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _check_complete(

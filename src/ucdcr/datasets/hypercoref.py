@@ -38,7 +38,7 @@ from typing import Any
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import MissingRawData
-from ucdcr.formats.corpus_checks import finish_corpus, list_option, report_missing
+from ucdcr.formats.corpus_checks import list_option, report_missing
 from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.hypercoref_parquet import (
     Hyperlink,
@@ -210,7 +210,7 @@ def read_hypercoref(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     corpus.notes.append(
         f"outlets {', '.join(outlets)}; mentions sampled as in the paper (§7.1.7); original tokenization kept"
     )
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _entity_type(records: list[dict[str, Any]]) -> str:

@@ -22,9 +22,10 @@ coreference mentions and are counted in the notes); event vs entity by the tag. 
 - a mention with no REFERS_TO (61 here) is kept as a singleton ``Singleton_<TAG[:3]>_<doc id>_<m_id>`` (the
   reference leaves them out); a mention linked to two instances (11) stays in the first one, noted.
 - a REFERS_TO relation without exactly one target is an error.
-Discontinuous mentions (58 markables, e.g. "take ... away") are filled from the first to the last anchored
-token, as in ECB+ (the unified format stores one token range per mention), and counted as
-``discontinuous_filled``.
+Discontinuous mentions (e.g. "take ... away", "Mobile , Alabama" annotated without the comma) keep their
+anchored tokens; the unified format stores one contiguous token range per mention, so the build drops them with
+that reason (listed in the build report) instead of widening them. Unlike ECB+, MEANTIME declares no rule that
+fills such gaps.
 Type: the entity instance's ``ent_type`` spelled out (ORG -> ORGANIZATION, …); the event instance's ``class``
 (SPEECH_COGNITIVE, GRAMMATICAL, MIXTURE …; class OTHER -> EVENT); unlinked: EVENT / OTHER. Description: the
 instance's TAG_DESCRIPTOR (unlinked: empty).
@@ -39,7 +40,7 @@ from pathlib import Path
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
-from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
+from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import open_zip
 from ucdcr.formats.json_files import read_split_map
 from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
@@ -100,7 +101,7 @@ def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> Sourc
         "not coreference mentions, not read: " + ", ".join(f"{n} {tag}" for tag, n in sorted(skipped.items()))
     )
     corpus.notes.append(f"{extra_links} mentions linked to a second instance stay in their first chain")
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _topic_number(folder: str, source: str) -> str:
@@ -167,9 +168,7 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
             skipped[markable.tag] += 1
             continue
         target = cat.markables[target_of[markable.m_id]] if markable.m_id in target_of else None
-        token_ids, filled = cat.filled_span(markable)
-        corpus.counts["discontinuous_filled"] = corpus.counts.get("discontinuous_filled", 0) + int(filled)
-        corpus.mentions.append(_mention(markable, token_ids, target, document))
+        corpus.mentions.append(_mention(markable, cat.anchored_tokens(markable), target, document))
     return extra_links
 
 

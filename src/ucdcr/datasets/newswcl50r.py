@@ -33,7 +33,7 @@ from typing import Any
 
 from ucdcr.download import manual_steps_message
 from ucdcr.errors import FormatError, MissingRawData
-from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
+from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.maxqda_csv import (
     MaxqdaSegment,
@@ -266,7 +266,7 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
         if split not in set(split_of.values())
     }
     corpus.notes.append("paragraphs are the source sentences; article texts are not redistributed")
-    return finish_corpus(corpus)
+    return corpus
 
 
 def drop_duplicate_heads(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[DroppedMention]]:

@@ -30,7 +30,7 @@ from typing import Any
 from ucdcr.datasets import np4e
 from ucdcr.download import manual_steps_message, require_raw_files
 from ucdcr.errors import FormatError, MissingRawData
-from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
+from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import csv_records, read_text
 from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
@@ -109,7 +109,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
         hint=f"Check the files in {folder / CORPUS_DIR}.",
     )
     corpus.counts["annotated"] = len(corpus.mentions) + len(corpus.dropped)
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _add_document(

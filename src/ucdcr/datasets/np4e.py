@@ -10,7 +10,7 @@ the split file lists without a folder (or with no ``.mmax`` project) stops the b
 reader option ``partial=true``, is noted in the build report); a folder that is not one of the five is an error.
 One document per ``<id>newsML.mmax`` project, doc id = its digits. Every markable of the ``coref`` level is an
 entity mention; its within-document chain is its ``coref_set``. A discontinuous markable (a span of several
-fragments with a gap) is dropped with its reason, not widened.
+fragments with a gap) is passed on as annotated; the build drops it with its reason instead of widening it.
 Token text: a "$" glued before pure punctuation ("$--", "$-", "$...", 136 tokens) is an encoding artefact of the
 corpus and is removed (the reference deletes "$-" from its strings likewise); every other token is kept as is.
 
@@ -29,7 +29,7 @@ from typing import Any
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats import mmax2
-from ucdcr.formats.corpus_checks import finish_corpus, require_listed_ids
+from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.json_files import read_split_map
 from ucdcr.records import (
     SourceCorpus,
@@ -83,7 +83,7 @@ def read_np4e(raw_folder: Path, options: ReadOptions | None = None) -> SourceCor
         hint=DOWNLOAD_HINT,
     )
     corpus.counts["annotated"] = len(corpus.mentions)
-    return finish_corpus(corpus)
+    return corpus
 
 
 def event_projects(mmax_root: Path) -> dict[str, tuple[str, list[Path]]]:

@@ -26,7 +26,6 @@ from collections import defaultdict
 from pathlib import Path
 
 from ucdcr.download import require_raw_files
-from ucdcr.formats.corpus_checks import finish_corpus
 from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.wec_json import TopicRow, WecMention, first_listed, read_mentions, read_topic_map, read_topic_names
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
@@ -81,7 +80,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
                 corpus.dropped += [_dropped(f"?/?/{name_shortuuid(title)}", m, reason) for m in by_doc[title]]
                 continue
             _add_document(corpus, by_doc[title], row, topic_ids[row.topic], split, MENTION_FILES[split])
-    return finish_corpus(corpus)
+    return corpus
 
 
 def _order_key(title: str, rows: dict[str, TopicRow]) -> tuple[str, str, str]:

@@ -88,6 +88,10 @@ class CatDocument:
         """Markables anchored to tokens, in file order."""
         return [m for m in self.markables.values() if not m.is_instance]
 
+    def anchored_tokens(self, markable: CatMarkable) -> tuple[str, ...]:
+        """The token ids a mention is anchored to, each once, in document order (gaps, if any, stay gaps)."""
+        return tuple(self.tokens[i].t_id for i in sorted({self.position[t_id] for t_id in markable.token_ids}))
+
     def filled_span(self, markable: CatMarkable) -> tuple[tuple[str, ...], bool]:
         """The token ids from the first to the last anchored token of a mention, in document order, and whether
         that filled a gap (the anchors were discontinuous)."""

@@ -11,14 +11,10 @@ The reader option ``partial`` (``ucdcr build <id> -o partial=true``, ``ReadOptio
 accepts a partial corpus: the build goes on with what is there, ids and splits unchanged, and the corpus notes
 (hence the build report) name what is missing.
 
-Every reader returns ``finish_corpus(corpus)``: document keys must be unique (two raw documents under one key
-would silently share their mentions), and unfaithful mention spans are dropped (next paragraph).
-
-Mention spans. :func:`drop_unfaithful_mentions` moves every mention whose original tokens are not one
-contiguous run of its document (in document order, each token once) or whose tokens hold no text to
-``corpus.dropped`` with the reason: the unified format stores a mention as a contiguous token range, and a
-range that is not what was annotated would widen or shorten the mention. A dataset whose rule fills the gaps
-of discontinuous annotations (ECB+, MEANTIME) fills them in its reader, explicitly and counted.
+Readers pass mentions on as annotated: the build checks centrally that document keys are unique and drops (with
+its reason) every mention that is not one contiguous, non-empty run of one sentence (:mod:`ucdcr.pipeline.build`,
+:mod:`ucdcr.pipeline.document`). A dataset whose declared rule fills the gaps of discontinuous annotations (ECB+)
+fills them in its reader, explicitly and counted.
 """
 
 from __future__ import annotations
@@ -28,7 +24,7 @@ from pathlib import Path
 from typing import Literal
 
 from ucdcr.errors import FormatError, MissingRawData, UcdcrError
-from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceDocument, SourceMention
+from ucdcr.records import SPLITS, SourceCorpus
 from ucdcr.registry import ReadOptions
 
 PARTIAL_OPTION = "partial"
@@ -121,66 +117,3 @@ def require_listed_ids(
     if emptied:
         problem += f" (split(s) {', '.join(emptied)} would be empty)"
     report_missing(corpus, options, listed_in, problem, hint, kind)
-
-
-def finish_corpus(corpus: SourceCorpus) -> SourceCorpus:
-    """The checks every reader runs on its corpus before returning it (module docstring)."""
-    seen: dict[str, SourceDocument] = {}
-    for document in corpus.documents:
-        first = seen.setdefault(document.doc_key, document)
-        if first is not document:
-            raise FormatError(
-                document.source_file or document.doc_key,
-                f"document key {document.doc_key!r} is also the key of {first.source_file or 'another document'}",
-            )
-    return drop_unfaithful_mentions(corpus)
-
-
-def mention_span_problem(mention: SourceMention, position: Mapping[str, int], texts: list[str]) -> str | None:
-    """Why ``mention`` is not a faithful contiguous span of its document's tokens (None if it is)."""
-    if not mention.token_ids:
-        return "mention has no tokens"
-    unknown = [token_id for token_id in mention.token_ids if token_id not in position]
-    if unknown:
-        return f"token id(s) {unknown[:5]} are not in the document"
-    positions = [position[token_id] for token_id in mention.token_ids]
-    expected = list(range(positions[0], positions[0] + len(positions)))
-    if positions != expected:
-        gap = next(i for i, (got, want) in enumerate(zip(positions, expected)) if got != want)
-        return (
-            f"token ids are not a contiguous run of the document (break after token "
-            f"{mention.token_ids[gap - 1]!r}); building it as a range would widen it"
-        )
-    if not "".join(texts[p] for p in positions).strip():
-        return "mention text is empty (its tokens hold no characters)"
-    return None
-
-
-def drop_unfaithful_mentions(corpus: SourceCorpus) -> SourceCorpus:
-    """Move mentions that are not faithful contiguous spans to ``corpus.dropped`` (stage "read"), with the reason.
-
-    Mentions of documents that are not in the corpus are left for the pipeline, which reports them.
-    """
-    documents: dict[str, SourceDocument] = {document.doc_key: document for document in corpus.documents}
-    indexed: dict[str, tuple[dict[str, int], list[str]]] = {}
-    kept: list[SourceMention] = []
-    for mention in corpus.mentions:
-        document = documents.get(mention.doc_key)
-        if document is None:
-            kept.append(mention)
-            continue
-        if mention.doc_key not in indexed:
-            indexed[mention.doc_key] = (
-                {token.token_id: i for i, token in enumerate(document.tokens)},
-                [token.text for token in document.tokens],
-            )
-        position, texts = indexed[mention.doc_key]
-        reason = mention_span_problem(mention, position, texts)
-        if reason is None:
-            kept.append(mention)
-            continue
-        text = " ".join(texts[position[t]] for t in mention.token_ids if t in position)
-        span = ",".join(mention.token_ids) or "(no tokens)"
-        corpus.dropped.append(DroppedMention(mention.doc_key, mention.source_id, span, text, reason, "read"))
-    corpus.mentions = kept
-    return corpus

@@ -106,8 +106,15 @@ def _progress(enabled: bool) -> Any:
 
 
 def _tasks(corpus: SourceCorpus) -> tuple[list[DocumentTask], list[DroppedMention]]:
+    first_of: dict[str, SourceDocument] = {}
     for document in corpus.documents:
         _check_document(document)
+        first = first_of.setdefault(document.doc_key, document)
+        if first is not document:  # two raw documents under one key would silently share their mentions
+            raise FormatError(
+                document.source_file or document.doc_key,
+                f"document key {document.doc_key!r} is also the key of {first.source_file or 'another document'}",
+            )
     by_document: dict[str, list[SourceMention]] = defaultdict(list)
     for mention in corpus.mentions:
         by_document[mention.doc_key].append(mention)
