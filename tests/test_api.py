@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -147,11 +150,27 @@ def test_broken_document_table_is_one_error(data_dir: Path) -> None:
         load("np4e", kind="documents", data_dir=data_dir)
 
 
-def test_ucdcr_datasets_stays_callable_after_a_dataset_module_is_imported(data_dir: Path) -> None:
-    # importing ucdcr.datasets.<id> (any registry lookup) binds the attribute ucdcr.datasets to that package
-    import ucdcr
-    from ucdcr.registry import get
+def test_a_dataset_lookup_does_not_change_what_ucdcr_datasets_is() -> None:
+    # ucdcr 0.1.0 had a function ucdcr.datasets(); importing ucdcr.datasets.<id> (what any registry lookup does)
+    # rebinds the attribute ucdcr.datasets to the subpackage, so the function was gone after the first lookup.
+    # A fresh interpreter, because this test session has long imported the subpackage.
+    code = """
+import types, ucdcr
+from ucdcr.registry import get
+before = ucdcr.datasets
+get("ecbplus")
+assert ucdcr.datasets is before, (before, ucdcr.datasets)
+assert isinstance(before, types.ModuleType) and before.__name__ == "ucdcr.datasets", before
+ids = ucdcr.list_datasets()
+get("np4e")
+assert ucdcr.list_datasets() == ids == list(ucdcr.registry.DATASET_IDS)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env())
+    assert result.returncode == 0, result.stderr
 
-    get("np4e")
-    assert ucdcr.datasets(data_dir, built_only=True) == ["np4e"]
-    assert ucdcr.datasets() == datasets()
+
+def _child_env() -> dict[str, str]:
+    """The environment of a child interpreter that imports this checkout's ucdcr."""
+    import ucdcr
+
+    return {**os.environ, "PYTHONPATH": str(Path(ucdcr.__file__).resolve().parent.parent)}
