@@ -1,4 +1,4 @@
-"""ucdcr.api: load() and datasets() on a tiny built dataset (tests/report/tiny_dataset.py)."""
+"""ucdcr.api: load() and list_datasets() on a tiny built dataset (tests/report/tiny_dataset.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ucdcr.api import datasets, load
+from ucdcr.api import list_datasets, load
 from ucdcr.errors import FormatError, UcdcrError, UnknownDatasetError
 from ucdcr.schema import DOCUMENT_SCHEMA, LIST_FIELDS, MENTION_SCHEMA
 
@@ -80,9 +80,9 @@ def test_bad_list_string_names_file_and_field(tmp_path: Path) -> None:
         load(folder)
 
 
-def test_datasets_lists_every_id_or_the_built_ones(data_dir: Path) -> None:
-    assert len(datasets()) == 12  # the 12 uCDCR datasets (paper Table 1)
-    assert datasets(data_dir, built_only=True) == ["np4e"]
+def test_list_datasets_lists_every_id_or_the_built_ones(data_dir: Path) -> None:
+    assert len(list_datasets()) == 12  # the 12 uCDCR datasets (paper Table 1)
+    assert list_datasets(data_dir, built_only=True) == ["np4e"]
 
 
 def test_errors_name_the_problem(data_dir: Path) -> None:
@@ -112,7 +112,7 @@ def test_hidden_staging_and_old_folders_are_not_datasets(data_dir: Path) -> None
     # a build stages into ".<dataset>.<something>" beside the dataset folder and retires the old one there
     tiny.write_tiny_dataset(data_dir / ".ecbplus.building-abc")
     tiny.write_tiny_dataset(data_dir / ".np4e.old-123")
-    assert datasets(data_dir, built_only=True) == ["np4e"]
+    assert list_datasets(data_dir, built_only=True) == ["np4e"]
     with pytest.raises(UcdcrError, match="dataset 'ecbplus' is not built"):
         load("ecbplus", data_dir=data_dir)
     assert load("np4e", data_dir=data_dir).num_rows == 13
@@ -124,8 +124,8 @@ def test_a_data_dir_that_is_a_file_says_so(tmp_path: Path) -> None:
     with pytest.raises(UcdcrError, match=r"data dir .*data is a file, not a folder"):
         load("np4e", data_dir=a_file)
     with pytest.raises(UcdcrError, match=r"data dir .*data is a file, not a folder"):
-        datasets(a_file, built_only=True)
-    assert datasets(tmp_path / "nowhere", built_only=True) == []  # nothing built yet
+        list_datasets(a_file, built_only=True)
+    assert list_datasets(tmp_path / "nowhere", built_only=True) == []  # nothing built yet
     with pytest.raises(UcdcrError, match=r"data is a file, not a dataset folder or a dataset id"):
         load(a_file)
 
