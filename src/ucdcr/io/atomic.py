@@ -1,9 +1,9 @@
 """Atomic file writes: readers of the file see its complete old content or its complete new content, never a part.
 
-Every output file of ucdcr outside a build's staging folder (reports, tables, CoNLL files, figures, downloads) is
-written here. The content goes into a hidden temporary file in the target's folder (``.<name>.<random>.tmp``, on
-the same filesystem, so the rename is atomic), which is flushed to disk (fsync), given the usual permissions (0666
-minus the umask) and renamed over the target (``os.replace``). If anything fails, the temporary file is removed and
+Every output file of ucdcr that is not written into a staging folder (reports, tables, CoNLL files, figures,
+downloaded files) is written here. The content goes into a hidden temporary file in the target's folder
+(``.<name>.<random>.tmp``, on the same filesystem, so the rename is atomic), created with the usual permissions
+(0666 minus the umask), flushed to disk (fsync) and renamed over the target (``os.replace``). If anything fails, the temporary file is removed and
 the target stays as it was; a process killed meanwhile leaves at most a hidden ``.tmp`` file. A failure of the
 file system (a full disk, no permission, a file where a folder belongs) is one :class:`~ucdcr.errors.WriteError`
 naming the target and the reason.
@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import WriteError
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 
 
 def write_bytes(path: str | Path, data: bytes) -> None:
@@ -52,18 +49,26 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     target = Path(path)
     with write_errors(target):
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        os.close(handle)
-    temporary = Path(name)
+        temporary = _new_temporary(target)
     try:
         yield temporary
         with write_errors(target):
             fsync_file(temporary)
-            os.chmod(temporary, 0o666 & ~_UMASK)
             os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _new_temporary(target: Path) -> Path:
+    """An empty hidden file beside ``target``, created with mode 0666 minus the umask, as ``open`` creates files."""
+    while True:
+        candidate = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue  # a name another writer drew: draw again
+        return candidate
 
 
 @contextmanager
