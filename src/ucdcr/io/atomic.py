@@ -75,9 +75,10 @@ def _new_temporary(target: Path) -> Path:
 def write_errors(path: str | Path, *also: type[Exception]) -> Iterator[None]:
     """OSErrors (and errors of the types ``also``, e.g. pyarrow's) raised in the block become one WriteError
     naming ``path``: 'cannot write <path>: No space left on device'."""
+    kinds: tuple[type[Exception], ...] = (OSError, *also)
     try:
         yield
-    except (OSError, *also) as exc:
+    except kinds as exc:
         raise WriteError(f"cannot write {path}: {reason(exc)}") from exc
 
 
