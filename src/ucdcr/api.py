@@ -16,11 +16,11 @@ row per mention, the 29 fields of :data:`ucdcr.schema.MENTION_SCHEMA`) or, with 
 Parquet files themselves load unchanged with ``datasets.Dataset.from_parquet``.
 
 ``dataset`` is a dataset id (``"ecbplus"``) looked up in the data dir, or the path of any folder in the uCDCR
-layout, including the authors' released folders, whose list fields are Python repr strings
-(REFERENCE.md §1.6): mentions are read by :func:`ucdcr.io.load.load_mentions` (the analysis loader), which
-parses those into real lists, so every folder loads with the same schema. ``mention_type="event"|"entity"``
-keeps the mentions of the ``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention
-sits in (not its ``mention_type``) is what makes it an event or an entity.
+layout, including the authors' released folders, whose list fields are Python repr strings: mentions are read
+by :func:`ucdcr.io.load.load_mentions` (the analysis loader), which parses those into real lists, so every
+folder loads with the same schema. ``mention_type="event"|"entity"`` keeps the mentions of the
+``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention sits in (not its
+``mention_type``) is what makes it an event or an entity.
 
 Tables: ``stats_tables``, ``diversity_tables``, ``baseline_tables`` and ``evaluate`` return the tables the
 ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate`` commands print
