@@ -47,7 +47,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData
+from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData, WriteError
+from ucdcr.io.atomic import atomic_path
 from ucdcr.registry import get
 
 CHUNK = 1 << 20
@@ -394,23 +395,16 @@ def _copy_stream(source: Any, handle: Any) -> None:
 
 
 def _install_file(entry: dict[str, Any], folder: Path, fill: Any) -> None:
+    """Fill a temporary file beside the target, verify it, then rename it into place (:mod:`ucdcr.io.atomic`)."""
     target = folder / entry["path"]
     target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
-    ) as handle:
-        temporary = Path(handle.name)
-        try:
-            fill(handle)
-        except BaseException:
-            handle.close()
-            temporary.unlink(missing_ok=True)
-            raise
     try:
-        verify_entry_as(temporary, entry, target)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
+        with atomic_path(target) as temporary:
+            with temporary.open("wb") as handle:
+                fill(handle)
+            verify_entry_as(temporary, entry, target)
+    except WriteError as exc:  # the raw dir cannot be written: an outcome of this entry, like a failed fetch
+        raise DownloadError(str(exc)) from exc
 
 
 def verify_entry_as(temporary: Path, entry: dict[str, Any], target: Path) -> None:

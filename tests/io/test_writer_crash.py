@@ -195,7 +195,7 @@ def test_a_real_write_failure_from_python_or_pyarrow_is_one_error(
     result = run_script("write", str(builds["new"]), str(data / DATASET), "complete", preexec_fn=limit_file_size(limit))
     assert result.returncode == 1
     last_line = result.stderr.strip().splitlines()[-1]
-    assert last_line.startswith(f"ucdcr.errors.UcdcrError: cannot write {data}/.{DATASET}.staging-")
+    assert last_line.startswith(f"ucdcr.errors.WriteError: cannot write {data}/.{DATASET}.staging-")
     assert f"/{failing}: " in last_line and last_line.endswith("File too large")  # pyarrow adds its own words
     assert sorted(p.name for p in data.iterdir()) == [DATASET]
     assert files_bytes(data / DATASET) == files_bytes(builds["old"])

@@ -26,9 +26,6 @@ such a mention is left out and listed in :attr:`ExportSummary.left_out` (and the
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,11 +35,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ucdcr.errors import FormatError
+from ucdcr.io.atomic import write_json, write_text
 from ucdcr.schema import DOC_KEY_COLUMN
 from ucdcr.scoring.conll import coref_annotations
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 
 Level = Literal["document", "subtopic", "topic"]
 LEVELS: tuple[Level, ...] = ("document", "subtopic", "topic")
@@ -111,8 +106,8 @@ def export_conll(
         "chains": {str(number): chain for chain, number in chain_ids.items()},
         "left_out": [{"mention_id": mention_id, "reason": reason} for mention_id, reason in summary.left_out],
     }
-    write_text_atomic(conll_path, "\n".join(lines) + "\n")
-    write_text_atomic(mapping_path, json.dumps(mapping, indent=1, ensure_ascii=False) + "\n")
+    write_text(conll_path, "\n".join(lines) + "\n")
+    write_json(mapping_path, mapping)
     return summary
 
 
@@ -221,20 +216,6 @@ def _document_lines(
 
 def _token_field(text: str) -> str:
     return "_".join(text.split()) or "_"
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write a text file through a temporary file in the same folder and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temp, 0o666 & ~_UMASK)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def select(table: pa.Table, column: str, values: set[str]) -> pa.Table:

@@ -46,6 +46,7 @@ from types import TracebackType
 from typing import Self
 
 from ucdcr.errors import UcdcrError
+from ucdcr.io.atomic import fsync_file, fsync_folder, reason
 
 try:
     import fcntl
@@ -108,19 +109,12 @@ class OutputFolder:
                 os.rename(staging, self.path)
             elif not exchange(staging, self.path):
                 _swap_by_renames(staging, self.path)
-            _sync_folder(self.path.parent)
+            fsync_folder(self.path.parent)
         except OSError as exc:
             raise UcdcrError(f"cannot replace {self.path} by the new build: {reason(exc)}") from exc
         # staging now holds the old folder (or nothing); removing it is tidying, so failures are left to step 3
         shutil.rmtree(staging, ignore_errors=True)
         self._staging = None
-
-
-def reason(exc: BaseException) -> str:
-    """The readable part of an OSError (or any error): 'No space left on device', not '[Errno 28] ...'."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
 
 
 def exchange(first: Path, second: Path) -> bool:
@@ -231,21 +225,8 @@ def _sync_tree(folder: Path) -> None:
     """fsync every file and folder below ``folder`` (so the swap never points at data still in flight)."""
     for root, _, files in os.walk(folder):
         for name in files:
-            _fsync(Path(root) / name, os.O_RDONLY)
-        _sync_folder(Path(root))
-
-
-def _sync_folder(folder: Path) -> None:
-    if hasattr(os, "O_DIRECTORY"):  # folders cannot be opened for fsync on Windows
-        _fsync(folder, os.O_RDONLY | os.O_DIRECTORY)
-
-
-def _fsync(path: Path, flags: int) -> None:
-    handle = os.open(path, flags)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
+            fsync_file(Path(root) / name)
+        fsync_folder(Path(root))
 
 
 class _Lock:

@@ -26,16 +26,15 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ucdcr.errors import UcdcrError
-from ucdcr.io.output_folder import OutputFolder, reason
+from ucdcr.io.atomic import write_errors
+from ucdcr.io.output_folder import OutputFolder
 from ucdcr.records import SPLITS
 from ucdcr.schema import (
     BUILD_REPORT,
@@ -83,7 +82,7 @@ def _write_mention_files(folder: Path, records: Sequence[Mapping[str, Any]], kin
         grouped[(record["split"], kind)].append({name: record[name] for name in MENTION_FIELDS})
     ordered: list[dict] = []
     for split in SPLITS:
-        with _writing(folder / split):
+        with write_errors(folder / split):
             (folder / split).mkdir()
         for kind, file_name in KIND_FILES:
             rows = grouped.get((split, kind), [])
@@ -98,24 +97,15 @@ def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
         body = "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in data) + ("\n]\n" if data else "]\n")
     else:
         body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys) + "\n"
-    with _writing(path):
+    with write_errors(path):
         path.write_bytes(body.encode("utf-8"))
 
 
 def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> None:
     """Rows as a zstd parquet file with the declared schema. Not atomic by itself: write into a staging folder."""
-    with _writing(path):
+    with write_errors(path, pa.ArrowException):
         table = pa.Table.from_pylist(list(rows), schema=schema)
         pq.write_table(table, path, compression="zstd")
-
-
-@contextmanager
-def _writing(path: Path) -> Iterator[None]:
-    """OS and pyarrow errors while writing ``path`` become one UcdcrError naming it."""
-    try:
-        yield
-    except (OSError, pa.ArrowException) as exc:
-        raise UcdcrError(f"cannot write {path}: {reason(exc)}") from exc
 
 
 def reference_column(sentence_tokens: int, mentions: Sequence[tuple[int, int, str]]) -> list[str]:

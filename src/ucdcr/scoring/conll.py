@@ -38,14 +38,13 @@ documents as 0/0 and reads any bytes; ucdcr refuses both (above).
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ucdcr.errors import FormatError
+from ucdcr.io.atomic import atomic_path
 from ucdcr.io.text import read_text
 
 Span = tuple[int, int]
@@ -301,20 +300,9 @@ def write_conll(
     part, any other name is the id with part 0); a blank line separates sentences; spans index the tokens of the
     whole document.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # closed explicitly below, then renamed over the target (atomic write)
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
-        "w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp"
-    )
-    try:
-        with handle:
-            for name, sentences, clusters in documents:
-                _write_document(handle, name, sentences, clusters)
-        os.replace(handle.name, path)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as handle:
+        for name, sentences, clusters in documents:
+            _write_document(handle, name, sentences, clusters)
 
 
 def _write_document(handle, name: str, sentences: Sequence[Sequence[str]], clusters) -> None:
