@@ -17,11 +17,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ucdcr.scoring import METRIC_TABLE
 from ucdcr.scoring.conll import coref_annotations
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "generated"
-V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+V801_METRICS = tuple(metric.name for metric in METRIC_TABLE if metric.in_v801)
 
 
 def doc(name: str, rows: list[str]) -> str:
