@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"built np4e in {time.perf_counter() - started:.1f} s: {report.counts['mentions_written']} mentions, "
               f"parse rate {report.parse_rate}%")
     compare(load(built / "all_mentions.parquet"), load(args.reference / "all_mentions.parquet"))
-    from ucdcr.pipeline.compare import compare_builds, print_context_differences
+    from ucdcr.analysis.compare import compare_builds, print_context_differences
 
     figures = compare_builds(built, args.reference)
     print(f"sentences holding a mention on both sides with identical tokens: "
