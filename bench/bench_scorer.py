@@ -42,8 +42,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ucdcr.formats.conll2012 import write_conll
 from ucdcr.scoring import METRIC_TABLE, METRICS, MetricScore, Scores, score_clusters, score_files
-from ucdcr.scoring.conll import write_conll
 from ucdcr.scoring.mentions import identify_mentions
 from ucdcr.scoring.metrics import DocumentOverlap
 

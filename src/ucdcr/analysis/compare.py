@@ -47,7 +47,7 @@ def compare_builds(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
     """Agreement figures between two dataset folders in the uCDCR layout (``theirs`` is the reference)."""
     mine, reference = _by_span(Path(ours)), _by_span(Path(theirs))
     matched = [span for span in reference if span in mine]
-    same = Counter()
+    same: Counter[str] = Counter()
     for span in matched:
         a, b = mine[span], reference[span]
         same["head_lemma"] += a["mention_head_lemma"] == b["mention_head_lemma"]

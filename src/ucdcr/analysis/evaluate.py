@@ -54,8 +54,8 @@ import pyarrow as pa
 
 from ucdcr.analysis.protocol import ProtocolResult, evaluation_rows, run_protocol
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.formats.conll2012 import read_conll
 from ucdcr.io.text import decode_text, read_bytes
-from ucdcr.scoring.conll import read_conll
 
 _SHOWN = 20  # ids listed in an error message
 _NOTE_SHOWN = 5  # ids listed in a note

@@ -14,7 +14,7 @@ the CoNLL F1 averages, :data:`CONLL`): each row names its function and how every
 
 Modules: ``mentions`` (mention identification and all duplicate rules), ``metrics`` (the metric functions and the
 metric table), ``results`` (a metric's counts and v8.01 arithmetic), ``api`` (these entry points and ``Scores``),
-``conll`` (CoNLL-2012 reader/writer), ``report`` (v8.01-style text).
+``report`` (v8.01-style text). CoNLL-2012 files are read and written by :mod:`ucdcr.formats.conll2012`.
 """
 
 from ucdcr.scoring.api import Scores, resolve_metrics, score_clusters, score_documents, score_files

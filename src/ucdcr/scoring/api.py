@@ -14,7 +14,8 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ucdcr.scoring.conll import check_token_counts, read_conll
+from ucdcr.errors import FormatError
+from ucdcr.formats.conll2012 import ConllFile, read_conll
 from ucdcr.scoring.mentions import identify_mentions
 from ucdcr.scoring.metrics import ALL, CONLL, METRIC_BY_NAME, METRIC_CHOICES, METRICS, DocumentOverlap, Metric
 from ucdcr.scoring.results import MetricScore
@@ -167,6 +168,19 @@ def _warnings(repeated_response: int, repeated_key: int, repeated_twinless: int,
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         notes.append(f"{len(missing)} key document(s) missing from the response, scored as empty: {shown}")
     return notes
+
+
+def check_token_counts(key: ConllFile, response: ConllFile) -> None:
+    """Raise if a document present in both files has different token counts."""
+    for name, key_doc in key.documents.items():
+        response_doc = response.documents.get(name)
+        if response_doc is not None and response_doc.n_tokens != key_doc.n_tokens:
+            raise FormatError(
+                response.path,
+                f"document {name!r} has {response_doc.n_tokens} tokens in the response but {key_doc.n_tokens} "
+                f"in the key ({key.path}:{key_doc.line}); key and response must have the same tokens",
+                response_doc.line,
+            )
 
 
 def score_files(
