@@ -149,8 +149,7 @@ def export_conll(
     Every document of ``documents`` is written (documents without mentions too). The mapping file (default
     ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain.
     """
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
+    level = _choice(level, LEVELS, "level")
     mapping_path = mapping_path or conll_path.with_name(conll_path.name + ".chains.json")
     summary = ExportSummary(conll_path, mapping_path)
     tokens_by_doc = _tokens_by_document(documents)
