@@ -99,9 +99,7 @@ class Scores(Mapping[str, MetricScore]):
         return result
 
 
-def score_clusters(
-    key: Clusters, response: Clusters, metrics: str | Sequence[str] = "all"
-) -> Scores:
+def score_clusters(key: Clusters, response: Clusters, metrics: str | Sequence[str] = "all") -> Scores:
     """Score one document (or one cross-document pseudo-document) of key and response clusters."""
     return score_documents({"document": (key, response)}, metrics)
 
@@ -183,9 +181,7 @@ def check_token_counts(key: ConllFile, response: ConllFile) -> None:
             )
 
 
-def score_files(
-    key_path: str | Path, response_path: str | Path, metrics: str | Sequence[str] = "all"
-) -> Scores:
+def score_files(key_path: str | Path, response_path: str | Path, metrics: str | Sequence[str] = "all") -> Scores:
     """Score a CoNLL-2012 response file against a key file: the key's documents, matched by name, as v8.01.
 
     Response documents absent from the key are ignored (and noted in ``Scores.warnings``).
