@@ -714,7 +714,7 @@ CASES: list[Case] = [
         "mention never closed",
         replace(CEREC_SEED, "16)", "-"),
         "seed.conll",
-        r"mention \(16 opened on line 4 is not closed before #end document",
+        r"ends with mention\(s\) never closed: '\(16' at line 4",
     ),
     Case(
         "cerec",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ucdcr.analysis.compare import compare_builds, context_differences
 from ucdcr.download import dataset_status
-from ucdcr.pipeline.compare import compare_builds, context_differences
 
 PAPER_SPLIT_MENTIONS = {"train": 8521, "val": 2710, "test": 3820}  # reference summary CSV (Table 12)
 PAPER_SPLIT_DOCUMENTS = {"train": 574, "val": 196, "test": 206}  # Table 12

@@ -66,7 +66,7 @@ def test_agreement_with_the_authors_release(built: Any, reference_dir: Path) -> 
 
 
 def test_context_differences_are_explained(built: Any, reference_dir: Path) -> None:
-    from ucdcr.pipeline.compare import compare_builds, context_differences
+    from ucdcr.analysis.compare import compare_builds, context_differences
 
     figures = compare_builds(built("np4e"), reference_dir / "NP4E")
     # measured with bench/compare_np4e_reference.py: 59.99% identical context token lists (58.1% before clitics,

@@ -8,8 +8,8 @@ One folder per dataset::
     <data-dir>/<dataset>/build_report.json
 
 Every split folder has both JSON files (``[]`` when empty). The ``reference`` column is the CoNLL coreference
-column built from the mentions of each sentence, ordered by last token descending then span length ascending,
-labels ``(C)``, ``(C``, ``C)`` joined by the standard ``|`` ("-" for none).
+column of each sentence's mentions, written by :func:`ucdcr.formats.conll2012.bracket_labels` (labels ``(C)``,
+``(C``, ``C)`` joined by ``|``, "-" for none).
 
 Crash safety (:mod:`ucdcr.io.output_folder`): the files are written into a hidden staging folder next to the
 dataset folder, fsynced, and swapped in atomically; killed at any moment, ``<data-dir>/<dataset>`` is the complete
@@ -33,6 +33,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.atomic import write_errors
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.records import SPLITS
@@ -108,16 +109,6 @@ def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Sche
         pq.write_table(table, path, compression="zstd")
 
 
-def reference_column(sentence_tokens: int, mentions: Sequence[tuple[int, int, str]]) -> list[str]:
-    """CoNLL coreference labels for one sentence; ``mentions``: (first token, last token, chain) inclusive."""
-    labels: list[list[str]] = [[] for _ in range(sentence_tokens)]
-    for first, last, chain in sorted(mentions, key=lambda m: (-m[1], m[1] - m[0], m[0], m[2])):
-        if first == last:
-            labels[first].append(f"({chain})")
-            continue
-        labels[first].append(f"({chain}")
-        labels[last].append(f"{chain})")
-    return ["|".join(tags) if tags else "-" for tags in labels]
 
 
 def document_rows(
@@ -131,7 +122,7 @@ def document_rows(
     sizes: dict[int, int] = defaultdict(int)
     for token in tokens:
         sizes[token.sent_id] += 1
-    columns = {sent: reference_column(size, by_sentence.get(sent, [])) for sent, size in sizes.items()}
+    columns = {sent: bracket_labels(size, by_sentence.get(sent, [])) for sent, size in sizes.items()}
     return [
         {
             DOC_KEY_COLUMN: doc_key,
