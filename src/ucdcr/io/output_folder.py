@@ -39,6 +39,7 @@ import re
 import secrets
 import shutil
 import sys
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -283,11 +284,16 @@ def _open_lock_file(path: Path) -> int:
 
 
 def _read_holder(handle: int) -> str:
-    try:
-        pid = os.pread(handle, 32, 0).decode("ascii", "replace").strip()
-    except OSError:
-        pid = ""
-    return f"pid {pid}" if pid.isdigit() else "pid unknown"
+    """The holder's pid; it writes it just after taking the lock, so an empty file is read again for a moment."""
+    for _ in range(50):
+        try:
+            pid = os.pread(handle, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            break
+        if pid.isdigit():
+            return f"pid {pid}"
+        time.sleep(0.01)
+    return "pid unknown"
 
 
 def _is_current(handle: int, path: Path) -> bool:
