@@ -42,7 +42,7 @@ from ucdcr.io.load import (
 )
 from ucdcr.paths import resolve_data_dir
 from ucdcr.records import SPLITS
-from ucdcr.registry import DATASET_IDS, normalize_id
+from ucdcr.registry import dataset_ids, known_ids, normalize_id
 from ucdcr.schema import (
     DOCUMENT_SCHEMA,
     DOCUMENTS_PARQUET,
@@ -59,12 +59,12 @@ __all__ = ["dataset_dir", "datasets", "load"]
 def datasets(data_dir: str | Path | None = None, built_only: bool = False) -> list[str]:
     """The uCDCR dataset ids, in the paper's order; with ``built_only`` only those built in the data dir."""
     if not built_only:
-        return list(DATASET_IDS)
+        return dataset_ids()
     root = resolve_data_dir(data_dir)
     if not root.exists():
         return []
     check_folder(root, "data dir")
-    return [key for key in DATASET_IDS if _is_built(root / key)]
+    return [key for key in dataset_ids() if _is_built(root / key)]
 
 
 def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path:
@@ -75,13 +75,13 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     """
     as_path = Path(dataset)
     key = normalize_id(str(dataset))
-    if as_path.is_dir() and (key not in DATASET_IDS or is_dataset_folder(as_path)):
+    if as_path.is_dir() and (key not in known_ids() or is_dataset_folder(as_path)):
         return as_path
-    if key not in DATASET_IDS:
+    if key not in known_ids():
         if as_path.exists():
             raise UcdcrError(f"{dataset} is a file, not a dataset folder or a dataset id")
         raise UnknownDatasetError(
-            f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(DATASET_IDS)}"
+            f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(known_ids())}"
         )
     root = resolve_data_dir(data_dir)
     if root.exists():

@@ -84,6 +84,7 @@ def test_window_rule_reproduces_the_reference_on_its_own_tokens(reference_dir: P
     reference's window ids and sentence positions for every one of its mentions: window differences between the
     builds come from tokenization, not from the window rule."""
     from ucdcr.pipeline.context import SentenceIndex, context_window
+    from ucdcr.registry import ContextRule
 
     sentence_lengths: dict[str, Counter[int]] = {}
     for row in pq.read_table(reference_dir / "NP4E" / "all_documents.parquet").to_pylist():
@@ -94,7 +95,7 @@ def test_window_rule_reproduces_the_reference_on_its_own_tokens(reference_dir: P
         lengths = sentence_lengths[row["conll_doc_key"]]
         ordered = sorted(lengths)
         first = sum(lengths[s] for s in ordered[: ordered.index(row["sent_id"])]) + ast.literal_eval(row["tokens_number"])[0]
-        window = context_window(SentenceIndex([lengths[s] for s in ordered]), "first_token", first, first, 0)
+        window = context_window(SentenceIndex([lengths[s] for s in ordered]), ContextRule.AROUND_FIRST_TOKEN, first, first, 0)
         same += [window.left, window.right] == ast.literal_eval(row["context_start_end_global_id"]) and [
             window.sentence_start,
             window.sentence_end,
