@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from tests.datasets.mention_records import mention_record
 from ucdcr.datasets import cd2cr
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline import build
 from ucdcr.pipeline.document import DocumentTask, StageConfig, process_documents
-from tests.datasets.mention_records import mention_record
 from ucdcr.registry import ReadOptions, get
 
 

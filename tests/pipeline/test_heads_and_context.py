@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from ucdcr.pipeline.context import SentenceIndex, context_window
-from ucdcr.registry import ContextRule
 from ucdcr.pipeline.heads import syntactic_head
+from ucdcr.registry import ContextRule
 
 
 @dataclass(eq=False)

@@ -9,7 +9,6 @@ and spaCy keeps the result as one token that crosses a mention boundary: "NEWS -
 from __future__ import annotations
 
 import dataclasses
-
 from typing import Any
 
 import pytest

@@ -237,6 +237,8 @@ SPEC = register(
         finalize=finalize_chains,
         mention_id_prefix="CEREC_",
         expected_counts=(
+            ExpectedCount("val.subtopics", 20, "paper Table 12 (threads)"),
+            ExpectedCount("test.subtopics", 14, "paper Table 12 (threads)"),
             ExpectedCount(
                 "val.mentions",
                 2113,
