@@ -198,21 +198,21 @@ def verify_entry(target: Path, entry: dict[str, Any], dataset_folder: Path) -> b
 
 
 def file_sha256(path: Path) -> str:
-    """The sha256 of a file (hex), read in blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(CHUNK), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    """The sha256 of a file (hex): what the manifests and the build report's ``inputs`` give."""
+    return _hash_file(path, hashlib.sha256())
 
 
 def git_blob_id(path: Path) -> str:
     """``git hash-object`` of a file."""
-    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())
+    return _hash_file(path, hashlib.sha1(f"blob {path.stat().st_size}\0".encode()))
+
+
+def _hash_file(path: Path, digest: Any) -> str:
+    """``digest`` (a hashlib object) fed with the file's bytes in blocks, as hex."""
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(CHUNK), b""):
             digest.update(block)
-    return digest.hexdigest()
+    return str(digest.hexdigest())
 
 
 def tree_sha256(dataset_folder: Path, tree: Path) -> str:

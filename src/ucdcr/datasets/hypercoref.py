@@ -51,6 +51,7 @@ from ucdcr.formats.hypercoref_parquet import (
 from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.records import (
     DroppedMention,
+    MentionKind,
     MentionRecord,
     SourceCorpus,
     SourceDocument,
@@ -234,7 +235,7 @@ def split_by_head_pos(records: list[MentionRecord]) -> tuple[list[MentionRecord]
     for members in by_chain(records).values():
         is_event = any(r.mention_head_pos not in ENTITY_HEAD_POS for r in members)
         full_type = EVENT_TYPE if is_event else _entity_type(members)
-        kind = "event" if is_event else "entity"
+        kind: MentionKind = "event" if is_event else "entity"
         typed.update((id(r), r.with_type(full_type, kind)) for r in members)
     return [typed[id(r)] for r in records], []
 

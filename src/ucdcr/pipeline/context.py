@@ -7,10 +7,10 @@ dataset's :class:`~ucdcr.registry.ContextRule`:
 - ``AROUND_FIRST_TOKEN`` (the main rule): left = 0 if g - 100 < 0 else first(sent(g - 100));
   right = last(sent(min(g + 100, N) - 1)); mention_sentence_start_end = [first(s_m) - left, last(s_m) + 1 - left]
   (end exclusive).
-- ``TO_LAST_TOKEN`` (NewsWCL50r): left as above; right = last(sent(min(g_last + 100, N - 1)));
+- ``TO_LAST_TOKEN``: left as above; right = last(sent(min(g_last + 100, N - 1)));
   mention_sentence_start_end has an INCLUSIVE end: [first(s_m) - left, last(s_m) - left].
-- ``AROUND_FIRST_TOKEN_BY_PARAGRAPH`` (WEC-Eng): the branch test uses k (k - 100 < 0 -> left = 0), otherwise as
-  the main rule.
+- ``AROUND_FIRST_TOKEN_BY_PARAGRAPH`` (sources whose sentences are paragraphs): the branch test uses k
+  (k - 100 < 0 -> left = 0), otherwise as the main rule.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import NoReturn
 
 from ucdcr.errors import InvariantError
 from ucdcr.records import MentionRecord
@@ -85,7 +86,7 @@ def _check_tokens(
         _fail(record, "mention_head_id_context does not point at the head")
 
 
-def _fail(record: MentionRecord, problem: str) -> None:
+def _fail(record: MentionRecord, problem: str) -> NoReturn:
     raise InvariantError(
         f"mention {record.mention_id} ({record.conll_doc_key}, sentence {record.sent_id}, "
         f"{record.tokens_str!r}): {problem}"
