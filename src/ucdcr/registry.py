@@ -105,36 +105,52 @@ def build_options(options: type[ReadOptions], values: Mapping[str, object], data
 
 def _option_value(name: str, value: object, kind: Any) -> Any:
     """``value`` as the type ``kind`` of option ``name`` (see :class:`ReadOptions` for the supported types)."""
-    optional = type(None) in typing.get_args(kind)
-    if optional:
+    if type(None) in typing.get_args(kind):  # ``X | None``
         if value is None:
             return None
         kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
-    if kind is bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE | _FALSE:
-            return text in _TRUE
-        raise UcdcrError(f"reader option {name}={value!r}: expected true or false")
-    if kind is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise UcdcrError(f"reader option {name}={value!r}: expected an integer")
-    if kind is Path:
-        if isinstance(value, str | Path) and str(value):
-            return Path(value)
-        raise UcdcrError(f"reader option {name}={value!r}: expected a path")
-    if typing.get_origin(kind) is tuple:
-        items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, list | tuple):
-            raise UcdcrError(f"reader option {name}={value!r}: expected a list or a comma-separated string")
-        return tuple(str(item).strip() for item in items if str(item).strip())
-    if kind is str and isinstance(value, str):
+    convert = _CONVERTERS.get(typing.get_origin(kind) or kind)
+    converted = convert(value) if convert else None
+    if converted is None:
+        raise UcdcrError(f"reader option {name}={value!r}: expected {_EXPECTED.get(kind, kind)}")
+    return converted
+
+
+def _to_bool(value: object) -> bool | None:
+    text = str(value).strip().lower()
+    return value if isinstance(value, bool) else (text in _TRUE) if text in _TRUE | _FALSE else None
+
+
+def _to_int(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise UcdcrError(f"reader option {name}={value!r}: expected {getattr(kind, '__name__', kind)}")
+    return int(value) if isinstance(value, str) and value.strip().lstrip("-").isdigit() else None
+
+
+def _to_path(value: object) -> Path | None:
+    return Path(value) if isinstance(value, str | Path) and str(value) else None
+
+
+def _to_names(value: object) -> tuple[str, ...] | None:
+    """A list, or one comma-separated string (never read letter by letter)."""
+    items = value.split(",") if isinstance(value, str) else value
+    return tuple(str(item).strip() for item in items if str(item).strip()) if isinstance(items, list | tuple) else None
+
+
+_CONVERTERS: dict[Any, Callable[[object], Any]] = {
+    bool: _to_bool,
+    int: _to_int,
+    Path: _to_path,
+    tuple: _to_names,
+    str: lambda value: value if isinstance(value, str) else None,
+}
+_EXPECTED: dict[Any, str] = {
+    bool: "true or false",
+    int: "an integer",
+    Path: "a path",
+    tuple[str, ...]: "a list or a comma-separated string",
+    str: "a string",
+}
 
 
 # --- counts a complete build gives ---------------------------------------------------------------------------
