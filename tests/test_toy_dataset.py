@@ -170,6 +170,13 @@ def test_build_and_load_with_the_library(toy: Path, tmp_path: Path) -> None:
     }
     with pytest.raises(UcdcrError, match="unknown reader option lower for toy; valid: lowercase, partial"):
         build_dataset("toy", raw_dir=raw, data_dir=tmp_path / "data", options={"lower": "true"})
+    # a build that does not give the declared counts says which, with their sources
+    (raw / "Toy" / "toy.json").write_text(json.dumps({"1_a": RAW["1_a"]}), encoding="utf-8")
+    short = build_dataset("toy", raw_dir=raw, data_dir=tmp_path / "data", progress=False)
+    assert short.count_differences == [
+        "documents is 1, declared 2 (counted in toy.json)",
+        "mentions_written is 3, declared 5 (counted in toy.json)",
+    ]
 
 
 def test_build_list_and_load_from_the_command_line(tmp_path: Path) -> None:
@@ -185,7 +192,7 @@ def test_build_list_and_load_from_the_command_line(tmp_path: Path) -> None:
 
     built = run("build", "toy", "-q", "-o", "lowercase=true")
     assert built.returncode == 0, built.stderr + built.stdout
-    assert "toy: 2 documents, 5 of 5 mentions (100.00%)" in built.stdout
+    assert "toy: 2 documents, 5 of 5 mentions (100.00%)" in built.stdout and "declared counts" not in built.stdout
     report = json.loads((data / "toy" / "build_report.json").read_text(encoding="utf-8"))
     assert report["options"] == {"lowercase": "True"}
     rows = json.loads((data / "toy" / "train" / "entity_mentions.json").read_text(encoding="utf-8"))
