@@ -58,7 +58,7 @@ from ucdcr.io.load import (
 )
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.records import SPLITS
-from ucdcr.registry import DATASET_IDS, normalize_id
+from ucdcr.registry import dataset_ids, known_ids, normalize_id
 from ucdcr.schema import (
     DOCUMENT_SCHEMA,
     DOCUMENTS_PARQUET,
@@ -123,7 +123,8 @@ def build(
     raw_dir: where the raw files are (default: env ``UCDCR_RAW_DIR`` or the user data dir; see ``ucdcr download``).
     data_dir: where built datasets go (default: env ``UCDCR_DATA_DIR`` or the user data dir).
     jobs: worker processes for the per-document stages. progress: show a progress bar.
-    options: reader options, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+).
+    options: reader options by name, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+);
+        an option the dataset does not declare is an error naming the valid ones.
 
     Example::
 
@@ -131,13 +132,12 @@ def build(
         report.counts["mentions_written"], report.dropped
     """
     from ucdcr.pipeline.build import build_dataset
-    from ucdcr.registry import ReadOptions
 
     ids = [datasets] if isinstance(datasets, str) else list(datasets)
     raw, data = resolve_raw_dir(raw_dir), resolve_data_dir(data_dir)
     reports = [
         build_dataset(
-            dataset_id, raw, data, jobs=jobs, progress=progress, options=ReadOptions(extra=dict(options or {}))
+            dataset_id, raw, data, jobs=jobs, progress=progress, options=dict(options or {})
         )
         for dataset_id in ids
     ]
@@ -150,12 +150,12 @@ def build(
 def list_datasets(data_dir: str | Path | None = None, built_only: bool = False) -> list[str]:
     """The uCDCR dataset ids, in the paper's order; with ``built_only`` only those built in the data dir."""
     if not built_only:
-        return list(DATASET_IDS)
+        return dataset_ids()
     root = resolve_data_dir(data_dir)
     if not root.exists():
         return []
     check_folder(root, "data dir")
-    return [key for key in DATASET_IDS if _is_built(root / key)]
+    return [key for key in dataset_ids() if _is_built(root / key)]
 
 
 def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path:
@@ -166,13 +166,13 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     """
     as_path = Path(dataset)
     key = normalize_id(str(dataset))
-    if as_path.is_dir() and (key not in DATASET_IDS or is_dataset_folder(as_path)):
+    if as_path.is_dir() and (key not in known_ids() or is_dataset_folder(as_path)):
         return as_path
-    if key not in DATASET_IDS:
+    if key not in known_ids():
         if as_path.exists():
             raise UcdcrError(f"{dataset} is a file, not a dataset folder or a dataset id")
         raise UnknownDatasetError(
-            f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(DATASET_IDS)}"
+            f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(known_ids())}"
         )
     root = resolve_data_dir(data_dir)
     if root.exists():

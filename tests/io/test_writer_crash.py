@@ -29,7 +29,6 @@ from ucdcr.io import output_folder
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.io.writer import write_dataset
 from ucdcr.pipeline.build import build_dataset
-from ucdcr.registry import ReadOptions
 
 DATASET = "ecbplus"
 
@@ -40,7 +39,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folders = {}
     for name, extra in (("old", {}), ("new", {"all_sentences": True})):
         data = tmp_path_factory.mktemp(name)
-        build_dataset(DATASET, raw_dir=raw, data_dir=data, progress=False, options=ReadOptions(extra=extra))
+        build_dataset(DATASET, raw_dir=raw, data_dir=data, progress=False, options=extra)
         folders[name] = data / DATASET
     assert files_bytes(folders["old"]) != files_bytes(folders["new"])
     return folders

@@ -45,6 +45,7 @@ from ucdcr.analysis.stats import (
 )
 from ucdcr.errors import UcdcrError
 from ucdcr.io.load import dataset_id, load_columns, load_documents, load_mentions
+from ucdcr.registry import all_specs
 from ucdcr.report.tables import ResultTable
 from ucdcr.schema import BUILD_REPORT
 from ucdcr.scoring import CONLL
@@ -99,9 +100,11 @@ def stats_tables(folders: dict[str, Path], wanted: tuple[str, ...] = DEFAULT_STA
         table = _dataset_table("Table 2: general statistics", rows2)
         if len(rows2) > 1:
             by_id = {dataset_id(name) or name: row for name, row in rows2.items()}
-            table.add({"Dataset": "uCDCR", **ucdcr_table2_row(by_id)})
+            reannotations = [spec for spec in all_specs() if spec.reannotates]
+            table.add({"Dataset": "uCDCR", **ucdcr_table2_row(by_id, {spec.id for spec in reannotations})})
             table.notes.append(
-                "uCDCR: topic/subtopic/doc/token sums without NIdent and ECB+METAm; chains, mentions, "
+                f"uCDCR: topic/subtopic/doc/token sums without the re-annotations "
+                f"{' and '.join(spec.paper_name for spec in reannotations)}; chains, mentions, "
                 "singletons summed over all; per-doc and context values are unweighted means."
             )
         tables.append(table)
