@@ -26,8 +26,8 @@ _NO_SPACE_BEFORE = ".,?!)]`\"'"
 def reference_join(words: list[str]) -> str:
     """REFERENCE.md §3.1: join tokens one at a time (effective rules; later rules override earlier ones)."""
     text = ""
-    for w in words:
-        w = '"' if w == "``" else w
+    for word in words:
+        w = '"' if word == "``" else word
         if not text:
             text = w
             continue

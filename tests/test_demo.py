@@ -38,7 +38,9 @@ SPLIT_FILE = SAMPLE / "ucdcr-meta" / "train_val_test_split.json"
 SUBTOPIC_FILE = SAMPLE / "ucdcr-meta" / "subtopic_names.json"
 FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
 README_FIRST_COMMAND = "pip install -e . && ucdcr demo"
-TEST_COMMAND = "pip install -e '.[test]' && ruff check . && ruff format --check . && mypy && pytest"  # lint, types, tests
+TEST_COMMAND = (
+    "pip install -e '.[test]' && ruff check . && ruff format --check . && mypy && pytest"  # lint, types, tests
+)
 
 
 @dataclass
@@ -155,7 +157,7 @@ def test_demo_prints_the_tables_and_writes_the_report(demo_run: tuple[Path, str]
     for title in ("Table 2: general statistics", "Table 5: lexical ambiguity", "Table 6: same-head-lemma baseline"):
         assert f"### {title}" in stdout
     header, _, row = _markdown_rows(stdout, "Table 2: general statistics")[:3]
-    table2 = dict(zip(header, row))
+    table2 = dict(zip(header, row, strict=True))
     assert table2["Dataset"] == SAMPLE_NAME
     topics = {topic for topic, _ in expected.subtopics}
     assert [table2[column] for column in ("Topics", "Subtopics", "Docs")] == [

@@ -42,7 +42,7 @@ def test_histogram_agrees_with_the_authors_digitize() -> None:
 
 
 def _table(rows: list[tuple[str, str, list[str], str]]) -> pa.Table:
-    chains, splits, tokens, heads = (list(column) for column in zip(*rows))
+    chains, splits, tokens, heads = (list(column) for column in zip(*rows, strict=True))
     return pa.table(
         {
             "coref_chain": chains,

@@ -41,9 +41,9 @@ def write_split(folder: Path, documents: dict[str, list[str]], links: list[tuple
     for url, sents in documents.items():
         for s, sentence in enumerate(sents):
             text, offsets = "", []
-            for t, word in enumerate(sentence.split(" ")):
-                glued = word.endswith("~")
-                word = word.rstrip("~")
+            for t, written in enumerate(sentence.split(" ")):
+                glued = written.endswith("~")
+                word = written.rstrip("~")
                 offsets.append((len(text), len(text) + len(word)))
                 text += word + ("" if glued else " ")
                 tokens["url-normalized"].append(url)

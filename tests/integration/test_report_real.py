@@ -99,6 +99,8 @@ def test_viewer_page_contains_every_mention_of_the_document(folder: Path, tmp_pa
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     ids = [
-        m for m, key in zip(mentions["mention_id"].to_pylist(), mentions["conll_doc_key"].to_pylist()) if key == doc_key
+        m
+        for m, key in zip(mentions["mention_id"].to_pylist(), mentions["conll_doc_key"].to_pylist(), strict=True)
+        if key == doc_key
     ]
     assert ids and all(f'id="m-{mention_id}"' in page for mention_id in ids)

@@ -23,7 +23,7 @@ class Tok:
 def sentence(words: list[tuple[str, str, int]]) -> list[Tok]:
     """(text, pos, head index) per token; a token whose head is itself is a root."""
     toks = [Tok(i, text, pos) for i, (text, pos, _) in enumerate(words)]
-    for tok, (_, _, head) in zip(toks, words):
+    for tok, (_, _, head) in zip(toks, words, strict=True):
         tok.head = toks[head]
     for tok in toks:
         node, chain = tok, []

@@ -53,7 +53,9 @@ def build(doc: SourceDocument, mentions: list[SourceMention], **config: Any) -> 
 def check_invariants(result: Any) -> None:
     """The build's own invariants (token table, contexts, heads) hold for the records of one document."""
     flags = singleton_flags(result.records)
-    records = [dataclasses.replace(record, is_singleton=flag) for record, flag in zip(result.records, flags)]
+    records = [
+        dataclasses.replace(record, is_singleton=flag) for record, flag in zip(result.records, flags, strict=True)
+    ]
     tokens = [(t.sent_id, t.token_id, t.token) for t in result.tokens]
     check_records(records, {result.doc_key: tokens}, {result.doc_key: "train"})
     assert [t.token_id_global for t in result.tokens] == list(range(len(result.tokens)))

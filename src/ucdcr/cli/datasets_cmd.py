@@ -66,7 +66,7 @@ def datasets_table(rows: list[dict[str, str]]) -> ResultTable:
     """The rows of :func:`dataset_rows` as a table (the "missing" cell lists one lacking file per line)."""
     table = ResultTable("uCDCR datasets", list(HEADERS), styles={"status": STATE_STYLE})
     for row in rows:
-        table.add({header: row[key] for header, key in zip(HEADERS, ROW_KEYS)})
+        table.add({header: row[key] for header, key in zip(HEADERS, ROW_KEYS, strict=True)})
     return table
 
 

@@ -155,7 +155,7 @@ def _replace_sentence(
     document.tokens = [t for t in document.tokens if t.sent_id != sent_id]
     document.tokens[position:position] = new_tokens
     for mention, _record, (start, end) in located:
-        ids = tuple(t.token_id for t, (s, e) in zip(new_tokens, token_spans) if s >= start and e <= end)
+        ids = tuple(t.token_id for t, (s, e) in zip(new_tokens, token_spans, strict=True) if s >= start and e <= end)
         mention.token_ids = ids
         corpus.mentions.append(mention)
 

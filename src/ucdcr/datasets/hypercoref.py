@@ -140,7 +140,8 @@ def _document(
         flags = space_after_flags([text for _, text in items], sentences.get((url, sentence), ""))
         flags[-1] = True  # sentences of a document are separated by whitespace (as uCDCR)
         doc.tokens.extend(
-            SourceToken(f"{sentence}.{index}", text, sentence, flag) for (index, text), flag in zip(items, flags)
+            SourceToken(f"{sentence}.{index}", text, sentence, flag)
+            for (index, text), flag in zip(items, flags, strict=True)
         )
     return doc
 

@@ -199,9 +199,9 @@ def finalize(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[Dr
     assigned: dict[int, MentionRecord] = {}
     for chain, chain_records in by_chain(mapped).items():
         typed = np4e.assign_chain(chain_records, chain.removeprefix(MAPPED_PREFIX))
-        assigned.update(zip(map(id, chain_records), typed))
+        assigned.update(zip(map(id, chain_records), typed, strict=True))
     merged, _ = np4e.merge_within_subtopic(unmapped)
-    assigned.update(zip(map(id, unmapped), merged))
+    assigned.update(zip(map(id, unmapped), merged, strict=True))
     return [assigned[id(r)] for r in records], []
 
 

@@ -229,7 +229,7 @@ def merge_within_subtopic(records: list[MentionRecord]) -> tuple[list[MentionRec
         units = by_chain(subtopic_records)
         for group in merge_groups(units):
             members = [r for key in group for r in units[key]]
-            merged.update(zip(map(id, members), assign_chain(members, group[0])))
+            merged.update(zip(map(id, members), assign_chain(members, group[0]), strict=True))
     return [merged.get(id(r), r) for r in records], []
 
 

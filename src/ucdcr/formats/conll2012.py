@@ -376,8 +376,8 @@ def _write_document(
     token = 0
     for sentence in sentences:
         for word in sentence:
-            word = " ".join(word.split()) or "_"
-            handle.write(f"{doc_id}\t{part}\t{token}\t{word}\t{next(annotations)}\n")
+            column = " ".join(word.split()) or "_"
+            handle.write(f"{doc_id}\t{part}\t{token}\t{column}\t{next(annotations)}\n")
             token += 1
         handle.write("\n")
     handle.write("#end document\n")

@@ -120,7 +120,7 @@ def _columns(path: Path, table: pa.Table, names: tuple[str, ...]) -> list[list[A
 def read_hyperlinks(path: Path) -> list[Hyperlink]:
     """``hyperlinks.parquet``; an empty or inverted span is an error naming the hyperlink."""
     table = _table(path, HYPERLINK_COLUMNS)
-    columns = dict(zip(HYPERLINK_COLUMNS, _columns(path, table, HYPERLINK_COLUMNS)))
+    columns = dict(zip(HYPERLINK_COLUMNS, _columns(path, table, HYPERLINK_COLUMNS), strict=True))
     links = []
     for i, row_id in enumerate(_row_ids(path, table)):
         values = {name: column[i] for name, column in columns.items()}
@@ -149,7 +149,7 @@ def read_tokens(path: Path, urls: set[str]) -> dict[str, list[tuple[int, int, st
     token, or a position given twice, is an error."""
     table = _table(path, TOKEN_COLUMNS, urls)
     documents: dict[str, list[tuple[int, int, str]]] = {}
-    for url, sentence, index, token in zip(*_columns(path, table, TOKEN_COLUMNS)):
+    for url, sentence, index, token in zip(*_columns(path, table, TOKEN_COLUMNS), strict=True):
         if url is None or sentence is None or index is None or not token:
             raise FormatError(
                 path,
@@ -170,7 +170,7 @@ def read_sentences(path: Path, urls: set[str]) -> dict[tuple[str, int], str]:
     table = _table(path, SENTENCE_COLUMNS, urls)
     return {
         (url, int(sentence)): str(text)
-        for url, sentence, text in zip(*_columns(path, table, SENTENCE_COLUMNS))
+        for url, sentence, text in zip(*_columns(path, table, SENTENCE_COLUMNS), strict=True)
         if url is not None and sentence is not None and text is not None
     }
 

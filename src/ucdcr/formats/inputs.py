@@ -163,4 +163,4 @@ def csv_records(text: str, name: str | Path, required: Sequence[str]) -> Iterato
     for line, row in rows:
         if len(row) != len(header):
             raise FormatError(name, f"expected {len(header)} fields (as the header), found {len(row)}", line)
-        yield line, dict(zip(header, row))
+        yield line, dict(zip(header, row, strict=True))

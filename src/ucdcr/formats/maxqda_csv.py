@@ -153,11 +153,9 @@ def _normalise(text: str) -> tuple[str, list[int]]:
     chars: list[str] = []
     offsets: list[int] = []
     for position, char in enumerate(text.translate(_QUOTES)):
-        if char.isspace():
-            if chars and chars[-1] == " ":
-                continue
-            char = " "
-        chars.append(char)
+        if char.isspace() and chars and chars[-1] == " ":
+            continue
+        chars.append(" " if char.isspace() else char)
         offsets.append(position)
     return "".join(chars), offsets
 

@@ -91,8 +91,7 @@ def parse_span(span: str, position: dict[str, int], order: list[str], path: Path
     """Word ids of a span string (``word_1..word_3,word_5``), in document order, checked against the base data."""
     word_ids: list[str] = []
     for fragment in span.split(","):
-        fragment = fragment.strip()
-        first, sep, last = fragment.partition("..")
+        first, sep, last = fragment.strip().partition("..")
         last = last if sep else first
         for word_id in (first, last):
             if word_id not in position:

@@ -183,6 +183,7 @@ def _tokens_by_document(documents: pa.Table) -> dict[str, list[TokenRow]]:
         ordered["sent_id"].to_pylist(),
         ordered["token_id"].to_pylist(),
         ordered["token"].to_pylist(),
+        strict=True,
     ):
         by_doc[key].append((sent, token_id, text))
     return dict(by_doc)
@@ -212,7 +213,7 @@ def _place_mentions(
         running[name] += len(tokens_by_doc[doc_key])
     spans: dict[str, list[Span]] = defaultdict(list)
     columns = ("mention_id", "conll_doc_key", "sent_id", "tokens_number", "coref_chain")
-    for mention_id, doc_key, sent, numbers, chain in zip(*(mentions[c].to_pylist() for c in columns)):
+    for mention_id, doc_key, sent, numbers, chain in zip(*(mentions[c].to_pylist() for c in columns), strict=True):
         if doc_key not in offsets:
             raise FormatError(None, f"mention {mention_id}: document {doc_key!r} is not in the document table")
         try:

@@ -193,7 +193,9 @@ def _finish(
             r.mention_id,
         )
     )
-    records = [replace(record, is_singleton=flag) for record, flag in zip(records, singleton_flags(records))]
+    records = [
+        replace(record, is_singleton=flag) for record, flag in zip(records, singleton_flags(records), strict=True)
+    ]
     tokens = {r.doc_key: r.tokens for r in results}
     check_records(
         records,

@@ -146,6 +146,6 @@ def rebuild_sentence(tokens: Sequence[SourceToken]) -> tuple[str, list[tuple[int
         pieces.append(form)
         length += len(form)
     text = "".join(pieces)
-    for token, (start, end) in zip(tokens, spans):
+    for token, (start, end) in zip(tokens, spans, strict=True):
         assert text[start:end] == normalized_token(token.text), (token, text)
     return text, spans

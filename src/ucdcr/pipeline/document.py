@@ -203,7 +203,7 @@ def _parse_sentences(prepared: list[_Prepared], config: StageConfig) -> None:
                 if config.reparse:
                     _split_at_mention_boundaries(sentence, markables)
                 to_parse.append(sentence)
-    for sentence, parsed in zip(to_parse, spacy_nlp.parse(s.doc for s in to_parse)):
+    for sentence, parsed in zip(to_parse, spacy_nlp.parse(s.doc for s in to_parse), strict=True):
         sentence.doc = parsed
 
 

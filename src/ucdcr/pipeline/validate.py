@@ -32,7 +32,7 @@ def check_records(
     _check_unique_ids(records)
     flags = singleton_flags(records)
     positions = {key: {(s, t): g for g, (s, t, _) in enumerate(tokens)} for key, tokens in document_tokens.items()}
-    for record, singleton in zip(records, flags):
+    for record, singleton in zip(records, flags, strict=True):
         key = record.conll_doc_key
         if key not in document_tokens:
             _fail(record, f"conll_doc_key {key!r} is not a built document")

@@ -152,7 +152,10 @@ def _texts_from_documents(documents: pa.Table) -> dict[str, str]:
     ordered = documents.sort_by([("topic/subtopic_name/doc", "ascending"), ("token_id_global", "ascending")])
     seen: dict[str, str] = {}
     for key, split, token in zip(
-        ordered["topic/subtopic_name/doc"].to_pylist(), ordered["split"].to_pylist(), ordered["token"].to_pylist()
+        ordered["topic/subtopic_name/doc"].to_pylist(),
+        ordered["split"].to_pylist(),
+        ordered["token"].to_pylist(),
+        strict=True,
     ):
         if seen.setdefault(key, split) == split:  # a document copied into several splits counts once
             texts.setdefault(key, []).append(token)
@@ -162,7 +165,9 @@ def _texts_from_documents(documents: pa.Table) -> dict[str, str]:
 def _texts_from_contexts(contexts: pa.Table) -> dict[str, str]:
     """Where texts are not shared: the union of the mention context windows of each document."""
     windows: dict[str, dict[str, None]] = {}
-    for key, context in zip(contexts["conll_doc_key"].to_pylist(), contexts["mention_context"].to_pylist()):
+    for key, context in zip(
+        contexts["conll_doc_key"].to_pylist(), contexts["mention_context"].to_pylist(), strict=True
+    ):
         windows.setdefault(key, {})[" ".join(context or [])] = None
     return {key: " ".join(parts) for key, parts in windows.items()}
 

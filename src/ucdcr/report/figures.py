@@ -50,7 +50,7 @@ def plot_histograms(counts: Mapping[str, Sequence[int]], edges: Sequence[float],
     width = edges[1] - edges[0]
     used = [index for index in range(len(edges)) if any(values[index] for values in counts.values())]
     shown_bins = max(10, (max(used) + 1) if used else 0)
-    for axis, name in zip(axes.flat, names):
+    for axis, name in zip(axes.flat, names, strict=False):  # the grid may have more axes than names
         axis.bar(np.asarray(edges, dtype=float), counts[name], width=width * 0.9, align="edge", color="#4C72B0")
         axis.set_yscale("symlog", linthresh=1)
         axis.set_xlim(edges[0] - width * 0.3, edges[0] + width * (shown_bins + 0.2))

@@ -79,9 +79,13 @@ def document_tokens(documents: pa.Table, doc_key: str) -> tuple[list[Token], dic
     sents, token_ids = rows["sent_id"].to_pylist(), rows["token_id"].to_pylist()
     tokens = [
         Token(sent, text, space)
-        for sent, text, space in zip(sents, rows["token"].to_pylist(), rows["whitespace_after"].to_pylist())
+        for sent, text, space in zip(
+            sents, rows["token"].to_pylist(), rows["whitespace_after"].to_pylist(), strict=True
+        )
     ]
-    return tokens, {(sent, token): position for position, (sent, token) in enumerate(zip(sents, token_ids))}
+    return tokens, {
+        (sent, token): position for position, (sent, token) in enumerate(zip(sents, token_ids, strict=True))
+    }
 
 
 def place_mentions(records: list[dict], index: dict[tuple[int, int], int], doc_key: str) -> list[PlacedMention]:
@@ -150,7 +154,7 @@ def _placed(record: dict, start: int, end: int) -> PlacedMention:
 def chain_documents(mentions: pa.Table) -> dict[str, list[str]]:
     """Chain id -> the doc keys it occurs in, sorted."""
     docs: dict[str, set[str]] = defaultdict(set)
-    for chain, doc_key in zip(mentions["coref_chain"].to_pylist(), mentions["conll_doc_key"].to_pylist()):
+    for chain, doc_key in zip(mentions["coref_chain"].to_pylist(), mentions["conll_doc_key"].to_pylist(), strict=True):
         docs[chain].add(doc_key)
     return {chain: sorted(keys) for chain, keys in docs.items()}
 

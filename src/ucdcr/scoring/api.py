@@ -30,8 +30,7 @@ def resolve_metrics(names: str | Sequence[str]) -> tuple[str, ...]:
     """Expand ``all`` and ``conll`` and validate metric names; returns them in v8.01's print order."""
     requested = [names] if isinstance(names, str) else list(names)
     wanted: set[str] = set()
-    for name in requested:
-        name = name.lower()
+    for name in (requested_name.lower() for requested_name in requested):
         if name == ALL:
             wanted.update(METRICS)
         elif name == CONLL.name:
@@ -121,8 +120,7 @@ def score_documents(
     for doc_name, (key, response) in documents.items():
         if response is None:
             missing.append(doc_name)
-            response = ()
-        doc = identify_mentions(key, response)
+        doc = identify_mentions(key, response or ())
         overlap = DocumentOverlap(doc)
         mentions = mentions + doc.identification
         repeated_response += doc.repeated_response
