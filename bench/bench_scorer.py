@@ -16,14 +16,15 @@ Peers (all optional; without them only ucdcr and scorch run):
 - ``--coval PATH``: a checkout of https://github.com/ns-moosavi/coval (GitHub only; the PyPI package named
   ``coval`` is unrelated). PATH goes on ``sys.path``; ``coval.eval.evaluator`` scores the same clusters in process
   (MUC, B3, CEAFm, CEAFe, LEA; coval has no BLANC and its CEAFm divides by chain counts instead of mention counts,
-  SCORER.md §5.4), and ``coval.conll.reader`` + evaluator score the CoNLL files (coval's whole pipeline). coval's
-  totals cover what its own ``scorer.py all`` computes (MUC, B3, CEAFe, LEA); its CEAFm is timed but not counted.
+  docs/scorer.md#other-scorers), and ``coval.conll.reader`` + evaluator score the CoNLL files (coval's whole
+  pipeline). coval's totals cover what its own ``scorer.py all`` computes (MUC, B3, CEAFe, LEA); its CEAFm is timed
+  but not counted.
 - ``--refscorer DIR``: a checkout of https://github.com/conll/reference-coreference-scorers; ``perl scorer.pl all
   KEY RESPONSE none`` runs in a subprocess on the CoNLL files written to a temporary folder, for meta documents of
   ``--refscorer-sizes`` mentions (5 mentions per chain; default 1000,2000). Every printed line after the version
   line is compared with ``ucdcr score`` on the same files. 5000 is allowed but takes v8.01 11-17 minutes and
-  7.1-7.4 GB (649 s / 7.09 GB here, 1,026 s / 7.4 GB in SCORER.md); 50,000 mentions in one document cannot be
-  scored by v8.01.
+  7.1-7.4 GB (649 s / 7.09 GB here, 1,026 s / 7.4 GB earlier, docs/performance.md#scorer); 50,000 mentions in one
+  document cannot be scored by v8.01.
 
 scorch's and coval's CEAF score every key x response chain pair in Python (10^8 pairs for the large case) and
 scorch's BLANC peaks at 13.7 GB there, so these are skipped on the large case unless ``--scorch-large`` /
@@ -56,7 +57,8 @@ SCORCH_COSTS = {
 """scorch metrics skipped on the large case by default, and why (measured here)."""
 COVAL_NAMES = {"muc": "muc", "bcub": "b_cubed", "ceafm": "ceafm", "ceafe": "ceafe", "lea": "lea"}
 COVAL_EXPECTED_EQUAL = ("muc", "bcub", "ceafe", "lea")
-"""Metrics on which coval equals v8.01 (LEA: coval is the reference) on duplicate-free input (SCORER.md §4.3, §5)."""
+"""Metrics on which coval equals v8.01 (LEA: coval is the reference) on duplicate-free input
+(docs/scorer.md#other-scorers)."""
 V801_METRICS = tuple(metric.name for metric in METRIC_TABLE if metric.in_v801)
 LARGE = 10_000
 """Above this many mentions, the Python CEAFs of scorch and coval are skipped unless asked for."""
@@ -442,11 +444,15 @@ def main() -> None:
         ]
     print_summary(rows, v801_rows)
     print(
-        "\nTargets (DESIGN.md §7): 5,000-mention meta document: >= 1000x faster than v8.01, >= 10x faster than "
-        "coval;\n50,000-mention meta document < 2 s (all metrics); every printed digit equal to v8.01."
+        "\nTargets (docs/performance.md#targets): 5,000-mention meta document: >= 1000x faster than v8.01, "
+        ">= 10x faster than coval;\n50,000-mention meta document < 2 s (all metrics); "
+        "every printed digit equal to v8.01."
     )
     if not any(row["size"] == 5_000 for row in v801_rows):
-        print("v8.01 on 5,000 mentions not run here (SCORER.md: 1,026 s and 7.4 GB; --refscorer-sizes 5000 runs it).")
+        print(
+            "v8.01 on 5,000 mentions not run here (docs/performance.md#scorer: 1,026 s and 7.4 GB; "
+            "--refscorer-sizes 5000 runs it)."
+        )
 
 
 if __name__ == "__main__":

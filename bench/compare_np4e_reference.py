@@ -4,7 +4,7 @@ Prints: mention match (same document, sentence and re-parsed token span), head a
 same head lemma), context agreement (same context window ids, same context tokens), chain agreement on the
 matched mentions (MUC / B3 / CEAFe / CoNLL F1 of our chains against theirs, per split, one pseudo-document per
 subtopic) and the counts of both sides. The reference files are newer than the paper's summary numbers
-(REFERENCE.md §0), so they are compared with our build, not with Table 2.
+(docs/reproducing.md#stale-and-inconsistent-outputs), so they are compared with our build, not with Table 2.
 
 Usage: python bench/compare_np4e_reference.py [--built DIR] [--raw DIR] [--reference DIR]
 (without --built, NP4E is built into a temporary folder first, --jobs 1).

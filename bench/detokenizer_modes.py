@@ -2,13 +2,13 @@
 
 Usage: python bench/detokenizer_modes.py [--raw-dir ../shared/raw] [--reference ../shared/reference/ECBplus]
 
-Modes: (a) our default detokenizer (ucdcr.pipeline.detokenize.rebuild_sentence), (b) the token-join heuristic of
-REFERENCE.md §3.1 alone (effective rules), (c) a hybrid: §3.1 for sentences holding a URL-like token, a ':' or a ','
-between digits (where the authors' corrector left the heuristic's spaces), the default elsewhere; the rule never
-looks at the authors' output. oracle_ceiling (best of default / §3.1 per sentence, chosen by looking at the
-reference) bounds what any per-sentence choice between the two can reach. Each sentence text is spaCy-tokenized
-(tokenizer only) and compared with the reference's tokens of the same sentence (read from the windows of its
-mentions, keyed by document key + sent_id).
+Modes: (a) our default detokenizer (ucdcr.pipeline.detokenize.rebuild_sentence), (b) the authors' token-join
+heuristic (docs/build-pipeline.md#join-heuristic) alone (effective rules), (c) a hybrid: the heuristic for sentences
+holding a URL-like token, a ':' or a ',' between digits (where the authors' corrector left the heuristic's spaces), the
+default elsewhere; the rule never looks at the authors' output. oracle_ceiling (best of default / heuristic per
+sentence, chosen by looking at the reference) bounds what any per-sentence choice between the two can reach. Each
+sentence text is spaCy-tokenized (tokenizer only) and compared with the reference's tokens of the same sentence (read
+from the windows of its mentions, keyed by document key + sent_id).
 A window spans ~7 sentences, so the estimated window identity printed is the sentence rate to the 7th power.
 """
 
@@ -24,7 +24,7 @@ _NO_SPACE_BEFORE = ".,?!)]`\"'"
 
 
 def reference_join(words: list[str]) -> str:
-    """REFERENCE.md §3.1: join tokens one at a time (effective rules; later rules override earlier ones)."""
+    """Join tokens one at a time (docs/build-pipeline.md#join-heuristic; effective rules, later ones override)."""
     text = ""
     for word in words:
         w = '"' if word == "``" else word
@@ -154,8 +154,10 @@ def main() -> None:
                 on_triggered["default"] += default
                 on_triggered["heuristic_3.1"] += heuristic
     print_windows(corpus, _by_span(args.reference), nlp, rebuild_sentence)
-    print(f"sentences holding a reference mention, compared: {compared} (hybrid used §3.1 for {triggered})")
-    print(f"on those {triggered}: default identical {on_triggered['default']}, §3.1 {on_triggered['heuristic_3.1']}")
+    print(f"sentences holding a reference mention, compared: {compared} (hybrid used the heuristic for {triggered})")
+    print(
+        f"on those {triggered}: default identical {on_triggered['default']}, heuristic {on_triggered['heuristic_3.1']}"
+    )
     for name, same in modes.items():
         rate = same / (compared or 1)
         print(f"{name:14s} sentences identical {100 * rate:6.2f}%   est. 7-sentence window {100 * rate**7:6.2f}%")

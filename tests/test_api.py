@@ -76,7 +76,8 @@ def test_load_a_folder_in_the_authors_repr_string_format(tmp_path: Path, data_di
     for name in LIST_FIELDS:
         reprs = pa.array([repr(value) for value in ours[name].to_pylist()])
         theirs = theirs.set_column(theirs.column_names.index(name), name, reprs)
-    folder = tmp_path / "NP4E"  # the authors' folder name; NP4E mentions are all entities (REFERENCE.md §1.4)
+    # the authors' folder name; NP4E mentions are all entities (docs/unified-format.md#event-and-entity-files)
+    folder = tmp_path / "NP4E"
     folder.mkdir()
     pq.write_table(theirs, folder / "all_mentions.parquet")
     loaded = load(folder)

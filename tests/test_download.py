@@ -182,7 +182,7 @@ def test_shipped_ecbplus_manifest_is_well_formed() -> None:
     data = dl.load_manifest("ecbplus")
     assert data["dataset"] == "ecbplus" and data["licence"] == "CC BY 3.0"
     tree = next(e for e in data["files"] if e.get("kind") == "tree")
-    # MANIFEST.md, section 1: 982 files, tree hash 66e0d717...
+    # docs/raw-data.md#verification: 982 files, tree hash 66e0d717...
     assert tree["files"] == 982 and tree["tree_sha256"].startswith("66e0d717")
     csv = next(e for e in data["files"] if e["path"].endswith("ECBplus_coreference_sentences.csv"))
     assert csv["size"] == 23008 and csv["sha256"].startswith("afee49e0")
@@ -308,7 +308,7 @@ def test_build_without_raw_folder_gives_the_manifest_steps(tmp_path: Path) -> No
     with pytest.raises(MissingRawData) as error:
         build_dataset("gvc", raw_dir=tmp_path, data_dir=tmp_path / "data", progress=False)
     message = str(error.value)
-    # the shipped gvc manifest: verbose.conll's git blob id (MANIFEST.md section 3) and its manual steps
+    # the shipped gvc manifest: verbose.conll's git blob id (docs/datasets/gvc.md#source) and its manual steps
     assert f"gvc: raw files missing in {tmp_path / 'GVC'}: the whole folder." in message
     assert "verbose.conll (git_blob 576be59c74099813af181d58e54e74709cb0ab35" in message
     assert "Manual steps:" in message and "Licence: CC BY 4.0" in message

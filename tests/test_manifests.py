@@ -67,7 +67,7 @@ def test_entries_present_in_shared_raw_verify(dataset_id: str, raw_dir: Path) ->
         if hashed and target.exists():
             assert dl.verify_entry(target, entry, folder), entry["path"]
             checked += 1
-    # MANIFEST.md status table: FCC-T and HyperCoref have no folder in ../shared/raw; every other dataset has
+    # docs/raw-data.md#the-test-snapshot: FCC-T and HyperCoref have no folder in ../shared/raw; every other dataset has
     # at least one hashed file there (NIdent: only its uCDCR split file)
     assert checked > 0 or dataset_id in ("fcct", "hypercoref")
 
@@ -86,7 +86,8 @@ def test_manifests_agree_with_files_tsv(raw_dir: Path) -> None:
                 assert entry.get("sha256") in (None, listed[key]["sha256"]), key
                 matched.add(key)
     # every file of ../shared/raw is named by a manifest, directly or inside a tree entry: FILES.tsv lists 1748
-    # files = 58 file entries + the trees CEREC data/LREC (47), ECB+ (982), NP4E mmax2 (661) (MANIFEST.md)
+    # files = 58 file entries + the trees CEREC data/LREC (47), ECB+ (982), NP4E mmax2 (661):
+    # docs/raw-data.md#the-test-snapshot
     uncovered = [path for path in listed if path not in matched and not any(path.startswith(t) for t in trees)]
     assert uncovered == []
     assert (len(listed), len(matched)) == (1748, 58)

@@ -217,7 +217,9 @@ def _hash_file(path: Path, digest: Any) -> str:
 
 
 def tree_sha256(dataset_folder: Path, tree: Path) -> str:
-    """MANIFEST.md tree hash: ``find <dir> -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum``."""
+    """Tree hash (docs/raw-data.md#verification).
+
+    ``find <dir> -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum``."""
     relative = tree.relative_to(dataset_folder).as_posix()
     names = sorted(
         (p.relative_to(dataset_folder).as_posix() for p in tree.rglob("*") if p.is_file()),

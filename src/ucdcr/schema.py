@@ -1,8 +1,8 @@
 """The unified uCDCR format: the 29 mention fields and the token-table columns, as explicit Arrow schemas.
 
-Field names, order and meaning follow the authors' release (REFERENCE.md §1.2, §1.7) so their consumers keep
-working. Differences: list fields are real Arrow lists (not Python repr strings), and the CoNLL ``reference``
-column uses the standard ``|`` separator.
+Field names, order and meaning follow the authors' release (docs/unified-format.md#mention-records,
+docs/unified-format.md#token-table) so their consumers keep working. Differences: list fields are real Arrow lists
+(not Python repr strings), and the CoNLL ``reference`` column uses the standard ``|`` separator.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Helpers writing tiny uCDCR-layout dataset folders for the tests (the authors' JSON format, REFERENCE.md §1.1-1.2)."""
+"""Helpers writing tiny uCDCR-layout dataset folders for the tests (the authors' JSON format,
+docs/unified-format.md#dataset-folder)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The evaluation protocol and the same-head-lemma baseline (REFERENCE.md §5) on hand-computed cases."""
+"""The evaluation protocol and the same-head-lemma baseline (docs/evaluation.md) on hand-computed cases."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ucdcr.io.load import load_mentions
 
 
 def _worked_example(tmp_path: Path) -> Path:
-    # REFERENCE §5.4: gold A = {m1 attack, m2 attack, m3 bombing}, B = {m4 attack, m5 strike}
+    # docs/evaluation.md#worked-example: gold A = {m1 attack, m2 attack, m3 bombing}, B = {m4 attack, m5 strike}
     records = [
         mention("A", ["attack"], mention_id="m1"),
         mention("A", ["attack"], mention_id="m2"),
@@ -36,7 +36,7 @@ def test_worked_example_scores(tmp_path: Path) -> None:
     result = run_baseline("toy", table, topic_level=False)
     assert [s.setting for s in result.settings] == [Setting("subtopic", "1a", "")]
     scores = result.settings[0].scores
-    # prediction {m1, m2, m4}, {m3}, {m5}; values as v8.01 prints them (truncated), from REFERENCE §5.4
+    # prediction {m1, m2, m4}, {m3}, {m5}; values as v8.01 prints them (truncated), docs/evaluation.md#worked-example
     assert (scores["R_MUC"], scores["P_MUC"], scores["F1_MUC"]) == (33.33, 50.0, 40.0)
     assert (scores["R_B3"], scores["P_B3"], scores["F1_B3"]) == (53.33, 73.33, 61.75)
     assert (scores["R_CEAF_E"], scores["P_CEAF_E"], scores["F1_CEAF_E"]) == (66.66, 44.44, 53.33)

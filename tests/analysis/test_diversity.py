@@ -1,4 +1,5 @@
-"""Lexical metrics on hand-computed cases: the worked examples of REFERENCE.md §4.3 (PD) and §4.4 (MTLD)."""
+"""Lexical metrics on hand-computed cases: the worked examples of docs/analysis.md#phrasing-diversity (PD) and
+docs/analysis.md#mtld-ucdcr-variant (MTLD)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def test_stopword_list_is_nltk_english_179_words() -> None:
 @pytest.mark.parametrize(
     ("mentions", "expected"),
     [
-        # REFERENCE §4.3: [late Thursday]x3 (head Thursday) + [on Thursday night] (head on): (1/3+1)*2/4
+        # first worked example: [late Thursday]x3 (head Thursday) + [on Thursday night] (head on): (1/3+1)*2/4
         ([(["late", "Thursday"], "Thursday")] * 3 + [(["on", "Thursday", "night"], "on")], 0.667),
         # [judge]x2 + [James R. Dabney]x2: (1/2+1/2)*2/4; "R." is not a punctuation substring
         ([(["judge"], "judge")] * 2 + [(["James", "R.", "Dabney"], "Dabney")] * 2, 0.5),
@@ -52,7 +53,7 @@ def test_phrasing_diversity_worked_examples(mentions, expected) -> None:
 
 
 def test_phrasing_diversity_drops_punctuation_substrings() -> None:
-    # "()" is a substring of string.punctuation, so it is filtered like "(" (REFERENCE §4.3 (i));
+    # "()" is a substring of string.punctuation, so it is filtered like "(" (docs/analysis.md#phrasing-diversity);
     # both mentions reduce to {"x"} under head x: U=1, n=2 -> (1/2)*1/2 = 0.25
     assert phrasing_diversity([(["x", "()"], "x"), (["x", ","], "x")]) == 0.25
 
@@ -60,7 +61,7 @@ def test_phrasing_diversity_drops_punctuation_substrings() -> None:
 @pytest.mark.parametrize(
     ("tokens", "expected"),
     [
-        # REFERENCE §4.4: forward factor 6 + partial 2*(1-0.72)/0.28 = 2 -> mean 4; backward also 4
+        # docs/analysis.md#mtld-ucdcr-variant: forward factor 6 + partial 2*(1-0.72)/0.28 = 2 -> mean 4; backward also 4
         (["judge", "James", "R.", "Dabney", "James", "R.", "Dabney", "judge"], 4.0),
         # forward factors 5, 3, partial 1 -> 3; backward 3, 3, partial 3 -> 3
         (["he"] + ["Tony", "Reagins"] * 4, 3.0),

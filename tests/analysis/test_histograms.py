@@ -16,7 +16,7 @@ from ucdcr.analysis.histograms import (
 
 
 def test_edges_are_the_authors_bins() -> None:
-    # REFERENCE.md §4.5 / summary/histogram_*.csv: MTLD edges 0, 3, ..., 90; PD edges 0, 1, ..., 30.
+    # docs/analysis.md#histograms / summary/histogram_*.csv: MTLD edges 0, 3, ..., 90; PD edges 0, 1, ..., 30.
     assert MTLD_EDGES[:3] == (0.0, 3.0, 6.0) and MTLD_EDGES[-1] == 90.0
     assert len(MTLD_EDGES) == len(PD_EDGES) == 31 and PD_EDGES[-1] == 30.0
     labels = bin_labels(MTLD_EDGES)
@@ -65,7 +65,7 @@ def test_chain_histograms_count_each_chain_of_the_whole_dataset_once() -> None:
         ]
     )
     counts = chain_histograms(table)
-    # Hand computation (REFERENCE.md §4.3-4.4):
+    # Hand computation (docs/analysis.md#phrasing-diversity, docs/analysis.md#mtld-ucdcr-variant):
     # A: PD = (1/2)·1/2 = 0.25; MTLD: the, fire, the -> TTR 2/3 <= 0.72, factor 3, partial 1 -> mean 2 (both ways).
     # B: singleton -> PD 1; 3 distinct tokens -> MTLD 3, which falls in [3..6) (right-open bins).
     # C (one chain although it spans train and test): stopwords a/the dropped, heads differ -> PD (1+1)·2/2 = 2;

@@ -36,7 +36,8 @@ def _records():
 
 def test_json_folder_in_authors_load_order(tmp_path: Path) -> None:
     table = load_mentions(write_dataset(tmp_path / "toy", _records()))
-    # event files of train, val, test, then entity files of train, val, test (REFERENCE §4.0)
+    # event files of train, val, test, then entity files of train, val, test
+    # (docs/unified-format.md#reading-released-folders)
     assert table["mention_id"].to_pylist() == ["e-train", "e-test-1", "e-test-2", "n-train", "n-test"]
     assert table[KIND_COLUMN].to_pylist() == ["event", "event", "event", "entity", "entity"]
     assert table.column_names == [*MENTION_FIELDS, KIND_COLUMN]

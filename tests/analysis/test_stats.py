@@ -1,4 +1,5 @@
-"""Dataset statistics (REFERENCE.md §6) on a hand-built dataset; every expected number is counted in a comment."""
+"""Dataset statistics (docs/analysis.md#dataset-statistics) on a hand-built dataset; every expected number is counted
+in a comment."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""ECB+METAm reading on a tiny raw dir: an ECB+ CAT XML document (MANIFEST.md §1) + a mention map (§2)."""
+"""ECB+METAm reading on a tiny raw dir: an ECB+ CAT XML document (docs/datasets/ecbplus.md#raw-files) + a mention map
+(docs/datasets/ecbplus_metam.md#raw-files)."""
 
 from __future__ import annotations
 

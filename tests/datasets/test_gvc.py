@@ -102,7 +102,8 @@ def test_build_through_the_pipeline(tmp_path: Path) -> None:
     assert json.loads((out / "train" / "entity_mentions.json").read_text(encoding="utf-8")) == []
     assert [m["tokens_str"] for m in train] == ["shot", "killed", "responded"]
     assert [m["tokens_str"] for m in val] == ["wounded", "gun fire"]
-    # chain 123 has one mention in train and one in val: a singleton within each split (REFERENCE.md §1.5)
+    # chain 123 has one mention in train and one in val: a singleton within each split
+    # (docs/unified-format.md#singleton-flag)
     assert [m["is_singleton"] for m in train] == [True, True, True]
     assert all(m["mention_type"] == "EVE" and m["topic"] == "0_gun_violence" for m in train + val)
     assert val[1]["coref_chain"] == "88" and val[1]["subtopic_id"] == "693359"

@@ -1,4 +1,5 @@
-"""verbose.conll and the GVC split CSVs, on tiny files written in the original format (MANIFEST.md §3)."""
+"""verbose.conll and the GVC split CSVs, on tiny files written in the original format
+(docs/datasets/gvc.md#raw-files)."""
 
 from __future__ import annotations
 

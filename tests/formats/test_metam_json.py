@@ -1,4 +1,5 @@
-"""ECB+METAm mention map and the superseded Prodigy draft, on tiny files in their formats (MANIFEST.md §2)."""
+"""ECB+METAm mention map and the superseded Prodigy draft, on tiny files in their formats
+(docs/datasets/ecbplus_metam.md#raw-files)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ SENTENCE = "Police threw a net over the gunman ."
 
 
 def metam_record(**changes: object) -> dict[str, object]:
-    """A mention_map record with the fields of MANIFEST.md's example."""
+    """A mention_map record with the fields of the example in docs/datasets/ecbplus_metam.md#raw-files."""
     record: dict[str, object] = {
         "mention_id": "36_1ecb.xml_2",
         "topic": "36",
@@ -72,7 +73,7 @@ def test_truncated_mention_map(tmp_path: Path) -> None:
 
 
 def draft_task(**changes: object) -> dict[str, object]:
-    """A Prodigy task as in the superseded tasks.json (MANIFEST.md §2)."""
+    """A Prodigy task as in the superseded tasks.json (docs/datasets/ecbplus_metam.md#raw-files)."""
     task: dict[str, object] = {
         "mention_id": "34_11ecb.xml_28",
         "old_sentence": 'Gupta , 39 , has reportedly <mark id="mark"> accepted </mark> the job .',

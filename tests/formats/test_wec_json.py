@@ -1,4 +1,5 @@
-"""WEC-Eng mention JSON and uCDCR topic maps, on tiny files in the original format (MANIFEST.md §12)."""
+"""WEC-Eng mention JSON and uCDCR topic maps, on tiny files in the original format
+(docs/datasets/wec_eng.md#raw-files)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ PARAGRAPH = ["From", "then", "on", ",", "they", "played", "the", "Family", "Valu
 
 
 def wec_record(**changes: object) -> dict[str, object]:
-    """A WEC-Eng mention object with every field of the Hugging Face files (values from MANIFEST.md's example)."""
+    """A WEC-Eng mention object with every field of the Hugging Face files (values from the example in
+    docs/datasets/wec_eng.md#raw-files)."""
     record: dict[str, object] = {
         "coref_chain": 2293469,
         "coref_link": "Family Values Tour 1998",

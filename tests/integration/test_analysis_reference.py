@@ -5,8 +5,8 @@ Sources (read in the tests, not copied): ../shared/reference/summary/
 - 2026-02-28_08-12-07_conll_baseline.csv (Tables 6, 7, 13: every setting and the mean rows),
 - 2026-02-28_11-44-57_{pos,ner,type}.csv (Tables 9-11).
 Inputs: ../shared/reference/ECBplus (all_mentions.parquet + some JSON files; no all_documents.parquet, so token
-counts cannot be checked) and ../shared/reference/NP4E (regenerated after the CSV was made: REFERENCE.md §0 and §8.15
-say which of its numbers are stale; only the others are compared).
+counts cannot be checked) and ../shared/reference/NP4E (regenerated after the CSV was made:
+docs/reproducing.md#stale-and-inconsistent-outputs says which of its numbers are stale; only the others are compared).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ SUMMARY = "2026-02-28_07-32-50_summary_dataset_topics.csv"
 BASELINE = "2026-02-28_08-12-07_conll_baseline.csv"
 SCORE_COLUMNS = ("R_MUC", "P_MUC", "F1_MUC", "R_B3", "P_B3", "F1_B3", "R_CEAF_E", "P_CEAF_E", "F1_CEAF_E", "F1_CONLL")
 TOKEN_COLUMNS = {"tokens", "mean_doc_size"}  # need all_documents.parquet, absent from the ECB+ release
-# NP4E: the committed files differ from the CSV in these (REFERENCE.md §0, §8.15: stale outputs, 664 vs 667 chains)
+# NP4E: the committed files differ from the CSV in these (stale outputs, 664 vs 667 chains:
+# docs/reproducing.md#stale-and-inconsistent-outputs)
 NP4E_STALE = {"coref_chain_entity", "average_size_all", "average_size_wo_singl"}
 LEXICAL = ("phrasing_diversity_weighted", "unique_lemmas_avg", "unique_lemmas_sum", "lexical_ambiguity", "MLTD")
 
@@ -104,7 +105,7 @@ def test_ecbplus_distributions_match_tables_9_to_11(ecbplus: Path, reference_dir
 @pytest.fixture(scope="module")
 def ecbplus_baseline(ecbplus: Path):
     table, topic_level = load_for_protocol(ecbplus)
-    assert topic_level  # ECB+ has cross-subtopic chains (REFERENCE §5.2)
+    assert topic_level  # ECB+ has cross-subtopic chains (docs/evaluation.md#settings)
     return table, run_baseline("ECBplus", table, topic_level)
 
 
@@ -126,7 +127,8 @@ def test_ecbplus_baseline_every_setting_and_mean(ecbplus_baseline, reference_dir
     _, result = ecbplus_baseline
     settings, means = _reference_settings(reference_dir, "ECBplus")
     ours = {(s.setting.level, s.setting.unit, s.setting.type): s.scores for s in result.settings}
-    assert len(ours) == len(settings) == 90  # 20 subtopics x 3 + 10 topics x 3 (REFERENCE §5.2)
+    # 20 subtopics x 3 + 10 topics x 3 (docs/evaluation.md#reference-setting-counts)
+    assert len(ours) == len(settings) == 90
     assert ours == settings  # exact: v8.01 truncation, CoNLL to 3 decimals
     our_means = {(m.level, m.type): m.scores for m in result.means}
     assert set(our_means) == set(means)
@@ -166,7 +168,8 @@ def test_np4e_baseline_on_the_committed_files(reference_dir: Path) -> None:
     assert not topic_level
     result = run_baseline("NP4E", table, topic_level)
     [setting] = result.settings
-    # REFERENCE.md §7.3: the committed NP4E test JSON gives these (the CSV's 60.183 predates it)
+    # docs/reproducing.md#stale-and-inconsistent-outputs: the committed NP4E test JSON gives these (the CSV's 60.183
+    # predates it)
     assert (setting.setting.unit, setting.scores["F1_MUC"], setting.scores["F1_B3"]) == ("4_tajikistan", 83.84, 51.58)
     assert (setting.scores["F1_CEAF_E"], setting.scores["F1_CONLL"]) == (44.54, 59.987)
 

@@ -25,9 +25,9 @@ def test_reader(raw_dir: Path) -> None:
             "test": 14,
         }
         return
-    # MANIFEST.md §6: seed.conll (train) is not obtainable here
+    # docs/datasets/cerec.md#source: seed.conll (train) is not obtainable here
     assert set(corpus.unavailable_splits) == {"train"}
-    # MANIFEST.md §6: the stand-ins hold the threads of paper Table 12 (20 val, 14 test)
+    # docs/datasets/cerec.md#measured-figures: the stand-ins hold the threads of paper Table 12 (20 val, 14 test)
     for split in ("val", "test"):
         assert len({d.subtopic_id for d in corpus.documents if d.split == split}) == spec.expected(f"{split}.subtopics")
     assert len(corpus.notes) == 2 and all("stand-in" in note for note in corpus.notes)

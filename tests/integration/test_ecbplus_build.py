@@ -23,7 +23,7 @@ def test_raw_files_verified(raw_dir: Path) -> None:
     status = dataset_status("ecbplus", raw_dir)
     assert status.complete
     states = {e.path: e.state for e in status.entries}
-    assert states["ECB+_LREC2014/ECB+"] == "verified"  # tree hash of MANIFEST.md section 1
+    assert states["ECB+_LREC2014/ECB+"] == "verified"  # tree hash, docs/raw-data.md#verification
     assert states["ECB+_LREC2014/ECB+.zip"] == "missing"  # not in ../shared/raw; the tree replaces it
 
 
@@ -52,7 +52,7 @@ def test_agreement_with_the_authors_release(ecb: tuple[Path, object], reference_
     # Same text in the window (tokens joined) for 99.07%; identical token lists 70.12% (bench/compare_ecbplus_
     # reference.py, after gluing clitics "I'm"; 73.39% before the faithful-span split above). A window holds ~7
     # sentences and 94.3% of sentences come out identical; the rest is the reference's neural whitespace corrector
-    # (REFERENCE.md §3.2), which we cannot run offline (DESIGN.md §4 item 7), and the split tokens. Windows by the
+    # (docs/build-pipeline.md#whitespace-corrector), which we cannot run offline, and the split tokens. Windows by the
     # only category they show (pipeline.compare.context_differences): URL lines it left half-spaced 1122,
     # punctuation it glued or kept glued ("playoffs-", "Calif.") 1043, spaces it kept ("11 : 25") 575, words it
     # merged ("repsays") 487, "I ' m" left apart 106 (its text has 7 of 22 "'m"/"'ve" glued, NP4E 6 of 6).

@@ -2,7 +2,7 @@
 
 Finding: the two histogram CSVs come from a different run of the authors' analysis than the committed summary
 CSV (2026-02-28_07-32-50_summary_dataset_topics.csv) and the released data. Their name carries no timestamp, so
-each run overwrote them, and their column sums (= chains per dataset, REFERENCE.md §4.5) disagree with the
+each run overwrote them, and their column sums (= chains per dataset, docs/analysis.md#histograms) disagree with the
 summary's coref_chain_all for five datasets: ECBplus 4874 vs 4952, ECBplusMETAm 2059 vs 2095, HyperCoref 12999 vs
 13102, NIdent 2468 vs 2463, NP4E 668 vs 667 (the seven others agree). The ECB+ column therefore cannot be
 reproduced from the ECB+ release (which reproduces the summary exactly, tests/integration/test_analysis_reference.py).

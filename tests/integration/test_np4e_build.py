@@ -52,7 +52,7 @@ def test_agreement_with_the_authors_release(built: Any, reference_dir: Path) -> 
     theirs = _spans(reference_dir / "NP4E" / "all_mentions.parquet")
     matched = [(ours[k], theirs[k]) for k in theirs if k in ours]
     # bench/compare_np4e_reference.py measured: 6319 of 6428 distinct reference spans (98.3%) found in our build;
-    # head lemma 91.2% (our deterministic head rule vs the reference's first-token rule, REFERENCE.md §2.1);
+    # head lemma 91.2% (our deterministic head rule vs the reference's first-token rule, docs/build-pipeline.md#heads);
     # context window ids 79.65% (re-tokenization differences shift global token ids; 77.1% before clitics were
     # glued: "I 'm" came back from spaCy as "'", "m"; 80.5% before "U.S.." was split at a mention's end, which
     # shifts the global ids after it). Floors 1-2 points below.
@@ -72,14 +72,15 @@ def test_context_differences_are_explained(built: Any, reference_dir: Path) -> N
     assert figures["mention_sentences_identical"] >= 93.5  # 93.82% measured; the "$" artefacts again
     found = context_differences(built("np4e"), reference_dir / "NP4E")
     # 2143 of the 2517 differing windows differ only in characters: the NP4E reader drops the "$" of "$--"/"$..."
-    # tokens, the reference deletes "$-" from its strings and keeps "$..." (REFERENCE.md §3.2)
+    # tokens, the reference deletes "$-" from its strings and keeps "$..."
+    # (docs/datasets/np4e.md#differences-from-the-authors-code)
     assert found["only"].get("different_chars", 0) >= 0.8 * found["differing_windows"]
 
 
 def test_window_rule_reproduces_the_reference_on_its_own_tokens(reference_dir: Path) -> None:
-    """Our context windows (pipeline.context, REFERENCE.md §2.3) computed on the reference's token table give the
-    reference's window ids and sentence positions for every one of its mentions: window differences between the
-    builds come from tokenization, not from the window rule."""
+    """Our context windows (pipeline.context, docs/build-pipeline.md#first-token-rule) computed on the reference's token
+    table give the reference's window ids and sentence positions for every one of its mentions: window differences
+    between the builds come from tokenization, not from the window rule."""
     from ucdcr.pipeline.context import SentenceIndex, context_window
     from ucdcr.registry import ContextRule
 

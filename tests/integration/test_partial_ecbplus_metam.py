@@ -22,7 +22,7 @@ DRAFT = "_superseded/project/corpus/ecb_meta/tasks.json"
 def test_draft_tasks_parse_as_format_sample(raw_dir: Path) -> None:
     folder = require(raw_dir / "ECBplusMETAm")
     tasks = read_draft_tasks(require(folder / DRAFT))
-    # counted on the file (MANIFEST.md §2: "list of 3,025 Prodigy-style tasks"); 4 tasks have no span
+    # counted on the file (docs/datasets/ecbplus_metam.md#raw-files: 3,025 tasks); 4 tasks have no span
     assert len(tasks) == 3025
     assert Counter(len(t.spans) for t in tasks) == {1: 3021, 0: 4}
     assert {s.label for t in tasks for s in t.spans} == {"EVT"}
@@ -53,7 +53,7 @@ def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
     present = [e for e in status.entries if e.state != "missing"]
     if missing:
         assert not status.complete
-        assert missing == ["ecbplus_metam.json"]  # MANIFEST.md: only uCDCR meta + a superseded draft
+        assert missing == ["ecbplus_metam.json"]  # only uCDCR meta + a draft: docs/raw-data.md#the-test-snapshot
     assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
 
 
@@ -115,7 +115,7 @@ def test_reader_on_a_mention_map_built_from_real_ecbplus(raw_dir: Path, tmp_path
     (folder / "ecbplus_metam.json").write_text(json.dumps(records), encoding="utf-8")
     corpus = get("ecbplus_metam").read(folder)
     # paper Table 8: ECB+METAm has 6556 original mentions = the ECB+ val/test mentions of the validated sentences;
-    # REFERENCE.md §7.2: 402 documents
+    # docs/reproducing.md#reference-numbers: 402 documents
     assert corpus.counts["annotated"] == len(records) == get("ecbplus_metam").expected("mentions_annotated")
     assert len(corpus.documents) == 402
     if not paraphrase:

@@ -1,4 +1,4 @@
-"""FCC-T against ../shared/raw, which holds none of its files (MANIFEST.md §4).
+"""FCC-T against ../shared/raw, which holds none of its files (docs/datasets/fcct.md#source).
 
 While the files are missing, reading must stop with the manual steps of the manifest. Once they are placed
 under ``<raw>/FCC``, the same test checks the reader against the counts the dataset declares

@@ -47,5 +47,5 @@ def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
     present = [e for e in status.entries if e.state != "missing"]
     if missing:
         assert not status.complete
-        assert missing == ["verbose.conll"]  # MANIFEST.md: the 3 CoNLL files are absent; only verbose.conll is read
+        assert missing == ["verbose.conll"]  # absent; the one CoNLL file read (docs/raw-data.md#the-test-snapshot)
     assert all(e.state == "verified" for e in present if e.path.startswith(""))

@@ -1,10 +1,11 @@
-"""HyperCoref_exp against ../shared/raw, which holds none of its files (MANIFEST.md §7: not distributable).
+"""HyperCoref_exp against ../shared/raw, which holds none of its files: they are not distributable
+(docs/datasets/hypercoref.md#source).
 
 While the files are missing, reading (and building) must stop with the manual steps of the manifest. Once the
 BBC pipeline output is placed under ``<raw>/HyperCoref``, the same test checks the sampling against paper
 Table 8: 60,687 annotated mentions ("Original", after the paper's filtering and down-sampling). Note the uCDCR
-code sampled BBC val to 4,200 mentions where the paper says 2,400 (REFERENCE.md §8 item 14), so the count may
-differ by that amount.
+code sampled BBC val to 4,200 mentions where the paper says 2,400
+(docs/datasets/hypercoref.md#differences-from-the-authors-code), so the count may differ by that amount.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Expected numbers and their sources:
 - 9,746 CSV rows, 2,715 of them ``Properties`` codes, 312 ACTOR-I segments: counted in the ten csv_export files
   (csv module, by hand: ``grep -c`` agrees on rows).
 - 433 chains, 145 in val and 288 in test: paper Table 2 (NewsWCL50r chains 433) and Table 4 (val 2740 / 145,
-  test 3791 / 288 after the REFERENCE.md §8 correction of "686" to 288), declared in ucdcr/datasets/newswcl50r.py
-  with the 50 documents and 10 topics of paper Table 2.
+  test 3791 / 288 after the correction of "686" to 288, docs/reproducing.md#paper-versus-csv), declared in
+  ucdcr/datasets/newswcl50r.py with the 50 documents and 10 topics of paper Table 2.
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ from ucdcr.registry import get
 
 def test_split_file_and_np4e_structure_load(raw_dir: Path) -> None:
     split_of = read_split_map(require(raw_dir / "NIdent" / SPLIT_FILE))
-    assert split_of == {"0": "train", "1": "train", "2": "train", "3": "val", "4": "test"}  # MANIFEST.md §10
+    # docs/datasets/nident.md#raw-files
+    assert split_of == {"0": "train", "1": "train", "2": "train", "3": "val", "4": "test"}
     subtopic_of = np4e_subtopics(require(raw_dir / "NP4E"))
     per_split = Counter(split_of[subtopic.split("_")[0]] for subtopic in subtopic_of.values())
     # NIdent re-annotates NP4E's documents: NP4E's per-split documents (its release has 55 / 18 / 20)
@@ -45,7 +46,7 @@ def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
     present = [e for e in status.entries if e.state != "missing"]
     if missing:
         assert not status.complete
-        assert missing == ["english-corpus"]  # MANIFEST.md: only the uCDCR split file
+        assert missing == ["english-corpus"]  # docs/raw-data.md#the-test-snapshot: only the uCDCR split file
     assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
 
 

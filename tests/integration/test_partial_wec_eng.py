@@ -18,7 +18,7 @@ from ucdcr.registry import get
 
 def test_topic_maps_give_the_published_structure(raw_dir: Path) -> None:
     names, maps = read_topic_maps(require(raw_dir / "WEC-Eng"))
-    assert len(names) == 18  # WEC paper Table 7 / REFERENCE.md §7.2 "topics 18"
+    assert len(names) == 18  # WEC paper Table 7 / docs/reproducing.md#reference-numbers
     spec = get("wec_eng")  # declared counts: the authors' summary CSV and paper Table 13 (ucdcr/datasets/wec_eng.py)
     assert {split: len(rows) for split, rows in maps.items()} == {
         split: spec.expected(f"{split}.documents") for split in ("train", "val", "test")
@@ -57,7 +57,7 @@ def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
             "Dev_Event_gold_mentions_validated.json",
             "Test_Event_gold_mentions_validated.json",
             "Train_Event_gold_mentions.json",
-        ]  # MANIFEST.md: raw JSON missing
+        ]  # docs/raw-data.md#the-test-snapshot: raw JSON missing
     assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
 
 

@@ -38,7 +38,7 @@ def test_loader_returns_the_schema_and_every_row_of_the_build(folder: Path, buil
     documents = load(folder, kind="documents")
     assert documents.schema == DOCUMENT_SCHEMA
     assert documents.num_rows == report["tokens"]
-    # NP4E is entity-only (REFERENCE.md §1.4): the event files are empty.
+    # NP4E is entity-only (docs/unified-format.md#event-and-entity-files): the event files are empty.
     assert load(folder, mention_type="event").num_rows == 0
 
 

@@ -36,7 +36,7 @@ def test_original_token_split_by_spacy_maps_to_all_pieces() -> None:
 def test_same_string_twice_maps_to_the_annotated_occurrence() -> None:
     doc = document(["the", "quake", "and", "the", "quake", "again"])
     [result] = process_documents([DocumentTask(doc, [mention(doc, ["0.4"])])], StageConfig())
-    assert result.records[0].tokens_number == [4]  # not the first "quake" (REFERENCE.md §3.4 bug)
+    assert result.records[0].tokens_number == [4]  # not the first "quake" (docs/build-pipeline.md#re-mapping)
 
 
 def test_pre_tokenized_keeps_original_tokens_and_uses_source_spacing() -> None:

@@ -1,4 +1,5 @@
-"""Head rule (DESIGN.md §4 item 1) and context windows (REFERENCE.md §2.3) on hand-built inputs."""
+"""Head rule (docs/build-pipeline.md#heads) and context windows (docs/build-pipeline.md#context-windows) on hand-built
+inputs."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ SENT = sentence(
 
 
 def test_head_is_the_token_whose_head_is_outside() -> None:
-    # the reference's rule A would say "country" (head of the first token, REFERENCE.md §2.1); the paper's definition
-    # gives the phrase root "east"
+    # the reference's rule A would say "country" (head of the first token, docs/build-pipeline.md#heads); the paper's
+    # definition gives the phrase root "east"
     assert syntactic_head(SENT[4:8]).text == "east"
 
 
@@ -81,15 +82,16 @@ def test_np4e_worked_example_first_token_rule() -> None:
 
 
 def test_np4e_second_worked_example() -> None:
-    # REFERENCE.md §2.3, "Its" in 0/4_tajikistan/360701: g = 141; g - 100 = 41 lies in a sentence starting at 26;
-    # right = 242; mention_sentence_start_end = [115, 132]
+    # docs/build-pipeline.md#first-token-rule, "Its" in 0/4_tajikistan/360701: g = 141; g - 100 = 41 lies in a
+    # sentence starting at 26; right = 242; mention_sentence_start_end = [115, 132]
     index = SentenceIndex([26, 115, 17, 85, 57])
     window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, 141, 141, 0)
     assert (window.left, window.right, window.sentence_start, window.sentence_end) == (26, 242, 115, 132)
 
 
 def test_ecbplus_worked_example() -> None:
-    # REFERENCE.md §1.2: "said" at global 32 (sentence 8..33, 26 tokens) -> context [0, 145], sentence [8, 34]
+    # docs/unified-format.md#worked-example: "said" at global 32 (sentence 8..33, 26 tokens) -> context [0, 145],
+    # sentence [8, 34]
     index = SentenceIndex([8, 26, 112, 30])
     window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, 32, 32, 24)
     assert (window.left, window.right, window.sentence_start, window.sentence_end) == (0, 145, 8, 34)

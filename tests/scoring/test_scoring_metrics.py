@@ -62,7 +62,7 @@ def test_conll_f1_is_the_mean_of_three_f1() -> None:
 
 
 def test_truncation_is_not_rounding() -> None:
-    # SCORER.md 4.5: 57/100 prints as 56.99 in IEEE doubles; 2/3 prints 66.66
+    # docs/scorer.md#printed-output-and-truncation: 57/100 prints as 56.99 in IEEE doubles; 2/3 prints 66.66
     assert truncate_percent(0.57) == 56.99
     assert truncate_percent(2 / 3) == 66.66
 

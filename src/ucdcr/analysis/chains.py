@@ -1,4 +1,4 @@
-"""The chain table of the uCDCR analysis (REFERENCE.md §4.1): which mentions form each chain, per scope.
+"""The chain table of the uCDCR analysis (docs/analysis.md#chain-table): which mentions form each chain, per scope.
 
 A scope is the whole dataset ("") or one split. The table has one entry per chain for the whole dataset and one
 per (chain, split) for each split the chain occurs in; each entry lists the chain's mention rows in load order

@@ -1,19 +1,20 @@
-"""Lexical diversity and ambiguity of coreference chains: paper Table 5, exactly as REFERENCE.md §4 defines it.
+"""Lexical diversity and ambiguity of coreference chains: paper Table 5, exactly as the authors
+define it (docs/analysis.md#lexical-diversity-and-ambiguity).
 
 Per chain (in each scope, see :mod:`ucdcr.analysis.chains`):
 - UL(c): number of distinct LOWERCASED head lemmas;
-- PD(c), phrasing diversity (§4.3): tokens minus punctuation substrings and NLTK English stopwords (case-sensitive),
-  mentions left empty are skipped but still count in the denominator; grouped by head TEXT;
+- PD(c), phrasing diversity (docs/analysis.md#phrasing-diversity): tokens minus punctuation substrings and NLTK English
+  stopwords (case-sensitive), mentions left empty are skipped but still count in the denominator; grouped by head TEXT;
   PD = (Σ_h U_h/n_h) · (Σ_h U_h) / |M_c| if |M_c| > 1 else 1, rounded to 3 decimals;
-- MTLD(c), the uCDCR variant (§4.4): mean of factor lengths with the partial factor as one scaled element,
-  forward and backward averaged, over all mention tokens of the chain in load order, θ = 0.72;
+- MTLD(c), the uCDCR variant (docs/analysis.md#mtld-ucdcr-variant): mean of factor lengths with the partial factor as
+  one scaled element, forward and backward averaged, over all mention tokens of the chain in load order, θ = 0.72;
 - standard MTLD (McCarthy & Jarvis 2010), reported beside it: tokens / factor count, where the partial factor
   counts (1 − TTR)/(1 − θ), forward and backward averaged. Where no factor completes and the partial factor is 0
   (every token distinct), it is undefined; we then report the number of tokens, as the uCDCR variant does.
 
-Per scope (§4.2), over the chains S of the scope with size > 0 ("all") or > 1 ("wo_singl", the paper's choice):
-AL = mean over case-sensitive head lemmas of the number of chains in S using it (over all mentions of S's
-chains in the dataset); UL-a = mean UL(c); UL-o = number of distinct case-sensitive head lemmas of S's mentions
+Per scope (docs/analysis.md#chain-selection), over the chains S of the scope with size > 0 ("all") or > 1 ("wo_singl",
+the paper's choice): AL = mean over case-sensitive head lemmas of the number of chains in S using it (over all mentions
+of S's chains in the dataset); UL-a = mean UL(c); UL-o = number of distinct case-sensitive head lemmas of S's mentions
 (paper: test scope); PD and MTLD = means weighted by chain size; average chain size.
 """
 
@@ -85,7 +86,7 @@ def _ucdcr_mtld_pass(tokens: Sequence[str], threshold: float) -> float:
 
 
 def mtld_ucdcr(tokens: Sequence[str], threshold: float = MTLD_THRESHOLD) -> float:
-    """The uCDCR MTLD variant (REFERENCE.md §4.4): mean factor length, forward and backward averaged."""
+    """The uCDCR MTLD variant (docs/analysis.md#mtld-ucdcr-variant): mean factor length, both directions averaged."""
     if not tokens:
         raise ValueError("MTLD of an empty token sequence is undefined")
     return (_ucdcr_mtld_pass(tokens, threshold) + _ucdcr_mtld_pass(tokens[::-1], threshold)) / 2

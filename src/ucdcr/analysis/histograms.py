@@ -1,4 +1,5 @@
-"""Histograms of chain PD and MTLD (paper Figures 5-6; the authors' ``summary/histogram_*.csv``), REFERENCE.md §4.5.
+"""Histograms of chain PD and MTLD (paper Figures 5-6; the authors' ``summary/histogram_*.csv``):
+docs/analysis.md#histograms.
 
 Values: one per chain of the whole dataset (scope ""), singletons included, as in
 :func:`ucdcr.analysis.diversity.chain_diversity`. Bins are right-open ``[a..b)`` on fixed edges (MTLD 0, 3, ..., 90;

@@ -1,7 +1,7 @@
 """Dataset statistics: paper Tables 2, 3, 4, 12 and the head POS / NER / type distributions (Tables 9–11).
 
-Definitions (REFERENCE.md §6), per scope (the whole dataset, or one split), over the scope's mentions from both
-the event and the entity file:
+Definitions (docs/analysis.md#dataset-statistics), per scope (the whole dataset, or one split), over the scope's
+mentions from both the event and the entity file:
 - topics, subtopics, documents: distinct topic_id / subtopic_id / conll_doc_key among the mentions;
 - tokens: rows of all_documents.parquet with that split label (every row for the whole dataset); None when the
   folder has no documents table. mean_doc_size = tokens / documents;
@@ -221,7 +221,8 @@ def _mean(values: Sequence[Any]) -> Any:
 
 
 def ucdcr_table2_row(rows: Mapping[str, Mapping[str, Any]], reannotations: Collection[str]) -> dict[str, Any]:
-    """The uCDCR row of Table 2 as the paper computes it (REFERENCE.md §6.3), from dataset id -> Table 2 row.
+    """The uCDCR row of Table 2 as the paper computes it (docs/analysis.md#paper-tables), from dataset id -> Table 2
+    row.
 
     Topics, subtopics, docs and tokens: sums without the ``reannotations`` (the datasets that re-annotate another
     one's documents); chains, mentions, singletons: sums over all; Tokens/doc, Context, Mentions/doc: unweighted

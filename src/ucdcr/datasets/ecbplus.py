@@ -8,8 +8,8 @@ Raw layout (``<raw-dir>/ECBplus/``, as ``../shared/raw/ECBplus``)::
     ucdcr-meta/train_val_test_split.json              (topic ids per split, Barhom et al. 2019)
     ucdcr-meta/subtopic_names.json                    ("1ecb" -> subtopic name)
 
-Structure (REFERENCE.md §1.3): topic = the topic number; subtopic = ``{topic}ecb`` or ``{topic}ecbplus``;
-document key ``{topic}/{topic}{ecb|ecbplus}/{n}``; the split is the topic's split.
+Structure (docs/datasets/ecbplus.md#structure): topic = the topic number; subtopic = ``{topic}ecb`` or
+``{topic}ecbplus``; document key ``{topic}/{topic}{ecb|ecbplus}/{n}``; the split is the topic's split.
 
 Rules:
 - By default only documents and mentions in the validated sentences of ECBplus_coreference_sentences.csv are kept

@@ -4,7 +4,7 @@ Raw folders: ``<raw-dir>/ECBplusMETAm/ecbplus_metam.json`` (the mention map, :mo
 and ``ucdcr-meta/train_val_test_split.json`` there, plus the ECB+ raw folder ``<raw-dir>/ECBplus/`` (read by
 :mod:`ucdcr.datasets.ecbplus` with all sentences; documents, chains, types and descriptions come from it).
 
-Rules (paper §7.1.4, REFERENCE.md §1.3/§3.5):
+Rules (paper §7.1.4, docs/datasets/ecbplus_metam.md#structure, docs/datasets/ecbplus_metam.md#mentions-and-chains):
 - Only val/test topics; the dataset is the mention map: an ECB+ mention is kept iff the map has a record for its
   (file, m_id); documents without any record are left out. The train split is empty by design.
 - A sentence is paraphrased when one of its records has a mention text that differs from the ECB+ tokens of

@@ -5,8 +5,8 @@ Raw folder ``<raw-dir>/FCC/`` = the ``datasets`` folder the tudatalib recipe (``
 ``2020-10-05_FCC-T/<split>/with_stacked_actions/cross_subtopic_mentions_action.csv``
 (format: :mod:`ucdcr.formats.fcc_csv`).
 
-Structure (paper §7.1.5, REFERENCE.md §1.3): one topic ``0`` (football matches); subtopic = the document's seminal
-event, id ``shortuuid(seminal event)``; a document without a seminal event gets a subtopic of its own
+Structure (paper §7.1.5, docs/datasets/fcct.md#structure): one topic ``0`` (football matches); subtopic = the document's
+seminal event, id ``shortuuid(seminal event)``; a document without a seminal event gets a subtopic of its own
 (``singleton_subtopic_<doc-id>``, as Bugert et al.); ``conll_doc_key = 0/<subtopic id>/<doc-id>``. Original splits
 (``dev`` -> ``val``). Chains: ``EVE`` + ``shortuuid(event)``, corpus-wide, so cross-subtopic (and cross-split)
 chains stay one chain; ``other_event`` is one chain, as in uCDCR's code (its README's per-collection renaming

@@ -4,7 +4,7 @@ Raw folder ``GVC/`` (flat, like uCDCR's ``GVC-prep/GVC/``): ``verbose.conll`` fr
 CoNLL file read; ``gold.conll`` / ``system_input.conll`` are optional) and UKP's ``gvc_doc_to_event.csv``,
 ``train.csv``, ``dev.csv``, ``test.csv`` (format: :mod:`ucdcr.formats.gvc_conll`).
 
-Structure (paper §7.1.6, REFERENCE.md §1.3): topic ``0`` ("0_gun_violence"), subtopic = incident id from
+Structure (paper §7.1.6, docs/datasets/gvc.md#structure): topic ``0`` ("0_gun_violence"), subtopic = incident id from
 ``gvc_doc_to_event.csv``, document key ``0/<incident>/<doc id>``, document name = its title tokens joined by
 ``_``; the split of a document is the split CSV listing its incident. Chains keep their GVC cluster id; cluster
 ``0`` (unlinked) makes a singleton. Every mention is an EVENT. A document whose incident is in no split file is

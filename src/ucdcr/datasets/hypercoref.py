@@ -18,17 +18,17 @@ Documents without a kept mention are left out. Sampled-out mentions are counted 
 Structure: topic / subtopic from the URL (:func:`~ucdcr.formats.hypercoref_parquet.url_structure`); document id
 ``shortuuid(url with / -> _)`` as uCDCR, document name = that string; ``conll_doc_key = Topic/outlet_sub/id``.
 Chain = the normalised target URL (also the description). The original CoreNLP tokenization is kept
-(``reparse=False``); heads come from the pipeline's deterministic rule (DESIGN.md §4.1), not uCDCR's rule C
-(REFERENCE.md §2.1), so no mention is lost to head failures.
+(``reparse=False``); heads come from the pipeline's deterministic rule (docs/build-pipeline.md#heads), not uCDCR's
+rule C (docs/datasets/hypercoref.md#differences-from-the-authors-code), so no mention is lost to head failures.
 
 Completeness: a document with a kept hyperlink must have tokens in ``tokens.parquet`` (else an error, or with the
 reader option ``partial=true`` its mentions are dropped with the reason and the note names it); a sentence
 without a sentence string in ``sentences.parquet`` gets its spacing guessed (counted as
 ``sentences_without_string``).
 
-Event vs entity (finalize hook, REFERENCE.md §1.4): a mention is event-like when its head POS is not one of ADJ,
-ADV, ADP, NOUN, NUM, PRON, PROPN; a chain with any event-like mention is an event chain (type EVENT), the others
-are entity chains typed by their majority head NER (``O`` -> OTHER; ties: alphabetical).
+Event vs entity (finalize hook, docs/datasets/hypercoref.md#mentions-and-chains): a mention is event-like when its head
+POS is not one of ADJ, ADV, ADP, NOUN, NUM, PRON, PROPN; a chain with any event-like mention is an event chain (type
+EVENT), the others are entity chains typed by their majority head NER (``O`` -> OTHER; ties: alphabetical).
 """
 
 from __future__ import annotations

@@ -1,22 +1,23 @@
 """NewsWCL50r (Zhukova et al. 2026): MAXQDA annotations + news-please article texts the user supplies.
 
-Structure (REFERENCE.md §1.3, paper §7.1.9): ten topics without subtopics; each topic becomes a subtopic of a
-topic with the same id, so ``conll_doc_key = "<t>/<t>/<t>_<outlet>"``; the subtopic name is the annotation file
-stem (``1_ComeyMemo``). Splits by topic id (``ucdcr-meta/train_val_test_split.json``: val 0-3, test 4-9, no
+Structure (docs/datasets/newswcl50r.md#structure, paper §7.1.9): ten topics without subtopics; each topic becomes a
+subtopic of a topic with the same id, so ``conll_doc_key = "<t>/<t>/<t>_<outlet>"``; the subtopic name is the annotation
+file stem (``1_ComeyMemo``). Splits by topic id (``ucdcr-meta/train_val_test_split.json``: val 0-3, test 4-9, no
 train).
 
 Mentions: every coded segment except the ``Properties`` codes. The chain is ``<topic>_<code>_<type>`` with ``\\``
 and spaces replaced by ``_``; the type comes from ``aggr_m_conceptcategorization.csv``; ``ACTOR-I`` mentions are
-excluded; ACTION, EVENT and MISC are events, every other type an entity (REFERENCE.md §1.4). A segment is
-located in the paragraph ``Beginning`` names, else in the nearest paragraph (up to 4 away) that contains it;
-a segment coded k times in one paragraph takes the first k occurrences there. After enrichment, mentions of one
-chain with the same document, sentence and head are duplicates: the longest is kept (REFERENCE.md §3.5).
+excluded; ACTION, EVENT and MISC are events, every other type an entity
+(docs/datasets/newswcl50r.md#mentions-and-chains). A segment is located in the paragraph ``Beginning`` names, else in
+the nearest paragraph (up to 4 away) that contains it; a segment coded k times in one paragraph takes the first k
+occurrences there. After enrichment, mentions of one chain with the same document, sentence and head are duplicates: the
+longest is kept (docs/datasets/newswcl50r.md#mentions-and-chains).
 
 Tokens: the reader splits each paragraph into word / punctuation tokens (character offsets kept, so the text
 is rebuilt exactly), and splits a word where a located segment starts or ends inside it, so a mention covers
 exactly its segment's characters (never the whole word); paragraphs are the source "sentences" (``sent_id`` =
-paragraph number - 1). uCDCR instead parses the whole document with spaCy sentence segmentation (REFERENCE.md
-§3.3).
+paragraph number - 1). uCDCR instead parses the whole document with spaCy sentence segmentation
+(docs/datasets/newswcl50r.md#differences-from-the-authors-code).
 
 Completeness: a topic the split file lists without an annotation CSV stops the build with its id (or, with the
 reader option ``partial=true``, is noted in the build report).

@@ -216,10 +216,10 @@ def merge_within_subtopic(records: list[MentionRecord]) -> tuple[list[MentionRec
 
     Input records carry the provisional within-document chain id in ``coref_chain``. Two chains of different
     documents of one subtopic are linked by :func:`chains_match`; chains are the connected components
-    (deterministic transitive closure, unlike the reference's two-hop expansion from a seed chain, REFERENCE.md
-    §1.3). The merged chain id is ``{TYPE[:3]}_{smallest provisional id of the group}``, so rebuilding gives the
-    same ids. Nothing is dropped: pronoun-only chains stay as they are (the reference drops them). The records
-    come back in the order given.
+    (deterministic transitive closure, unlike the reference's two-hop expansion from a seed chain,
+    docs/datasets/np4e.md#differences-from-the-authors-code). The merged chain id is
+    ``{TYPE[:3]}_{smallest provisional id of the group}``, so rebuilding gives the same ids. Nothing is dropped:
+    pronoun-only chains stay as they are (the reference drops them). The records come back in the order given.
     """
     by_subtopic: dict[str, list[MentionRecord]] = defaultdict(list)
     for record in records:

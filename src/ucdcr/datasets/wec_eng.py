@@ -4,14 +4,14 @@ Raw folder ``WEC-Eng/``: the three Hugging Face files ``Dev_Event_gold_mentions_
 ``Test_Event_gold_mentions_validated.json`` (test), ``Train_Event_gold_mentions.json`` (train), and uCDCR's topic
 maps ``ucdcr-meta/topics/{topics.json, topics_<split>.csv}`` (format: :mod:`ucdcr.formats.wec_json`).
 
-Structure (paper §7.1.12, REFERENCE.md §1.3):
+Structure (paper §7.1.12, docs/datasets/wec_eng.md#structure):
 - topic = the map's topic (topic id = its index among the sorted topic names), subtopic = the seed-event title,
   document = the Wikipedia page; a document listed under several subtopics takes the FIRST listed one.
 - Documents are rebuilt from the mention paragraphs: one "sentence" per distinct paragraph (identical
   ``mention_context``), paragraphs ordered by their smallest ``mention_index``. uCDCR's merge can emit a
   paragraph twice when three or more mentions share it; here each paragraph appears once.
 - Original tokens, heads, lemmas, POS and NER are kept (``reparse=False``; NER ``UNK`` -> ``O``). The head
-  token is the first occurrence of the head string in the mention (REFERENCE.md §2.1 rule D).
+  token is the first occurrence of the head string in the mention (docs/datasets/wec_eng.md#mentions-and-chains).
 - The context window uses the paragraph rule (:attr:`~ucdcr.registry.ContextRule.AROUND_FIRST_TOKEN_BY_PARAGRAPH`).
 - Chain id = uCDCR's ``re.sub(r"\\W+", "", f"{coref_chain}_{coref_link with _}")[:35]``, description = the
   linked page title. subtopic / document ids are ``shortuuid(title)`` as in uCDCR.
@@ -45,7 +45,7 @@ def topic_map_file(split: Split) -> str:
 
 
 def chain_id(coref_chain: str, coref_link: str) -> str:
-    """uCDCR's WEC chain id (REFERENCE.md §1.3)."""
+    """uCDCR's WEC chain id (docs/datasets/wec_eng.md#mentions-and-chains)."""
     return re.sub(r"\W+", "", f"{coref_chain}_{coref_link.replace(' ', '_')}")[:35]
 
 

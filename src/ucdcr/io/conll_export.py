@@ -229,8 +229,8 @@ def _place_mentions(
 def _representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[Span]:
     """Drop (and record) repeated spans and same-chain spans that cross another one.
 
-    v8.01 gives a repeated key span one identity (SCORER.md §4.2), so a span in two chains cannot be scored as
-    two mentions; the first in (start, -end, chain) order is kept."""
+    v8.01 gives a repeated key span one identity (docs/scorer.md#mention-identification-and-duplicates), so a span in
+    two chains cannot be scored as two mentions; the first in (start, -end, chain) order is kept."""
     kept: list[Span] = []
     seen: dict[tuple[int, int], Span] = {}
     open_by_chain: dict[int, list[Span]] = defaultdict(list)

@@ -1,13 +1,14 @@
 """Read any folder in the uCDCR layout into one Arrow table of mentions (the input of every analysis).
 
-A dataset folder (REFERENCE.md §1.1) holds ``{train,val,test}/{event,entity}_mentions.json`` (a JSON list of
-mention records with the 29 fields of :data:`ucdcr.schema.MENTION_SCHEMA`), ``all_mentions.parquet`` (the same
+A dataset folder (docs/unified-format.md#dataset-folder) holds ``{train,val,test}/{event,entity}_mentions.json`` (a JSON
+list of mention records with the 29 fields of :data:`ucdcr.schema.MENTION_SCHEMA`), ``all_mentions.parquet`` (the same
 records; ours stores list fields as Arrow lists, the authors' as Python repr strings such as ``"['the', 'war']"``,
 parsed here with :func:`ast.literal_eval`) and, where texts may be shared, ``all_documents.parquet``.
 
 The mention table has the 29 fields plus ``type`` ("event"/"entity": the FILE the mention came from, which is not
-always its ``mention_type``; REFERENCE.md §1.4). Rows are in the authors' load order (REFERENCE.md §4.0): event
-files of train, val, test, then entity files of train, val, test, each in file order. The order matters for
+always its ``mention_type``; docs/unified-format.md#event-and-entity-files). Rows are in the authors' load order
+(docs/unified-format.md#reading-released-folders): event files of train, val, test, then entity files of train, val,
+test, each in file order. The order matters for
 the uCDCR MTLD, which reads the tokens of a chain in this order. Duplicate records stay separate rows (the
 authors append random characters to ``mention_id`` to force this).
 

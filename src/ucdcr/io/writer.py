@@ -1,4 +1,4 @@
-"""Writer of the unified uCDCR format (DESIGN.md §4).
+"""Writer of the unified uCDCR format (docs/unified-format.md#dataset-folder).
 
 One folder per dataset::
 

@@ -6,9 +6,9 @@ dir, or another build of the same dataset, fails before any work. The reader of 
 :class:`~ucdcr.registry.DatasetSpec`) gives a :class:`~ucdcr.records.SourceCorpus`; the per-document stages
 (:mod:`ucdcr.pipeline.document`) run in batches over a process pool and give typed
 :class:`~ucdcr.records.MentionRecord` s; the dataset's ``finalize`` hook (if any) takes and returns them;
-``is_singleton`` is set per split; the invariants of DESIGN.md §4 are checked; the folder is written crash-safely
-(:mod:`ucdcr.io.writer`). The returned :class:`BuildReport` is the content of ``build_report.json`` (plus the wall
-time, the output folder and, for a build with the default options, the differences from the dataset's declared
+``is_singleton`` is set per split; the invariants (docs/build-pipeline.md#invariants) are checked; the folder is written
+crash-safely (:mod:`ucdcr.io.writer`). The returned :class:`BuildReport` is the content of ``build_report.json`` (plus
+the wall time, the output folder and, for a build with the default options, the differences from the dataset's declared
 counts, which stay out of the files so rebuilds are byte-identical).
 """
 

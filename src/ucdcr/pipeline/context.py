@@ -1,4 +1,4 @@
-"""Context windows, exactly as REFERENCE.md §2.3 (CONTEXT_RANGE = 100).
+"""Context windows, exactly as the reference (CONTEXT_RANGE = 100; docs/build-pipeline.md#context-windows).
 
 For one document with N tokens (global ids 0..N-1), sentence s spanning [first(s), last(s)], and a mention whose
 first token has global id g (last token g_last, first token's index in its sentence / paragraph k), by the

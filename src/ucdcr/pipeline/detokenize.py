@@ -1,8 +1,9 @@
 """Rebuild a sentence string from original tokens, remembering where every token sits.
 
-Rule (DESIGN.md §4 item 7): the Moses detokenizer (sacremoses, English) decides where spaces go; a few rules
-on top fix what it gets wrong for split-up original tokens (``U . S .``, ``6 . 1``, ``Lohan ’ s``), and LaTeX
-quotes: "``" is written as '"' (the reference's rule 0) and "''" stays as it is but counts as a closing quote for
+Rule (docs/build-pipeline.md#sentences-and-detokenization): the Moses detokenizer (sacremoses, English) decides where
+spaces go; a few rules on top fix what it gets wrong for split-up original tokens (``U . S .``, ``6 . 1``,
+``Lohan ’ s``), and LaTeX quotes: "``" is written as '"' (as in the reference's join heuristic,
+docs/build-pipeline.md#join-heuristic) and "''" stays as it is but counts as a closing quote for
 the spacing decision. Clitics ('m 've 're 'll 'd 's) are glued to the word before them ("I'm"), as Moses does:
 spaCy then keeps them as one token ("I", "'m"), whereas "I 'm" would come back as "I", "'", "m". ``n't`` keeps
 Moses' space: spaCy gives the same tokens for "was n't" and "wasn't", and gluing could build a non-word ("cann't").

@@ -1,13 +1,14 @@
 """The per-document stages: detokenize -> parse -> align -> enrich, as a pure function over picklable records.
 
 Input: a :class:`DocumentTask` (one SourceDocument and its SourceMentions). Output: a :class:`DocumentResult` with
-the document's output tokens (one row per token, REFERENCE.md §1.7) and its mention records
+the document's output tokens (one row per token, docs/unified-format.md#token-table) and its mention records
 (:class:`~ucdcr.records.MentionRecord`: the 29 fields and the output file, ``is_singleton`` still unset), plus every
 mention dropped on the way with its reason.
 
 - Sentences are the source's sentences (``sent_id`` as given); each is rebuilt as a string
-  (:mod:`ucdcr.pipeline.detokenize`) and re-tokenized by spaCy on its own, like the reference (§3.3). With
-  ``reparse=False`` the original tokens are the output tokens and spaCy parses them pre-tokenized.
+  (:mod:`ucdcr.pipeline.detokenize`) and re-tokenized by spaCy on its own, like the reference
+  (docs/build-pipeline.md#re-parsing). With ``reparse=False`` the original tokens are the output tokens and spaCy parses
+  them pre-tokenized.
 - A mention is one contiguous run of original tokens of one sentence (blank tokens inside it aside). One that
   spans sentences, leaves out a non-blank token inside its span (a discontinuous markable) or has no text is
   dropped with that reason (stage "align"); it is never widened to a span it does not annotate.
@@ -72,7 +73,7 @@ class DocumentTask:
 
 @dataclass
 class OutputToken:
-    """One row of the token table (REFERENCE.md §1.7) without key, reference and split."""
+    """One row of the token table (docs/unified-format.md#token-table) without key, reference and split."""
 
     sent_id: int
     token_id: int

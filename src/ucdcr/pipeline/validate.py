@@ -1,4 +1,4 @@
-"""Invariants of the unified format (DESIGN.md §4), checked before anything is written.
+"""Invariants of the unified format (docs/build-pipeline.md#invariants), checked before anything is written.
 
 A violation raises :class:`~ucdcr.errors.InvariantError` naming the mention and the rule:
 unique mention ids; tokens_text equals the document tokens at tokens_number; mention_context equals the document

@@ -1,7 +1,7 @@
 """The report's figures, as PNG files drawn with matplotlib (Agg, no display needed).
 
 - PD and MTLD histograms per dataset (paper Figures 5-6): bar charts of the counts that
-  :mod:`ucdcr.analysis.histograms` computes (REFERENCE.md §4.5).
+  :mod:`ucdcr.analysis.histograms` computes (docs/analysis.md#histograms).
 - Distributions of mentions per document and of chain sizes: one step line per dataset on logarithmic bins.
 - t-SNE maps (paper Figures 2-4): documents as TF-IDF vectors reduced by truncated SVD; mentions as the
   all-MiniLM-L6-v2 sentence embeddings of their text (the paper: "the mentions' texts first encoded with a

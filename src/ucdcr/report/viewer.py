@@ -73,7 +73,7 @@ def document_tokens(documents: pa.Table, doc_key: str) -> tuple[list[Token], dic
     if rows.num_rows == 0:
         known = documents[DOC_KEY_COLUMN].unique().to_pylist()[:5]
         raise UcdcrError(f"document {doc_key!r} is not in the document table; keys look like: {', '.join(known)}")
-    # A document copied into several splits (REFERENCE.md §1.7) is shown once.
+    # A document copied into several splits (docs/reproducing.md#document-copies) is shown once.
     first_split = rows["split"][0].as_py()
     rows = rows.filter(pc.equal(rows["split"], first_split)).sort_by("token_id_global")
     sents, token_ids = rows["sent_id"].to_pylist(), rows["token_id"].to_pylist()
