@@ -105,7 +105,7 @@ def test_cluster_id_rule(tmp_path: Path) -> None:
             '[{"mention_id": "m1", "cluster": 1, "cluster": 2}]',
             "item 0 has the key 'cluster' twice",
         ),
-        ("bad.json", '{"m1": 1,', ":1: not valid JSON"),
+        ("bad.json", '{"m1": 1,', ":1: invalid JSON"),
         ("text.txt", "hello world\n", ":1: neither JSON nor a CSV with the columns mention_id and cluster"),
         ("header.csv", "id,label\nm1,1\n", ":1: neither JSON nor a CSV .* \\(first line: 'id,label'\\)"),
         ("scalar.json", "42\n", "neither JSON nor a CSV .*first line: '42'"),

@@ -99,7 +99,7 @@ def test_missing_files_and_bad_json_are_errors(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="missing mention files"):
         load_mentions(folder)
     (folder / "val" / "event_mentions.json").write_text("[{")
-    with pytest.raises(FormatError, match=r"event_mentions.json:1: not valid JSON"):
+    with pytest.raises(FormatError, match=r"event_mentions.json:1: invalid JSON"):
         load_mentions(folder)
 
 
@@ -237,7 +237,7 @@ def test_a_missing_field_is_an_error_unless_not_requested(tmp_path: Path) -> Non
     ("content", "problem"),
     [
         (b"", "the file is empty; expected a JSON list of mention records"),
-        (b"[{", ":1: not valid JSON: Expecting property name"),
+        (b"[{", ":1: invalid JSON: Expecting property name"),
         (b'{"mentions": []}', "expected a JSON list of mention records, got an object with 1 field"),
         (b"[[1, 2]]", "record 0 must be a JSON object \\(a mention record\\), got a list of 2 item"),
         (b'["m1"]', "record 0 must be a JSON object \\(a mention record\\), got the string 'm1'"),

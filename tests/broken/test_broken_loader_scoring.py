@@ -152,7 +152,7 @@ LOADER_CASES = [
     LoaderCase("utf-32", "encoding", _rewrite(MENTIONS_JSON, lambda d: d.decode().encode("utf-32")), "UTF-32 text"),
     LoaderCase("binary", "encoding", _rewrite(MENTIONS_JSON, random.Random(1).randbytes(300)), "not UTF-8 text"),
     LoaderCase("empty", "json-shape", _rewrite(MENTIONS_JSON, b""), "the file is empty"),
-    LoaderCase("truncated", "json-shape", _rewrite(MENTIONS_JSON, lambda d: d[: len(d) // 2]), "not valid JSON"),
+    LoaderCase("truncated", "json-shape", _rewrite(MENTIONS_JSON, lambda d: d[: len(d) // 2]), "invalid JSON"),
     LoaderCase("object", "json-shape", _rewrite(MENTIONS_JSON, b'{"0": {}}'), "expected a JSON list of mention"),
     LoaderCase("list-of-lists", "json-shape", _rewrite(MENTIONS_JSON, b"[[1]]"), "record 0 must be a JSON object"),
     LoaderCase("number", "json-shape", _rewrite(MENTIONS_JSON, b"3"), "got the number 3"),
@@ -421,7 +421,7 @@ EVALUATE_CASES = [
     EvaluateCase("plain-text", "predictions", "p.txt", b"these are my clusters\n", "neither JSON nor a CSV"),
     EvaluateCase("json-string", "predictions", "p.json", b'"TINY_08"', "neither JSON nor a CSV"),
     EvaluateCase("json-number", "predictions", "p.json", b"12", "neither JSON nor a CSV"),
-    EvaluateCase("truncated-json", "json-shape", "p.json", _json(GOLD)[:-5], "not valid JSON"),
+    EvaluateCase("truncated-json", "json-shape", "p.json", _json(GOLD)[:-5], "invalid JSON"),
     EvaluateCase("empty", "json-shape", "p.json", b"", "the file is empty"),
     EvaluateCase("utf-16", "encoding", "p.json", _json(GOLD).decode().encode("utf-16"), "UTF-16 text"),
     EvaluateCase(

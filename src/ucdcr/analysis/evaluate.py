@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import re
 from collections import Counter
@@ -55,7 +54,7 @@ import pyarrow as pa
 from ucdcr.analysis.protocol import ProtocolResult, evaluation_rows, run_protocol
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import read_conll
-from ucdcr.io.text import decode_text, read_bytes
+from ucdcr.io.text import decode_text, parse_json, read_bytes
 
 _SHOWN = 20  # ids listed in an error message
 _NOTE_SHOWN = 5  # ids listed in a note
@@ -116,12 +115,7 @@ class _Pairs(list):
 
 
 def _read_json(path: Path, text: str) -> dict[str, str]:
-    try:
-        data = json.loads(text, object_pairs_hook=_Pairs)
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
-    except RecursionError:
-        raise FormatError(path, "not valid JSON: nested too deeply") from None
+    data = parse_json(text, path, object_pairs_hook=_Pairs)
     if isinstance(data, _Pairs):
         return _to_mapping(path, [(mention_id, cluster, "") for mention_id, cluster in data])
     if not isinstance(data, list):

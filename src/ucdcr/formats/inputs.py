@@ -25,13 +25,13 @@ import re
 import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from lxml import etree
 
 from ucdcr.errors import FormatError
-from ucdcr.io.text import LINE_BREAK, decode_text, read_bytes, read_text
+from ucdcr.io.text import LINE_BREAK, decode_text, file_errors, read_bytes, read_text
 
 __all__ = [
     "ZipInput",
@@ -92,19 +92,15 @@ class ZipInput:
 @contextmanager
 def open_zip(path: Path) -> Iterator[ZipInput]:
     """Open a zip archive; a file that is not a readable zip (truncated, corrupt, a folder) is a FormatError."""
-    try:
-        bundle = zipfile.ZipFile(path)
-    except FileNotFoundError:
-        raise FormatError(path, "file not found") from None
-    except IsADirectoryError:
-        raise FormatError(path, "is a folder, expected a zip file") from None
-    except PermissionError:
-        raise FormatError(path, "cannot read the file: permission denied") from None
-    except _ZIP_READ_ERRORS as exc:
-        raise FormatError(
-            path, f"not a readable zip archive ({_reason(exc)}); it may be truncated or corrupt: download it again"
-        ) from None
-    with bundle:
+    with ExitStack() as stack:
+        with file_errors(path, "a zip file"):
+            handle = stack.enter_context(Path(path).open("rb"))
+        try:
+            bundle = stack.enter_context(zipfile.ZipFile(handle))
+        except _ZIP_READ_ERRORS as exc:
+            raise FormatError(
+                path, f"not a readable zip archive ({_reason(exc)}); it may be truncated or corrupt: download it again"
+            ) from None
         yield ZipInput(Path(path), bundle)
 
 

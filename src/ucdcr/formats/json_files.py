@@ -12,12 +12,12 @@ read by :mod:`ucdcr.formats.split_file`).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.inputs import read_text
+from ucdcr.io.text import parse_json
 
 JsonKind = Literal["object", "list", "string", "integer", "number", "id", "boolean"]
 _KIND_NAMES: dict[str, str] = {
@@ -29,16 +29,6 @@ _KIND_NAMES: dict[str, str] = {
     "id": "an id (a string or an integer)",
     "boolean": "true or false",
 }
-
-
-def parse_json(text: str, name: str | Path) -> Any:
-    """JSON text -> value, with a FormatError naming ``name`` and the line when it is malformed."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(name, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
-    except RecursionError:
-        raise FormatError(name, "invalid JSON: nested too deeply") from None
 
 
 def read_json(path: Path) -> Any:

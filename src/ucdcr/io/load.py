@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -48,7 +47,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
-from ucdcr.io.text import decode_text, read_bytes
+from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.records import SPLITS, MentionKind
 from ucdcr.registry import DatasetSpec, by_authors_folder, get, known_ids, normalize_id
 from ucdcr.schema import (
@@ -75,7 +74,7 @@ ANALYSIS_SCHEMA = MENTION_SCHEMA.append(pa.field(KIND_COLUMN, pa.string()))
 
 
 def dataset_id(folder: str | Path) -> str | None:
-    """Our dataset id for a folder named by our id (``ecbplus``) or the authors' name (``ECBplus``, ``NP4E-prep``)."""
+    """Our dataset id for a folder named by our id or by the authors' folder name its declaration gives."""
     spec = _dataset_of(folder)
     return spec.id if spec else None
 
@@ -220,12 +219,7 @@ def _parse_json(path: Path) -> Any:
     text = decode_text(data, path)
     if not text.strip():
         raise FormatError(path, "the file is empty; expected a JSON list of mention records")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
-    except RecursionError:
-        raise FormatError(path, "not valid JSON: nested too deeply") from None
+    return parse_json(text, path)
 
 
 def _checked_columns(records: list[dict[str, Any]], names: Sequence[str], path: Path) -> Columns:

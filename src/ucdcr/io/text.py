@@ -16,8 +16,12 @@ Encoding rule:
 from __future__ import annotations
 
 import codecs
+import json
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ucdcr.errors import FormatError
 
@@ -30,18 +34,38 @@ _WIDE_BOMS = (  # UTF-32 first: the UTF-32-LE mark begins with the UTF-16-LE one
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a file; a missing file, a folder or an unreadable file is a FormatError naming it."""
+@contextmanager
+def file_errors(path: str | Path, expected: str = "a file") -> Iterator[None]:
+    """Inside it, opening or reading ``path`` fails with one FormatError naming it: not found, a folder (where
+    ``expected`` belongs), permission denied, or the system's reason."""
     try:
-        return Path(path).read_bytes()
+        yield
     except FileNotFoundError:
         raise FormatError(path, "file not found") from None
     except IsADirectoryError:
-        raise FormatError(path, "is a folder, expected a file") from None
+        raise FormatError(path, f"is a folder, expected {expected}") from None
     except PermissionError:
         raise FormatError(path, "cannot read the file: permission denied") from None
     except OSError as exc:
         raise FormatError(path, f"cannot read the file: {exc.strerror or exc}") from None
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a file; a missing file, a folder or an unreadable file is a FormatError naming it."""
+    with file_errors(path):
+        return Path(path).read_bytes()
+    raise AssertionError("unreachable")  # for type checkers: file_errors re-raises every failure
+
+
+def parse_json(text: str, name: str | Path, object_pairs_hook: Callable[[list[Any]], Any] | None = None) -> Any:
+    """JSON text -> value, with a FormatError naming ``name`` and the line when it is malformed
+    (``object_pairs_hook`` as in :func:`json.loads`)."""
+    try:
+        return json.loads(text, object_pairs_hook=object_pairs_hook)
+    except json.JSONDecodeError as exc:
+        raise FormatError(name, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
+    except RecursionError:
+        raise FormatError(name, "invalid JSON: nested too deeply") from None
 
 
 def decode_text(data: bytes, name: str | Path) -> str:
