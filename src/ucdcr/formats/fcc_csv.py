@@ -17,12 +17,11 @@ event it refers to, each with its own ``mention-id``. The participant/time/locat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.inputs import csv_records, read_text
+from ucdcr.formats.inputs import csv_integer, read_csv_records
 
 DOCUMENT_COLUMNS = ("doc-id", "collection", "seminal-event")
 TOKEN_COLUMNS = ("doc-id", "sentence-idx", "token-idx", "token")
@@ -57,24 +56,14 @@ class FccAction:
     line: int
 
 
-def _rows(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
-    return csv_records(read_text(path), path, required)
-
-
 def _index(path: Path, line: int, row: dict[str, str], column: str) -> int:
-    try:
-        value = int(row[column])
-    except ValueError:
-        raise FormatError(path, f"column {column!r} must be an integer, got {row[column]!r}", line) from None
-    if value < 0:
-        raise FormatError(path, f"column {column!r} must be >= 0, got {value}", line)
-    return value
+    return csv_integer(path, line, row, column, minimum=0)
 
 
 def read_documents(path: Path) -> list[FccDocument]:
     """``documents.csv``: one row per document; a doc-id twice is an error."""
     documents: dict[str, FccDocument] = {}
-    for line, row in _rows(path, DOCUMENT_COLUMNS):
+    for line, row in read_csv_records(path, DOCUMENT_COLUMNS):
         doc_id = row["doc-id"].strip()
         if not doc_id:
             raise FormatError(path, "empty doc-id", line)
@@ -93,14 +82,14 @@ def read_tokens(path: Path) -> list[FccToken]:
             _index(path, line, row, "token-idx"),
             row["token"],
         )
-        for line, row in _rows(path, TOKEN_COLUMNS)
+        for line, row in read_csv_records(path, TOKEN_COLUMNS)
     ]
 
 
 def read_actions(path: Path) -> list[FccAction]:
     """``cross_subtopic_mentions_action.csv``; an empty span or event is an error."""
     actions = []
-    for line, row in _rows(path, ACTION_COLUMNS):
+    for line, row in read_csv_records(path, ACTION_COLUMNS):
         token_from, token_to = _index(path, line, row, "token-idx-from"), _index(path, line, row, "token-idx-to")
         if token_to <= token_from:
             raise FormatError(path, f"empty span: token-idx-from {token_from}, token-idx-to {token_to}", line)

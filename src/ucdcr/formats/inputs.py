@@ -160,3 +160,20 @@ def csv_records(text: str, name: str | Path, required: Sequence[str]) -> Iterato
         if len(row) != len(header):
             raise FormatError(name, f"expected {len(header)} fields (as the header), found {len(row)}", line)
         yield line, dict(zip(header, row, strict=True))
+
+
+def read_csv_records(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """:func:`csv_records` of a UTF-8 CSV file."""
+    return csv_records(read_text(path), path, required)
+
+
+def csv_integer(path: Path, line: int, row: dict[str, str], column: str, minimum: int, what: str = "an integer") -> int:
+    """The integer in ``row[column]``; not an integer (``what`` names the expected value) or below ``minimum`` is a
+    FormatError naming the file, line and column."""
+    try:
+        value = int(row[column].strip())
+    except ValueError:
+        raise FormatError(path, f"column {column!r} must be {what}, got {row[column]!r}", line) from None
+    if value < minimum:
+        raise FormatError(path, f"column {column!r} must be >= {minimum}, got {value}", line)
+    return value

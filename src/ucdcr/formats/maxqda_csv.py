@@ -27,13 +27,13 @@ Segments carry no character offsets, so they are located by string search inside
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.inputs import csv_records, read_text
+from ucdcr.formats.inputs import csv_integer, read_csv_records
 from ucdcr.formats.json_files import expect, read_json
 
 MAXQDA_COLUMNS = ("Document name", "Code", "Segment", "Beginning", "End")
@@ -85,31 +85,21 @@ class NewsArticle:
     path: str
 
 
-def _records(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
-    return csv_records(read_text(path), path, required)
-
-
-def _paragraph_number(path: Path, line: int, column: str, value: str | None) -> int:
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise FormatError(path, f"column {column!r} must be a paragraph number, got {value!r}", line) from None
-    if number < 1:
-        raise FormatError(path, f"column {column!r} must be >= 1, got {number}", line)
-    return number
+def _paragraph_number(path: Path, line: int, row: dict[str, str], column: str) -> int:
+    return csv_integer(path, line, row, column, minimum=1, what="a paragraph number")
 
 
 def read_maxqda_csv(path: Path) -> list[MaxqdaSegment]:
     """All coded segments of one MAXQDA CSV export, in file order (Properties codes included)."""
     segments = []
-    for line, row in _records(path, MAXQDA_COLUMNS):
+    for line, row in read_csv_records(path, MAXQDA_COLUMNS):
         document, code, text = row["Document name"].strip(), row["Code"].strip(), row["Segment"]
         if not document or not code:
             raise FormatError(path, "empty 'Document name' or 'Code'", line)
         if not text.strip():
             raise FormatError(path, f"empty 'Segment' for code {code!r}", line)
-        beginning = _paragraph_number(path, line, "Beginning", row["Beginning"])
-        end = _paragraph_number(path, line, "End", row["End"])
+        beginning = _paragraph_number(path, line, row, "Beginning")
+        end = _paragraph_number(path, line, row, "End")
         if end < beginning:
             raise FormatError(path, f"'End' ({end}) is before 'Beginning' ({beginning})", line)
         segments.append(MaxqdaSegment(path.name, line, document, code, text, beginning, end))
@@ -119,7 +109,7 @@ def read_maxqda_csv(path: Path) -> list[MaxqdaSegment]:
 def read_concept_types(path: Path) -> dict[tuple[str, str], str]:
     """``(topic_id, code) -> type`` from the concept categorisation CSV; a code typed twice differently is an error."""
     types: dict[tuple[str, str], str] = {}
-    for line, row in _records(path, CONCEPT_COLUMNS):
+    for line, row in read_csv_records(path, CONCEPT_COLUMNS):
         key = (row["topic_id"].strip(), row["Code"].strip())
         kind = row["type"].strip()
         if not kind:
