@@ -288,26 +288,14 @@ def _numeric(m_id: str) -> int:
 
 def _links(cat: CatDocument, corpus: SourceCorpus) -> dict[str, CatMarkable]:
     """source mention m_id -> target instance markable (first relation wins, others counted and noted)."""
-    linked: dict[str, CatMarkable] = {}
-    for relation in cat.relations:
-        if relation.tag not in COREF_RELATIONS:
-            continue
-        if len(relation.targets) != 1:
-            raise FormatError(
-                cat.path,
-                f"relation {relation.r_id} <{relation.tag}> has {len(relation.targets)} targets, expected one",
-                relation.line,
-            )
-        target = cat.markables[relation.targets[0]]
-        for source in relation.sources:
-            if source in linked and linked[source].m_id != target.m_id:
-                _count(corpus, "second_coref_links")
-                corpus.notes.append(
-                    f"{cat.path}: mention {source} is linked to instances {linked[source].m_id} and "
-                    f"{target.m_id}; it stays in the first one's chain"
-                )
-            linked.setdefault(source, target)
-    return linked
+    links = cat.coref_links(COREF_RELATIONS)
+    for source, kept, ignored in links.ignored:
+        _count(corpus, "second_coref_links")
+        corpus.notes.append(
+            f"{cat.path}: mention {source} is linked to instances {kept.m_id} and "
+            f"{ignored.m_id}; it stays in the first one's chain"
+        )
+    return links.target
 
 
 def _chain(

@@ -146,29 +146,14 @@ def _document(cat: CatDocument, folder: str, topic: str, stem: str, article: str
 
 def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocument, skipped: Counter[str]) -> int:
     """Add the document's mentions; returns how many second REFERS_TO links were ignored."""
-    target_of: dict[str, str] = {}
-    extra_links = 0
-    for relation in cat.relations:
-        if relation.tag != "REFERS_TO":
-            continue
-        if len(relation.targets) != 1:
-            raise FormatError(
-                cat.path,
-                f"relation {relation.r_id} <REFERS_TO> has {len(relation.targets)} targets, expected one",
-                relation.line,
-            )
-        for source in relation.sources:
-            if source in target_of:
-                extra_links += int(relation.targets[0] != target_of[source])
-                continue
-            target_of[source] = relation.targets[0]
+    links = cat.coref_links({"REFERS_TO"})
     for markable in cat.mentions():
         if markable.tag not in MENTION_TAGS:
             skipped[markable.tag] += 1
             continue
-        target = cat.markables[target_of[markable.m_id]] if markable.m_id in target_of else None
+        target = links.target.get(markable.m_id)
         corpus.mentions.append(_mention(markable, cat.anchored_tokens(markable), target, document))
-    return extra_links
+    return len(links.ignored)
 
 
 def _mention(

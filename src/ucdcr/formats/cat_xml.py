@@ -23,6 +23,7 @@ at existing markables). Dataset rules (chains, types, splits) live in the datase
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,6 +99,36 @@ class CatDocument:
         positions = sorted({self.position[t_id] for t_id in markable.token_ids})
         span = tuple(self.tokens[i].t_id for i in range(positions[0], positions[-1] + 1))
         return span, len(span) != len(positions)
+
+    def coref_links(self, tags: Collection[str]) -> CorefLinks:
+        """Source mention id -> target instance markable over the relations whose tag is in ``tags``: the first
+        relation of a source wins; a later one to another target is listed in ``ignored``. A coreference
+        relation with other than one target is a FormatError naming its line."""
+        links = CorefLinks()
+        for relation in self.relations:
+            if relation.tag not in tags:
+                continue
+            if len(relation.targets) != 1:
+                raise FormatError(
+                    self.path,
+                    f"relation {relation.r_id} <{relation.tag}> has {len(relation.targets)} targets, expected one",
+                    relation.line,
+                )
+            target = self.markables[relation.targets[0]]
+            for source in relation.sources:
+                kept = links.target.setdefault(source, target)
+                if kept.m_id != target.m_id:
+                    links.ignored.append((source, kept, target))
+        return links
+
+
+@dataclass(slots=True)
+class CorefLinks:
+    """What :meth:`CatDocument.coref_links` found: each source's target, and the later links that were ignored as
+    ``(source m_id, kept target, ignored target)``."""
+
+    target: dict[str, CatMarkable] = field(default_factory=dict)
+    ignored: list[tuple[str, CatMarkable, CatMarkable]] = field(default_factory=list)
 
 
 def read_cat_xml(source: str | Path | bytes, name: str | None = None) -> CatDocument:
