@@ -189,7 +189,7 @@ def _one_record_folder(tmp_path: Path, **changes: object) -> Path:
     [
         ({"sent_id": None}, "field 'sent_id' is missing or null"),
         ({"sent_id": 1.5}, "field 'sent_id' must be an integer, got the number 1.5"),
-        ({"sent_id": True}, "field 'sent_id' must be an integer, got true"),
+        ({"sent_id": True}, "field 'sent_id' must be an integer, got the boolean true"),
         # orjson reads an integer beyond 64 bits as a float, the standard library as an int: refused either way
         (
             {"sent_id": 2**64},
@@ -201,8 +201,8 @@ def _one_record_folder(tmp_path: Path, **changes: object) -> Path:
         ({"tokens_text": "ab"}, "field 'tokens_text' must be a list of items that are each a string, got the string"),
         ({"tokens_number": [0, "1"]}, "field 'tokens_number' must be a list .* but item 1 is the string '1'"),
         ({"tokens_number": {"0": 0}}, "field 'tokens_number' must be a list .* got an object with 1 field"),
-        ({"is_singleton": 0}, "field 'is_singleton' must be a boolean \\(true or false\\), got the number 0"),
-        ({"topic_id": 1}, "field 'topic_id' must be a string, got the number 1"),
+        ({"is_singleton": 0}, "field 'is_singleton' must be a boolean \\(true or false\\), got the integer 0"),
+        ({"topic_id": 1}, "field 'topic_id' must be a string, got the integer 1"),
     ],
     ids=[
         "null",
@@ -239,7 +239,7 @@ def test_a_missing_field_is_an_error_unless_not_requested(tmp_path: Path) -> Non
         (b"", "the file is empty; expected a JSON list of mention records"),
         (b"[{", ":1: invalid JSON: Expecting property name"),
         (b'{"mentions": []}', "expected a JSON list of mention records, got an object with 1 field"),
-        (b"[[1, 2]]", "record 0 must be a JSON object \\(a mention record\\), got a list of 2 item"),
+        (b"[[1, 2]]", "record 0 must be a JSON object \\(a mention record\\), got a list of 2 element"),
         (b'["m1"]', "record 0 must be a JSON object \\(a mention record\\), got the string 'm1'"),
         ('["\u00e9"]'.encode("latin-1"), ":1: not UTF-8 text: byte 0xe9 at column 3"),
         ("[]".encode("utf-16"), "the file is UTF-16 text"),

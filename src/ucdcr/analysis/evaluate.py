@@ -54,7 +54,7 @@ import pyarrow as pa
 from ucdcr.analysis.protocol import ProtocolResult, evaluation_rows, run_protocol
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import read_conll
-from ucdcr.io.text import decode_text, parse_json, read_bytes
+from ucdcr.io.text import decode_text, describe_json, parse_json, read_bytes
 
 _SHOWN = 20  # ids listed in an error message
 _NOTE_SHOWN = 5  # ids listed in a note
@@ -194,17 +194,7 @@ def cluster_label(value: Any, path: Path, where: str) -> str:
 
 
 def _describe(value: Any) -> str:
-    if isinstance(value, _Pairs):
-        return f"an object with {len(value)} field(s)"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return f"a list of {len(value)} item(s)"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    return f"the string {str(value)[:60]!r}"
+    return f"an object with {len(value)} field(s)" if isinstance(value, _Pairs) else describe_json(value)
 
 
 def _read_conll(path: Path) -> Predictions:

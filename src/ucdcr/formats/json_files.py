@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.inputs import read_text
+from ucdcr.io.text import describe_json as describe
 from ucdcr.io.text import parse_json
 
 JsonKind = Literal["object", "list", "string", "integer", "number", "id", "boolean"]
@@ -34,21 +35,6 @@ _KIND_NAMES: dict[str, str] = {
 def read_json(path: Path) -> Any:
     """A JSON file, with a FormatError naming file and line when it is missing, unreadable or malformed."""
     return parse_json(read_text(path), path)
-
-
-def describe(value: Any) -> str:
-    """A JSON value for an error message: its kind and, for a scalar, the value (``the string 'first'``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, dict):
-        return f"an object with {len(value)} field(s)"
-    if isinstance(value, list):
-        return f"a list of {len(value)} element(s)"
-    kind = "string" if isinstance(value, str) else "integer" if isinstance(value, int) else "number"
-    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-    return f"the {kind} {shown}"
 
 
 def _is(value: Any, kind: JsonKind) -> bool:

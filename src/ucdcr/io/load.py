@@ -48,6 +48,7 @@ import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.text import decode_text, parse_json, read_bytes
+from ucdcr.io.text import describe_json as describe
 from ucdcr.records import SPLITS, MentionKind
 from ucdcr.registry import DatasetSpec, by_authors_folder, get, known_ids, normalize_id
 from ucdcr.schema import (
@@ -288,23 +289,6 @@ def _value_problem(value: Any, arrow_type: pa.DataType) -> str | None:
     if isinstance(value, int) and not _INT64_RANGE[0] <= value <= _INT64_RANGE[1]:
         return f"holds {value}, beyond the 64-bit integer range"
     return None
-
-
-def describe(value: Any) -> str:
-    """A JSON value for an error message: ``null``, ``the string 'first'``, ``a list of 3 items``, ..."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value[:60]!r}"
-    if isinstance(value, list):
-        return f"a list of {len(value)} item(s)"
-    if isinstance(value, dict):
-        return f"an object with {len(value)} field(s)"
-    return f"a {type(value).__name__}"
 
 
 def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:

@@ -107,3 +107,18 @@ def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
     """1-based line (lines end at ``\\n``, ``\\r\\n`` or ``\\r``) and column of a byte offset."""
     line_start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
     return len(LINE_BREAK.findall(data[:offset].decode("utf-8", "replace"))) + 1, offset - line_start + 1
+
+
+def describe_json(value: Any) -> str:
+    """A JSON value for an error message: its kind and, for a scalar, the value (``the string 'first'``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} field(s)"
+    if isinstance(value, list):
+        return f"a list of {len(value)} element(s)"
+    kind = "string" if isinstance(value, str) else "integer" if isinstance(value, int) else "number"
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return f"the {kind} {shown}"
