@@ -32,10 +32,26 @@ def register(app: typer.Typer) -> None:
             "conll"
         ),
         data_dir: DataDirOption = None,
+        remove_singletons: Annotated[
+            bool,
+            typer.Option(
+                "--remove-singletons",
+                help="Leave out every chain with one mention in its CoNLL document (as `ucdcr score "
+                "--remove-singletons` and coval remove them); listed in the mapping file.",
+            ),
+        ] = False,
     ) -> None:
         from ucdcr.io.conll_export import export_dataset
 
-        export = export_dataset(dataset, out, split=split, level=level, mentions=mentions, data_dir=data_dir)
+        export = export_dataset(
+            dataset,
+            out,
+            split=split,
+            level=level,
+            mentions=mentions,
+            data_dir=data_dir,
+            remove_singletons=remove_singletons,
+        )
         for one_split, summary in export.splits.items():
             if summary is None:
                 console.print(
@@ -49,6 +65,14 @@ def register(app: typer.Typer) -> None:
                 markup=False,
                 soft_wrap=True,
             )
+            if summary.removed_singletons:
+                console.print(
+                    f"  removed {len(summary.removed_singletons)} singleton mentions (chains with one mention in "
+                    f"their CoNLL document), listed in {summary.mapping_path.name}",
+                    highlight=False,
+                    markup=False,
+                    soft_wrap=True,
+                )
             if summary.left_out:
                 console.print(
                     f"  left out {len(summary.left_out)} mentions brackets cannot express "
