@@ -174,7 +174,7 @@ def export_conll(
     lines: list[str] = []
     written_chains: set[int] = set()
     for name in sorted(groups):
-        kept = _representable(spans.get(name, []), summary.left_out)
+        kept = representable(spans.get(name, []), summary.left_out)
         if summary.removed_singletons is not None:
             kept = _without_singletons(kept, summary.removed_singletons)
         lines.extend(_document_lines(name, groups[name], tokens_by_doc, kept))
@@ -249,7 +249,7 @@ def _place_mentions(
     return spans
 
 
-def _representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[Span]:
+def representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[Span]:
     """Drop (and record) repeated spans and same-chain spans that cross another one.
 
     v8.01 gives a repeated key span one identity (SCORER.md §4.2), so a span in two chains cannot be scored as
@@ -301,11 +301,12 @@ def _document_lines(
             if previous_sent is not None and sent != previous_sent:
                 lines.append("")
             previous_sent = sent
-            lines.append(f"{doc_key}\t{sent}\t{token_id}\t{_token_field(text)}\t{next(labels)}")
+            lines.append(f"{doc_key}\t{sent}\t{token_id}\t{token_field(text)}\t{next(labels)}")
         lines.append("")
     lines.append("#end document")
     return lines
 
 
-def _token_field(text: str) -> str:
+def token_field(text: str) -> str:
+    """A token as one field: whitespace inside it becomes ``_``; an empty or whitespace-only token is ``_``."""
     return "_".join(text.split()) or "_"
