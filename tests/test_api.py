@@ -205,9 +205,11 @@ def test_the_public_names() -> None:
         "evaluate",
         "list_datasets",
         "load",
+        "load_hf",
         "sample_dir",
         "score_files",
         "stats_tables",
+        "to_spacy_docs",
     ]
     assert set(PUBLIC_FUNCTIONS) <= set(dir(ucdcr))
     with pytest.raises(AttributeError, match="module 'ucdcr' has no attribute 'no_such_name'"):

@@ -2,7 +2,8 @@
 
 Each dataset ships ``ucdcr/manifests/<id>.json``::
 
-    {"dataset": "ecbplus", "licence": "...", "homepage": "...", "manual_steps": null | "text",
+    {"dataset": "ecbplus", "licence": "...", "citation": ["reference", ...], "homepage": "...",
+     "manual_steps": null | "text",
      "files": [{"path": "ECB+_LREC2014/ECBplus_coreference_sentences.csv", "url": "https://...", "size": 23008,
                 "sha256": "...", "git_blob": null, "required": true, "note": "", ["alternative_urls": [...]],
                 ["one_of": "group"], ["alternatives": [paths]], ["unless_option": "name"], ["part": true]},

@@ -1,4 +1,5 @@
-"""How to install an optional extra of ucdcr (``embed``, ``dist``, ``hf``, ``test``), said the same way everywhere.
+"""How to install an optional extra of ucdcr (``embed``, ``dist``, ``hf``, ``corefud``, ``test``), said the same way
+everywhere.
 
 ucdcr is not on a package index: it is installed from a source checkout (or a git URL). The hint therefore names
 where this installation came from, read from pip's ``direct_url.json`` record (PEP 610):

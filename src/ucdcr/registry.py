@@ -248,6 +248,11 @@ class DatasetSpec:
         """The licence of the raw files, as the manifest states it."""
         return str(self.manifest.get("licence") or "not stated")
 
+    @property
+    def citation(self) -> tuple[str, ...]:
+        """The references to cite for the original corpus, as the manifest lists them."""
+        return tuple(str(reference) for reference in self.manifest.get("citation") or ())
+
     def read_options(self, values: ReadOptions | Mapping[str, object] | None = None) -> ReadOptions:
         """The dataset's reader options from ``values`` (see :func:`build_options`); given options are checked to
         be of the dataset's class."""

@@ -164,3 +164,23 @@ def test_export_dataset_refuses_an_unknown_level_or_mention_type(tmp_path: Path,
     with pytest.raises(UcdcrError, match=f"unknown {option} '{value}'; valid: "):
         export_dataset(folder, tmp_path / "out", **{option: value})
     assert not (tmp_path / "out").exists()
+
+
+def test_remove_singletons_leaves_out_one_mention_chains_as_the_scorer_does(tmp_path: Path) -> None:
+    from ucdcr.scoring.api import score_files
+
+    mentions, documents = _tables("test")
+    full = export_conll(mentions, documents, "topic", tmp_path / "full.conll")
+    summary = export_conll(mentions, documents, "topic", tmp_path / "kept.conll", remove_singletons=True)
+    # topic 0: FIRE x2 and CITY x2 (d3); topic 1: FIRE once (d4, mention 12): a singleton in its CoNLL document
+    assert summary.removed_singletons == ["TINY_12"]
+    assert (full.mentions, summary.mentions, full.chains, summary.chains) == (5, 4, 2, 2)
+    mapping = json.loads((tmp_path / "kept.conll.chains.json").read_text(encoding="utf-8"))
+    assert mapping["removed_singletons"] == ["TINY_12"]
+    assert _documents(tmp_path / "kept.conll")["1"] == ["-"] * 7
+    # scoring the file written without them = scoring the full file with the scorer's removal
+    removed = score_files(tmp_path / "full.conll", tmp_path / "full.conll", remove_singletons=True)
+    written = score_files(tmp_path / "kept.conll", tmp_path / "kept.conll")
+    assert removed.removed_singletons == (1, 1)
+    assert removed.mentions == written.mentions and dict(removed.metrics) == dict(written.metrics)
+    assert "removed_singletons" not in json.loads((tmp_path / "full.conll.chains.json").read_text(encoding="utf-8"))

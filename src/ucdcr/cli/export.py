@@ -1,4 +1,9 @@
-"""`ucdcr export conll DATASET`: a built dataset as CoNLL-2012 key files (:func:`ucdcr.io.conll_export.export_dataset`).
+"""`ucdcr export FORMAT DATASET`: a built dataset in the formats other tools read.
+
+- ``conll``: CoNLL-2012 key files (:func:`ucdcr.io.conll_export.export_dataset`);
+- ``hf``: a Hugging Face dataset folder (:func:`ucdcr.io.huggingface.export_hf`, ``hf`` extra);
+- ``spacy``: a spaCy ``DocBin`` with the chains as span groups (:func:`ucdcr.io.spacy_docs.export_spacy`);
+- ``corefud``: CoNLL-U with CorefUD's ``Entity`` annotation (:func:`ucdcr.io.corefud.export_corefud`).
 
 Each file written is printed with its absolute path."""
 
@@ -9,7 +14,14 @@ from typing import Annotated
 
 import typer
 
-from ucdcr.cli.common import DataDirOption, console, friendly_errors, output_folder_option
+from ucdcr.cli.common import (
+    DataDirOption,
+    console,
+    friendly_errors,
+    output_file_option,
+    output_folder_option,
+    print_written,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -32,10 +44,26 @@ def register(app: typer.Typer) -> None:
             "conll"
         ),
         data_dir: DataDirOption = None,
+        remove_singletons: Annotated[
+            bool,
+            typer.Option(
+                "--remove-singletons",
+                help="Leave out every chain with one mention in its CoNLL document (as `ucdcr score "
+                "--remove-singletons` and coval remove them); listed in the mapping file.",
+            ),
+        ] = False,
     ) -> None:
         from ucdcr.io.conll_export import export_dataset
 
-        export = export_dataset(dataset, out, split=split, level=level, mentions=mentions, data_dir=data_dir)
+        export = export_dataset(
+            dataset,
+            out,
+            split=split,
+            level=level,
+            mentions=mentions,
+            data_dir=data_dir,
+            remove_singletons=remove_singletons,
+        )
         for one_split, summary in export.splits.items():
             if summary is None:
                 console.print(
@@ -49,6 +77,14 @@ def register(app: typer.Typer) -> None:
                 markup=False,
                 soft_wrap=True,
             )
+            if summary.removed_singletons:
+                console.print(
+                    f"  removed {len(summary.removed_singletons)} singleton mentions (chains with one mention in "
+                    f"their CoNLL document), listed in {summary.mapping_path.name}",
+                    highlight=False,
+                    markup=False,
+                    soft_wrap=True,
+                )
             if summary.left_out:
                 console.print(
                     f"  left out {len(summary.left_out)} mentions brackets cannot express "
@@ -58,3 +94,92 @@ def register(app: typer.Typer) -> None:
                     markup=False,
                     soft_wrap=True,
                 )
+
+    @export_app.command(
+        "hf",
+        help="Write a Hugging Face dataset folder: Parquet per split (configs mentions and documents) and a dataset "
+        "card; `datasets.load_dataset(OUT)` opens it. Needs the hf extra.",
+    )
+    @friendly_errors
+    def _hf(
+        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
+        out: Annotated[Path, output_folder_option("--out", "Output folder (replaced as a whole).")],
+        data_dir: DataDirOption = None,
+    ) -> None:
+        from ucdcr.io.huggingface import export_hf
+
+        export = export_hf(dataset, out, data_dir=data_dir)
+        for kind, rows in export.rows.items():
+            shown = ", ".join(f"{split} {count}" for split, count in rows.items())
+            console.print(f"{kind}: {shown} rows", highlight=False, markup=False)
+        for note in export.notes:
+            console.print(f"note: {note}", highlight=False, markup=False, soft_wrap=True)
+        print_written(export.folder)
+
+    @export_app.command(
+        "spacy",
+        help="Write a spaCy DocBin: one Doc per document with sentences, the heads' POS / lemma / NER, and every "
+        "chain as a span group (span id = mention id).",
+    )
+    @friendly_errors
+    def _spacy(
+        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
+        out: Annotated[Path, output_file_option("--out", "Output file (.spacy).")],
+        split: Annotated[
+            str | None, typer.Option("--split", metavar="SPLIT", help="train, val or test (default: every split).")
+        ] = None,
+        data_dir: DataDirOption = None,
+    ) -> None:
+        from ucdcr.io.spacy_docs import export_spacy
+
+        export = export_spacy(dataset, out, split=split, data_dir=data_dir)
+        console.print(
+            f"{export.documents} documents, {export.mentions} mentions, {export.chains} chains",
+            highlight=False,
+            markup=False,
+        )
+        _print_left_out(export.left_out)
+        print_written(export.path)
+
+    @export_app.command(
+        "corefud",
+        help="Write CoNLL-U with CorefUD's Entity annotation (one file per split, written by udapi; entity ids "
+        "shared across documents, each document under '# newdoc id'). Needs the corefud extra.",
+    )
+    @friendly_errors
+    def _corefud(
+        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
+        split: Annotated[
+            str | None, typer.Option("--split", metavar="SPLIT", help="train, val or test (default: each split).")
+        ] = None,
+        out: Annotated[Path, output_folder_option("--out", "Output folder (in the current folder by default).")] = Path(
+            "corefud"
+        ),
+        data_dir: DataDirOption = None,
+    ) -> None:
+        from ucdcr.io.corefud import export_corefud
+
+        export = export_corefud(dataset, out, split=split, data_dir=data_dir)
+        for one_split, summary in export.splits.items():
+            if summary is None:
+                console.print(f"{export.dataset} {one_split}: no documents, nothing written", highlight=False)
+                continue
+            console.print(
+                f"{one_split}: {summary.documents} documents, {summary.sentences} sentences, {summary.mentions} "
+                f"mentions, {summary.entities} entities (mapping: {summary.mapping_path.name})",
+                highlight=False,
+                markup=False,
+            )
+            _print_left_out(summary.left_out)
+            print_written(summary.path)
+
+
+def _print_left_out(left_out: list[tuple[str, str]]) -> None:
+    if left_out:
+        mention_id, reason = left_out[0]
+        console.print(
+            f"  left out {len(left_out)} mentions; first: {mention_id}: {reason}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )

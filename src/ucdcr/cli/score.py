@@ -29,18 +29,32 @@ def register(app: typer.Typer) -> None:
             Path, typer.Argument(exists=True, dir_okay=False, metavar="RESPONSE", help="Response (system) file.")
         ],
         metric: Annotated[str, typer.Option("--metric", "-m", help=METRIC_HELP)] = "all",
-        as_json: Annotated[bool, typer.Option("--json", help="Exact floats and counts as JSON.")] = False,
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Exact floats, numerators and denominators of every metric as JSON.")
+        ] = False,
+        remove_singletons: Annotated[
+            bool,
+            typer.Option(
+                "--remove-singletons",
+                help="Remove every chain with one mention from the key and the response of each document first "
+                "(coval's remove_singletons).",
+            ),
+        ] = False,
+        per_document: Annotated[
+            bool, typer.Option("--per-document", help="Also give every document's scores (a table, or in the JSON).")
+        ] = False,
     ) -> None:
         from ucdcr import __version__
+        from ucdcr.report.tables import render
         from ucdcr.scoring.api import asks_for_conll, resolve_metrics, score_files
-        from ucdcr.scoring.report import format_report
+        from ucdcr.scoring.report import format_report, per_document_table
 
         requested = [name.strip() for name in metric.split(",") if name.strip()]
         try:
             metrics = resolve_metrics(requested)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--metric") from None
-        scores = score_files(key, response, metrics)
+        scores = score_files(key, response, metrics, remove_singletons=remove_singletons, per_document=per_document)
         for note in scores.warnings:
             err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
         show_conll = asks_for_conll(requested)
@@ -50,3 +64,5 @@ def register(app: typer.Typer) -> None:
         else:
             title = f"ucdcr {__version__} score (CoNLL-2012 reference scorer v8.01 semantics)"
             typer.echo(format_report(scores, show_conll, title), nl=False)
+            if per_document:
+                typer.echo("\n" + render([per_document_table(scores, show_conll)], "md"), nl=False)

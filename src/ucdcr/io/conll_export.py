@@ -27,6 +27,11 @@ Mention spans are placed by ``(conll_doc_key, sent_id, tokens_number)`` on the t
 ``all_documents.parquet``. Brackets cannot express two mentions of the same chain that overlap without nesting
 (v8.01 pairs closes with the most recent open of the chain), nor one span twice (v8.01 merges repeated spans);
 such a mention is left out and listed in :attr:`ExportSummary.left_out` (and the mapping file) with its reason.
+
+``remove_singletons``: after that, every chain with one mention in its CoNLL document is left out, by the scorer's
+rule (:func:`ucdcr.scoring.api.drop_singletons`, coval's ``remove_singletons``), so ``ucdcr score`` gives the same
+scores on the file written with it as with ``--remove-singletons`` on the file written without it. Its mentions
+are listed in :attr:`ExportSummary.removed_singletons` and under ``removed_singletons`` in the mapping file.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.atomic import write_json, write_text
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
+from ucdcr.scoring.api import drop_singletons
 
 Level = Literal["document", "subtopic", "topic"]
 LEVELS: tuple[Level, ...] = ("document", "subtopic", "topic")
@@ -73,6 +79,8 @@ class ExportSummary:
     mentions: int = 0
     chains: int = 0
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (mention_id, reason)
+    removed_singletons: list[str] | None = None
+    """The mention ids of the singleton chains removed (``remove_singletons``), else None."""
 
 
 @dataclass
@@ -90,9 +98,11 @@ def export_dataset(
     level: str = "document",
     mentions: str = "all",
     data_dir: str | Path | None = None,
+    remove_singletons: bool = False,
 ) -> DatasetExport:
     """Export a built dataset (an id in the data dir or a folder path) as CoNLL key files into ``out``: every split,
-    or only ``split``; ``mentions``: all, or only the event or entity mentions (file names in the module docstring).
+    or only ``split``; ``mentions``: all, or only the event or entity mentions (file names in the module docstring);
+    ``remove_singletons``: leave out the chains with one mention in their CoNLL document (module docstring).
     """
     chosen_level = _choice(level, LEVELS, "level")
     selection = _choice(mentions, MENTION_SELECTIONS, "mentions")
@@ -107,7 +117,9 @@ def export_dataset(
             continue
         split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
         path = out / export_file_name(result.dataset, one_split, chosen_level, selection)
-        result.splits[one_split] = export_conll(split_mentions, split_documents, chosen_level, path)
+        result.splits[one_split] = export_conll(
+            split_mentions, split_documents, chosen_level, path, remove_singletons=remove_singletons
+        )
     return result
 
 
@@ -137,16 +149,22 @@ def group_name(doc_key: str, level: Level) -> str:
 
 
 def export_conll(
-    mentions: pa.Table, documents: pa.Table, level: Level, conll_path: Path, mapping_path: Path | None = None
+    mentions: pa.Table,
+    documents: pa.Table,
+    level: Level,
+    conll_path: Path,
+    mapping_path: Path | None = None,
+    remove_singletons: bool = False,
 ) -> ExportSummary:
     """Write ``mentions`` (MENTION_SCHEMA rows) on the tokens of ``documents`` (DOCUMENT_SCHEMA rows) as CoNLL.
 
     Every document of ``documents`` is written (documents without mentions too). The mapping file (default
-    ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain.
+    ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain. ``remove_singletons``:
+    see the module docstring.
     """
     level = _choice(level, LEVELS, "level")
     mapping_path = mapping_path or conll_path.with_name(conll_path.name + ".chains.json")
-    summary = ExportSummary(conll_path, mapping_path)
+    summary = ExportSummary(conll_path, mapping_path, removed_singletons=[] if remove_singletons else None)
     tokens_by_doc = _tokens_by_document(documents)
     chain_ids = _chain_numbers(mentions)
     spans = _place_mentions(mentions, tokens_by_doc, chain_ids, level)
@@ -154,18 +172,24 @@ def export_conll(
     for doc_key in sorted(tokens_by_doc):
         groups[group_name(doc_key, level)].append(doc_key)
     lines: list[str] = []
+    written_chains: set[int] = set()
     for name in sorted(groups):
-        kept = _representable(spans.get(name, []), summary.left_out)
+        kept = representable(spans.get(name, []), summary.left_out)
+        if summary.removed_singletons is not None:
+            kept = _without_singletons(kept, summary.removed_singletons)
         lines.extend(_document_lines(name, groups[name], tokens_by_doc, kept))
         summary.mentions += len(kept)
+        written_chains.update(span.chain for span in kept)
     summary.documents = len(groups)
     summary.tokens = sum(len(tokens) for tokens in tokens_by_doc.values())
-    summary.chains = len(chain_ids)
-    mapping = {
+    summary.chains = len(written_chains) if remove_singletons else len(chain_ids)
+    mapping: dict[str, object] = {
         "level": level,
         "chains": {str(number): chain for chain, number in chain_ids.items()},
         "left_out": [{"mention_id": mention_id, "reason": reason} for mention_id, reason in summary.left_out],
     }
+    if summary.removed_singletons is not None:
+        mapping["removed_singletons"] = summary.removed_singletons
     write_text(conll_path, "\n".join(lines) + "\n")
     write_json(mapping_path, mapping)
     return summary
@@ -226,7 +250,7 @@ def _place_mentions(
     return spans
 
 
-def _representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[Span]:
+def representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[Span]:
     """Drop (and record) repeated spans and same-chain spans that cross another one.
 
     v8.01 gives a repeated key span one identity (docs/scorer.md#mention-identification-and-duplicates), so a span in
@@ -254,6 +278,18 @@ def _representable(spans: list[Span], left_out: list[tuple[str, str]]) -> list[S
     return kept
 
 
+def _without_singletons(spans: list[Span], removed: list[str]) -> list[Span]:
+    """The spans of the chains that keep more than one mention in this CoNLL document; the others' mention ids go
+    to ``removed``."""
+    by_chain: dict[int, list[Span]] = defaultdict(list)
+    for span in spans:
+        by_chain[span.chain].append(span)
+    kept_chains, _ = drop_singletons(by_chain.values())
+    kept = {span.mention_id for chain in kept_chains for span in chain}
+    removed.extend(span.mention_id for span in spans if span.mention_id not in kept)
+    return [span for span in spans if span.mention_id in kept]
+
+
 def _document_lines(
     name: str, doc_keys: list[str], tokens_by_doc: dict[str, list[TokenRow]], spans: list[Span]
 ) -> list[str]:
@@ -266,11 +302,12 @@ def _document_lines(
             if previous_sent is not None and sent != previous_sent:
                 lines.append("")
             previous_sent = sent
-            lines.append(f"{doc_key}\t{sent}\t{token_id}\t{_token_field(text)}\t{next(labels)}")
+            lines.append(f"{doc_key}\t{sent}\t{token_id}\t{token_field(text)}\t{next(labels)}")
         lines.append("")
     lines.append("#end document")
     return lines
 
 
-def _token_field(text: str) -> str:
+def token_field(text: str) -> str:
+    """A token as one field: whitespace inside it becomes ``_``; an empty or whitespace-only token is ``_``."""
     return "_".join(text.split()) or "_"

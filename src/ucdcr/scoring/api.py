@@ -6,6 +6,14 @@ and scored on its own and the numerator/denominator counts are summed over docum
 F1 are derived. A key document without a response is scored against an empty response; with no documents at all,
 each metric gives its counts on an empty document (all zero). The metrics and their names come from
 :data:`~ucdcr.scoring.metrics.METRIC_TABLE`; :class:`Scores` holds one run's results.
+
+Options every entry point takes (keywords):
+
+- ``remove_singletons``: coval's ``remove_singletons``: in every document, each chain of the key and of the response
+  with exactly one mention (counted with repeated spans, as written) is removed before mention identification;
+  the numbers removed are in ``Scores.removed_singletons``. ``ucdcr export conll --remove-singletons`` writes what
+  this rule keeps (:func:`drop_singletons` is the one rule).
+- ``per_document``: also keep every document's own scores in ``Scores.by_document``.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.conll2012 import ConllFile, read_conll
@@ -21,6 +30,7 @@ from ucdcr.scoring.metrics import ALL, CONLL, METRIC_BY_NAME, METRIC_CHOICES, ME
 from ucdcr.scoring.results import MetricScore
 
 Clusters = Iterable[Iterable[Hashable]]
+Item = TypeVar("Item")
 
 REPEAT_LIMIT = 10
 """v8.01 refuses to score when more than this many repeated response mentions are removed; ucdcr only warns."""
@@ -40,6 +50,19 @@ def resolve_metrics(names: str | Sequence[str]) -> tuple[str, ...]:
         else:
             raise ValueError(f"unknown metric {name!r}; valid metrics: {', '.join(METRIC_CHOICES)}")
     return tuple(name for name in METRICS if name in wanted)
+
+
+def drop_singletons(chains: Iterable[Iterable[Item]]) -> tuple[list[list[Item]], int]:
+    """coval's singleton removal on one document: the chains that do not have exactly one mention (repeated spans
+    counted, as coval counts them), and how many chains were removed."""
+    kept: list[list[Item]] = []
+    removed = 0
+    for chain in map(list, chains):
+        if len(chain) == 1:
+            removed += 1
+        else:
+            kept.append(chain)
+    return kept, removed
 
 
 def asks_for_conll(names: Sequence[str]) -> bool:
@@ -66,6 +89,10 @@ class Scores(Mapping[str, MetricScore]):
     repeated_twinless_mentions: int = 0
     missing_documents: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    removed_singletons: tuple[int, int] | None = None
+    """Chains removed as singletons from the key and from the response; None when singletons were kept."""
+    by_document: Mapping[str, Scores] = field(default_factory=dict)
+    """Every document's own scores, by name, when asked (``per_document``)."""
 
     def __getitem__(self, metric: str) -> MetricScore:
         return self.metrics[metric]
@@ -94,41 +121,65 @@ class Scores(Mapping[str, MetricScore]):
         result["repeated_key_mentions"] = self.repeated_key_mentions
         result["repeated_twinless_mentions"] = self.repeated_twinless_mentions
         result["missing_documents"] = list(self.missing_documents)
+        if self.removed_singletons is not None:
+            result["removed_singletons"] = dict(zip(("key", "response"), self.removed_singletons, strict=True))
         result["warnings"] = list(self.warnings)
+        if self.by_document:
+            result["per_document"] = {
+                name: {key: value for key, value in scores.as_dict().items() if key in _DOCUMENT_FIELDS}
+                for name, scores in self.by_document.items()
+            }
         return result
 
 
-def score_clusters(key: Clusters, response: Clusters, metrics: str | Sequence[str] = "all") -> Scores:
+_DOCUMENT_FIELDS = ("mentions", "metrics", "conll_f1", "removed_singletons")
+"""What ``as_dict`` gives of each document of ``Scores.by_document``."""
+
+
+def score_clusters(
+    key: Clusters, response: Clusters, metrics: str | Sequence[str] = ALL, remove_singletons: bool = False
+) -> Scores:
     """Score one document (or one cross-document pseudo-document) of key and response clusters."""
-    return score_documents({"document": (key, response)}, metrics)
+    return score_documents({"document": (key, response)}, metrics, remove_singletons=remove_singletons)
 
 
 def score_documents(
     documents: Mapping[str, tuple[Clusters, Clusters | None]],
-    metrics: str | Sequence[str] = "all",
+    metrics: str | Sequence[str] = ALL,
+    remove_singletons: bool = False,
+    per_document: bool = False,
 ) -> Scores:
     """Score several documents: counts summed over documents, then R/P/F1 (micro-average, as v8.01).
 
     A response of ``None`` marks a document missing from the response (scored as empty, listed in
-    ``Scores.missing_documents``).
+    ``Scores.missing_documents``). ``remove_singletons`` and ``per_document``: see the module docstring.
     """
     selected = [METRIC_BY_NAME[name] for name in resolve_metrics(metrics)]
     totals: dict[str, MetricScore] = {}
     mentions = MetricScore()
-    repeated_response = repeated_key = repeated_twinless = 0
+    repeated_response = repeated_key = repeated_twinless = removed_key = removed_response = 0
     missing: list[str] = []
-    for doc_name, (key, response) in documents.items():
-        if response is None:
+    by_document: dict[str, Scores] = {}
+    for doc_name, (given_key, given_response) in documents.items():
+        if given_response is None:
             missing.append(doc_name)
-        doc = identify_mentions(key, response or ())
+        key, response = given_key, given_response or ()
+        doc_removed: tuple[int, int] | None = None
+        if remove_singletons:
+            (key, key_removed), (response, response_removed) = drop_singletons(key), drop_singletons(response)
+            doc_removed = (key_removed, response_removed)
+            removed_key, removed_response = removed_key + key_removed, removed_response + response_removed
+        doc = identify_mentions(key, response)
         overlap = DocumentOverlap(doc)
         mentions = mentions + doc.identification
         repeated_response += doc.repeated_response
         repeated_key += doc.repeated_key
         repeated_twinless += doc.repeated_twinless
-        for metric in selected:
-            score = metric.function(overlap)
-            totals[metric.name] = totals[metric.name] + score if metric.name in totals else score
+        doc_scores = {metric.name: metric.function(overlap) for metric in selected}
+        for name, score in doc_scores.items():
+            totals[name] = totals[name] + score if name in totals else score
+        if per_document:
+            by_document[doc_name] = Scores(doc_scores, doc.identification, documents=1, removed_singletons=doc_removed)
     return Scores(
         metrics={metric.name: totals[metric.name] for metric in selected} if documents else _nothing_scored(selected),
         mentions=mentions,
@@ -138,6 +189,8 @@ def score_documents(
         repeated_twinless_mentions=repeated_twinless,
         missing_documents=tuple(missing),
         warnings=tuple(_warnings(repeated_response, repeated_key, repeated_twinless, missing)),
+        removed_singletons=(removed_key, removed_response) if remove_singletons else None,
+        by_document=by_document,
     )
 
 
@@ -179,10 +232,17 @@ def check_token_counts(key: ConllFile, response: ConllFile) -> None:
             )
 
 
-def score_files(key_path: str | Path, response_path: str | Path, metrics: str | Sequence[str] = "all") -> Scores:
+def score_files(
+    key_path: str | Path,
+    response_path: str | Path,
+    metrics: str | Sequence[str] = ALL,
+    remove_singletons: bool = False,
+    per_document: bool = False,
+) -> Scores:
     """Score a CoNLL-2012 response file against a key file: the key's documents, matched by name, as v8.01.
 
-    Response documents absent from the key are ignored (and noted in ``Scores.warnings``).
+    Response documents absent from the key are ignored (and noted in ``Scores.warnings``). ``remove_singletons``
+    and ``per_document``: see the module docstring.
     """
     key, response = read_conll(key_path), read_conll(response_path)
     check_token_counts(key, response)
@@ -190,7 +250,7 @@ def score_files(key_path: str | Path, response_path: str | Path, metrics: str | 
         name: (doc.clusters, response.documents[name].clusters if name in response.documents else None)
         for name, doc in key.documents.items()
     }
-    scores = score_documents(documents, metrics)
+    scores = score_documents(documents, metrics, remove_singletons=remove_singletons, per_document=per_document)
     extra = [name for name in response.documents if name not in key.documents]
     notes = [*key.warnings, *response.warnings, *scores.warnings]
     if extra:

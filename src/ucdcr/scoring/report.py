@@ -12,11 +12,16 @@ preceded by ``METRIC name:`` when several metrics are printed. BLANC (``link_lin
 ``Coreference links``, ``Non-coreference links`` and ``BLANC`` lines instead (R and P over 1). Counts are printed as
 Perl prints numbers (``%.15g``), percentages truncated (``int(x*10000)/100``). Names and order come from
 :data:`~ucdcr.scoring.metrics.METRIC_TABLE` (v8.01's five metrics, then LEA in the same layout), followed by the
-CoNLL F1 line. The first line names ucdcr instead of v8.01's ``version:`` line.
+CoNLL F1 line. The first line names ucdcr instead of v8.01's ``version:`` line. With singleton removal, a line
+says how many chains were removed from the key and the response (as coval prints it).
+
+:func:`per_document_table`: every document's recall, precision and F1 per metric (percentages truncated as above;
+columns named by the metric table's paper labels), then its CoNLL F1.
 """
 
 from __future__ import annotations
 
+from ucdcr.report.tables import ResultTable
 from ucdcr.scoring.api import Scores
 from ucdcr.scoring.metrics import CONLL, METRIC_BY_NAME
 from ucdcr.scoring.results import BlancScore, MetricScore, truncate_percent
@@ -68,7 +73,38 @@ def conll_line(scores: Scores) -> str:
 def format_report(scores: Scores, show_conll: bool, title: str) -> str:
     """The whole text report: title line, one block per computed metric, then the CoNLL line if asked."""
     header = len(scores) > 1
-    text = title + "\n" + "".join(metric_block(name, scores, header) for name in scores)
+    text = title + "\n" + removed_singletons_line(scores)
+    text += "".join(metric_block(name, scores, header) for name in scores)
     if show_conll:
         text += conll_line(scores)
     return text
+
+
+def removed_singletons_line(scores: Scores) -> str:
+    """How many singleton chains were removed (empty when singletons were kept)."""
+    if scores.removed_singletons is None:
+        return ""
+    key, response = scores.removed_singletons
+    return f"{key} and {response} singletons are removed from the key and the response, respectively\n"
+
+
+PARTS = (("R", "recall"), ("P", "precision"), ("F1", "f1"))
+
+
+def per_document_table(scores: Scores, show_conll: bool) -> ResultTable:
+    """One row per document of ``scores.by_document``: R, P and F1 (truncated percentages) of every computed metric,
+    and the CoNLL F1 when asked."""
+    labels = {name: METRIC_BY_NAME[name].paper_label for name in scores}
+    columns = ["document", *(f"{labels[name]} {part}" for name in scores for part, _ in PARTS)]
+    if show_conll:
+        columns.append(CONLL.label)
+    table = ResultTable("scores per document", columns)
+    for document, doc_scores in scores.by_document.items():
+        row: dict[str, object] = {"document": document}
+        for name, score in doc_scores.items():
+            for part, attribute in PARTS:
+                row[f"{labels[name]} {part}"] = truncate_percent(getattr(score, attribute))
+        if show_conll:
+            row[CONLL.label] = truncate_percent(doc_scores.conll_f1)
+        table.add(row)
+    return table

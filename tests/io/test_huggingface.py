@@ -1,0 +1,108 @@
+"""Hugging Face export (ucdcr.io.huggingface) on the tiny dataset of tests/report/tiny_dataset.py, read back with
+``datasets.load_dataset`` and the card parsed by ``huggingface_hub`` (offline)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+datasets = pytest.importorskip("datasets")
+
+from huggingface_hub import DatasetCard  # noqa: E402
+
+from ucdcr.errors import UcdcrError  # noqa: E402
+from ucdcr.io.huggingface import export_hf, hf_licence, load_hf  # noqa: E402
+from ucdcr.registry import get  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location(
+    "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
+)
+tiny = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tiny)
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def _built(folder: Path, dataset_id: str, with_texts: bool = True) -> Path:
+    """The tiny dataset with a build report naming ``dataset_id`` (whose declaration gives licence and texts rule)."""
+    tiny.write_tiny_dataset(folder)
+    if not with_texts:
+        (folder / "all_documents.parquet").unlink()
+    report = {
+        "dataset": dataset_id,
+        # counted from tiny_dataset.MENTIONS / DOCS: train d1, d2 (8 mentions, 22 tokens); test d3, d4 (5, 21)
+        "splits": {"train": {"documents": 2, "mentions": 8, "tokens": 22}, "test": {"documents": 2, "mentions": 5}},
+        "unavailable_splits": {},
+    }
+    (folder / "build_report.json").write_text(json.dumps(report), encoding="utf-8")
+    return folder
+
+
+def test_load_hf_gives_typed_splits(tmp_path: Path) -> None:
+    ds = load_hf(_built(tmp_path / "tiny", "ecbplus"))
+    assert list(ds) == ["train", "test"]  # val has no rows: left out
+    assert (ds["train"].num_rows, ds["test"].num_rows) == (8, 5)
+    features = ds["train"].features
+    assert features["tokens_number"].feature == datasets.Value("int64")  # a sequence of ints
+    assert features["sent_id"] == datasets.Value("int64") and features["is_singleton"] == datasets.Value("bool")
+    # tiny_dataset.MENTIONS[1]: VISIT, tokens 2-5 of d1's first sentence
+    assert {row["mention_id"]: row["tokens_number"] for row in ds["train"]}["TINY_01"] == [2, 3, 4, 5]
+    tokens = load_hf(tmp_path / "tiny", kind="documents")
+    assert tokens["train"].num_rows == 22
+
+
+def test_export_opens_with_load_dataset_and_the_card_parses(tmp_path: Path) -> None:
+    folder = _built(tmp_path / "tiny", "ecbplus")
+    export = export_hf(folder, tmp_path / "hf")
+    assert export.rows == {"mentions": {"train": 8, "test": 5}, "documents": {"train": 22, "test": 21}}
+    loaded = datasets.load_dataset(str(tmp_path / "hf"), cache_dir=str(tmp_path / "cache"))
+    assert {name: split.num_rows for name, split in loaded.items()} == {"train": 8, "test": 5}
+    assert loaded["test"].features == load_hf(folder)["test"].features
+    tokens = datasets.load_dataset(str(tmp_path / "hf"), "documents", cache_dir=str(tmp_path / "cache"))
+    assert tokens["test"].num_rows == 21
+    card = DatasetCard.load(tmp_path / "hf" / "README.md")
+    assert card.data.license == "cc-by-3.0"  # ECB+'s manifest: CC BY 3.0
+    assert [config["config_name"] for config in card.data.configs] == ["mentions", "documents"]
+    assert get("ecbplus").citation[0] in card.text and "zhukova2026" in card.text
+    assert "| train | 2 | 22 | 8 |" in card.text
+
+
+def test_texts_not_redistributable_get_no_document_config(tmp_path: Path) -> None:
+    export = export_hf(_built(tmp_path / "tiny", "fcct", with_texts=False), tmp_path / "hf")
+    assert list(export.rows) == ["mentions"]
+    card = DatasetCard.load(tmp_path / "hf" / "README.md")
+    assert [config["config_name"] for config in card.data.configs] == ["mentions"]
+    assert "may not be redistributed" in card.text
+    assert not (tmp_path / "hf" / "documents").exists()
+
+
+def test_licence_ids() -> None:
+    assert hf_licence("CC BY-SA 4.0") == {"license": "cc-by-sa-4.0"}
+    assert hf_licence("not stated")["license"] == "other"
+
+
+def test_export_needs_a_build_report(tmp_path: Path) -> None:
+    tiny.write_tiny_dataset(tmp_path / "tiny")
+    with pytest.raises(UcdcrError, match=r"build_report\.json"):
+        export_hf(tmp_path / "tiny", tmp_path / "hf")
+    assert not (tmp_path / "hf").exists()
+
+
+def test_cli_export_hf(tmp_path: Path) -> None:
+    folder = _built(tmp_path / "tiny", "ecbplus")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    command = [sys.executable, "-m", "ucdcr", "export", "hf", str(folder), "--out", str(tmp_path / "hf")]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "mentions: train 8, test 5 rows" in result.stdout
+    assert f"wrote {(tmp_path / 'hf').resolve()}" in result.stdout
+    bad = subprocess.run(
+        [*command[:5], str(tmp_path / "nothing"), *command[6:]], capture_output=True, text=True, env=env, check=False
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
