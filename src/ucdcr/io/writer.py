@@ -116,7 +116,7 @@ class JsonListStream:
 
 class ParquetStream:
     """Rows appended one at a time into a zstd parquet file with the declared schema, one row group per
-    :data:`ROW_GROUP_ROWS` rows: the same bytes as :func:`write_parquet` of all the rows at once, holding at most
+    :data:`ROW_GROUP_ROWS` rows: the same bytes as ``pq.write_table`` of all the rows at once, holding at most
     one row group in memory (as Arrow, not Python objects)."""
 
     def __init__(self, path: Path, schema: pa.Schema) -> None:
@@ -177,13 +177,6 @@ def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
         body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys) + "\n"
     with write_errors(path):
         path.write_bytes(body.encode("utf-8"))
-
-
-def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> None:
-    """Rows as a zstd parquet file with the declared schema. Not atomic by itself: write into a staging folder."""
-    with write_errors(path, pa.ArrowException):
-        table = pa.Table.from_pylist(list(rows), schema=schema)
-        pq.write_table(table, path, compression="zstd")
 
 
 def document_rows(
