@@ -98,6 +98,8 @@ def build(
     jobs: int = 1,
     progress: bool = False,
     options: Mapping[str, Any] | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> BuildReport: ...
 @overload
 def build(
@@ -107,6 +109,8 @@ def build(
     jobs: int = 1,
     progress: bool = False,
     options: Mapping[str, Any] | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> list[BuildReport]: ...
 def build(
     datasets: str | list[str] | tuple[str, ...],
@@ -115,6 +119,8 @@ def build(
     jobs: int = 1,
     progress: bool = False,
     options: Mapping[str, Any] | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> BuildReport | list[BuildReport]:
     """Build datasets from their raw files into ``<data_dir>/<id>``; the build report, or a list for several ids.
 
@@ -123,6 +129,8 @@ def build(
     raw_dir: where the raw files are (default: env ``UCDCR_RAW_DIR`` or the user data dir; see ``ucdcr download``).
     data_dir: where built datasets go (default: env ``UCDCR_DATA_DIR`` or the user data dir).
     jobs: worker processes for the per-document stages. progress: show a progress bar.
+    executor: "local" (process pool) or "ray" (Ray Data, the ``dist`` extra; on the cluster at ``ray_address`` or a
+        local Ray); the output is the same.
     options: reader options by name, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+);
         an option the dataset does not declare is an error naming the valid ones.
 
@@ -136,7 +144,16 @@ def build(
     ids = [datasets] if isinstance(datasets, str) else list(datasets)
     raw, data = resolve_raw_dir(raw_dir), resolve_data_dir(data_dir)
     reports = [
-        build_dataset(dataset_id, raw, data, jobs=jobs, progress=progress, options=dict(options or {}))
+        build_dataset(
+            dataset_id,
+            raw,
+            data,
+            jobs=jobs,
+            progress=progress,
+            options=dict(options or {}),
+            executor=executor,
+            ray_address=ray_address,
+        )
         for dataset_id in ids
     ]
     return reports[0] if isinstance(datasets, str) else reports

@@ -13,6 +13,7 @@ Ray) unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Literal
@@ -115,6 +116,37 @@ class SourceCorpus:
     unavailable_splits: dict[str, str] = field(default_factory=dict)  # split -> why it cannot be built here
     inputs: list[Path] = field(default_factory=list)  # raw files read (their sha256 go into the report)
     notes: list[str] = field(default_factory=list)  # human-readable remarks for the build report
+    # A streaming reader leaves documents and mentions empty and yields each document with its mentions here; the
+    # other fields are complete once the stream is exhausted.
+    stream: Iterator[tuple[SourceDocument, list[SourceMention]]] | None = None
+
+    def parts(self) -> Iterator[tuple[SourceDocument, list[SourceMention]]]:
+        """Each document with its mentions, in corpus order (the stream once, or the lists)."""
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            yield from stream
+            return
+        by_document: dict[str, list[SourceMention]] = {}
+        for mention in self.mentions:
+            by_document.setdefault(mention.doc_key, []).append(mention)
+        for document in self.documents:
+            yield document, by_document.get(document.doc_key, [])
+
+    def orphan_mentions(self, doc_keys: Container[str]) -> list[SourceMention]:
+        """The listed mentions whose document is not among ``doc_keys``, grouped by document key."""
+        by_document: dict[str, list[SourceMention]] = {}
+        for mention in self.mentions:
+            if mention.doc_key not in doc_keys:
+                by_document.setdefault(mention.doc_key, []).append(mention)
+        return [mention for mentions in by_document.values() for mention in mentions]
+
+    def materialized(self) -> SourceCorpus:
+        """This corpus with a streaming reader's documents and mentions drained into the lists."""
+        if self.stream is not None:
+            for document, mentions in self.parts():
+                self.documents.append(document)
+                self.mentions.extend(mentions)
+        return self
 
 
 def mention_type_of(full_type: str) -> str:

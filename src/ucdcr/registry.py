@@ -274,10 +274,11 @@ class DatasetSpec:
         require_raw_files(self, Path(folder), self.read_options(options))
 
     def read(self, folder: Path, options: ReadOptions | Mapping[str, object] | None = None) -> SourceCorpus:
-        """Check the raw files (:meth:`check_raw_files`), then run the reader on ``folder``."""
+        """Check the raw files (:meth:`check_raw_files`), then run the reader on ``folder``; the whole corpus in
+        memory (a streaming reader's documents drained, :meth:`~ucdcr.records.SourceCorpus.materialized`)."""
         checked = self.read_options(options)
         self.check_raw_files(folder, checked)
-        return self.reader(Path(folder), checked)
+        return self.reader(Path(folder), checked).materialized()
 
     def expected(self, key: str) -> int:
         """The declared value of an expected count."""

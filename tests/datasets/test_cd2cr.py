@@ -137,7 +137,7 @@ def test_mention_with_a_gap_is_dropped_by_the_build_not_widened(tmp_path: Path) 
     corpus = cd2cr.read_cd2cr(raw, ReadOptions())
     [gap] = [m for m in corpus.mentions if m.source_id == "train:0"]
     assert gap.token_ids[0] != gap.token_ids[-1] and len(gap.token_ids) == 2  # passed on as annotated, not filled
-    [task] = [t for t in build._tasks(corpus)[0] if t.document.doc_key == gap.doc_key]
+    [task] = [t for t in build._tasks(corpus) if t.document.doc_key == gap.doc_key]
     [result] = process_documents([DocumentTask(task.document, [gap])], StageConfig())
     assert result.records == [] and result.dropped[0].reason.startswith("discontinuous markable")
     assert result.dropped[0].text == "A study"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import pathlib
 import signal
 import subprocess
 import sys
@@ -23,12 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 import ucdcr
 from ucdcr.io import output_folder, writer
-from ucdcr.records import SPLITS
 
 SCRIPT = Path(__file__).resolve()
 
@@ -93,27 +90,9 @@ def half_then_die(data: bytes, path: Path) -> None:
     die()
 
 
-def kill_mid_json(call: int) -> None:
-    original = pathlib.Path.write_bytes
-    calls = 0
-
-    def write_bytes(self: Path, data: bytes) -> int:
-        nonlocal calls
-        calls += 1
-        if calls == call:
-            half_then_die(data, self)
-        return original(self, data)
-
-    pathlib.Path.write_bytes = write_bytes  # type: ignore[method-assign]
-
-
 def kill_mid_parquet() -> None:
-    def write_table(table: pa.Table, where: Path, **kwargs: Any) -> None:
-        buffer = pa.BufferOutputStream()
-        pq.write_table(table, buffer, **kwargs)
-        half_then_die(buffer.getvalue().to_pybytes(), where)
-
-    writer.pq = type("pq", (), {"write_table": staticmethod(write_table)})  # type: ignore[assignment]
+    """Die once the first row group is written: the file has no footer yet."""
+    kill_on(writer.ParquetStream, "_flush", 1, "after")
 
 
 def no_exchange() -> None:
@@ -121,8 +100,8 @@ def no_exchange() -> None:
 
 
 WRITE_STAGES: dict[str, Callable[[], None]] = {
-    "staging-created": lambda: kill_on(writer, "write_json", 1, "before"),
-    "mid-json": lambda: kill_mid_json(2),
+    "staging-created": lambda: kill_on(writer, "JsonListStream", 1, "before"),
+    "mid-json": lambda: kill_on(writer.JsonListStream, "write", 2, "after"),
     "mid-parquet": kill_mid_parquet,
     "files-written": lambda: kill_on(output_folder, "_sync_tree", 1, "before"),
     "before-swap": lambda: kill_on(output_folder, "exchange", 1, "before"),
@@ -136,18 +115,17 @@ WRITE_STAGES: dict[str, Callable[[], None]] = {
 }
 
 
-def built_rows(source: Path) -> tuple[list[dict], list[str], list[dict], dict]:
-    """records, kinds, document rows and report of a built dataset folder, as the build passed them to the writer."""
-    records: list[dict] = []
-    kinds: list[str] = []
-    for split in SPLITS:
-        for kind, file_name in writer.KIND_FILES:
-            rows = json.loads((source / split / file_name).read_text(encoding="utf-8"))
-            records.extend(rows)
-            kinds.extend([kind] * len(rows))
+def built_rows(source: Path) -> tuple[Callable[[str, str], list[dict]], list[dict], dict]:
+    """The mention rows by split and kind, the document rows and the report of a built dataset folder, as the build
+    passes them to the writer."""
+    files = dict(writer.KIND_FILES)
+
+    def mentions(split: str, kind: str) -> list[dict]:
+        return list(json.loads((source / split / files[kind]).read_text(encoding="utf-8")))
+
     documents = pq.read_table(source / "all_documents.parquet").to_pylist()
     report = json.loads((source / "build_report.json").read_text(encoding="utf-8"))
-    return records, kinds, documents, report
+    return mentions, documents, report
 
 
 def write(source: Path, target: Path, stage: str) -> None:
@@ -160,7 +138,7 @@ def kill_during_parse(pids_file: Path) -> None:
     """After the first batch comes back from the pool: note the worker pids, then die."""
     from ucdcr.pipeline import build
 
-    original = build.map_batches
+    original = build.Executor.map
 
     def map_batches(*args: Any, **kwargs: Any) -> Any:
         for results in original(*args, **kwargs):
@@ -169,7 +147,7 @@ def kill_during_parse(pids_file: Path) -> None:
             die()
             yield results
 
-    build.map_batches = map_batches
+    build.Executor.map = map_batches  # type: ignore[method-assign]
     build.DOCUMENTS_PER_BATCH = 1  # 5 documents -> 5 batches, so -j 2 really starts a pool
 
 

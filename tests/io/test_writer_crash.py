@@ -160,10 +160,10 @@ def test_write_error_names_the_file_removes_staging_and_keeps_the_old_build(
 ) -> None:
     shutil.copytree(builds["old"], tmp_path / DATASET)
 
-    def disk_full(table: object, where: object, **kwargs: object) -> None:
+    def disk_full(self: object, table: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("ucdcr.io.writer.pq.write_table", disk_full)
+    monkeypatch.setattr("ucdcr.io.writer.pq.ParquetWriter.write_table", disk_full)
     with pytest.raises(
         UcdcrError, match=r"^cannot write .*/\.ecbplus\.staging-\d+-\w+/all_mentions\.parquet: No space"
     ):

@@ -91,4 +91,4 @@ def test_two_documents_under_one_key_are_an_error() -> None:
     first, second = document(["A", "."]), document(["B", "."])
     first.source_file, second.source_file = "d.txt", "e.txt"
     with pytest.raises(FormatError, match=r"^e\.txt: document key '1/1a/7' is also the key of d\.txt"):
-        _tasks(SourceCorpus([first, second], []))
+        list(_tasks(SourceCorpus([first, second], [])))

@@ -9,6 +9,9 @@ the valid ones, before anything is built.
 After each dataset: a summary line with the absolute output folder, the splits that were not built and the
 build report's notes (stand-in files, partial input and other remarks of the reader).
 
+``--executor ray [--ray-address ADDR]`` runs the per-document stages on Ray Data
+(:mod:`ucdcr.pipeline.ray_executor`, the ``dist`` extra) instead of the local process pool; the output is the same.
+
 ``build all`` builds every dataset whose raw files are there; a dataset whose raw files are missing
 (:class:`~ucdcr.errors.MissingRawData`) is reported with its manual steps and is not a failure. The exit code is 2
 when a dataset failed otherwise, when datasets are named and any of them was not built, or when nothing at all was
@@ -17,6 +20,7 @@ built; else 0.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -73,13 +77,24 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+        executor: Annotated[
+            str,
+            typer.Option(
+                "--executor", metavar="local|ray", help="Where the per-document stages run (ray: the `dist` extra)."
+            ),
+        ] = "local",
+        ray_address: Annotated[
+            str | None,
+            typer.Option("--ray-address", metavar="ADDR", help="Ray cluster to join (default: a local Ray)."),
+        ] = None,
     ) -> None:
         values = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
         build_all = any(name.lower() == "all" for name in datasets)
         options = options_per_dataset(expand_ids(datasets), values)
         outcome: dict[str, list[str]] = {"built": [], "missing": [], "failed": []}
         for dataset_id, dataset_options in options.items():
-            outcome[_build_one(dataset_id, raw_dir, data_dir, jobs, quiet, dataset_options)].append(dataset_id)
+            run = Run(jobs, quiet, executor, ray_address)
+            outcome[_build_one(dataset_id, raw_dir, data_dir, run, dataset_options)].append(dataset_id)
         _print_outcome(outcome)
         if not outcome["built"]:
             _print_nothing_built(outcome, resolve_raw_dir(raw_dir))
@@ -132,9 +147,17 @@ def options_per_dataset(dataset_ids: list[str], values: dict[str, object]) -> di
     }
 
 
-def _build_one(
-    dataset_id: str, raw_dir: Path | None, data_dir: Path | None, jobs: int, quiet: bool, options: ReadOptions
-) -> str:
+@dataclass(frozen=True)
+class Run:
+    """How to run each build: workers, progress bars, executor."""
+
+    jobs: int
+    quiet: bool
+    executor: str = "local"
+    ray_address: str | None = None
+
+
+def _build_one(dataset_id: str, raw_dir: Path | None, data_dir: Path | None, run: Run, options: ReadOptions) -> str:
     """Build one dataset; "built", "missing" (raw files not there) or "failed". Errors are printed, not raised."""
     from ucdcr.pipeline.build import build_dataset
 
@@ -143,9 +166,11 @@ def _build_one(
             dataset_id,
             raw_dir=resolve_raw_dir(raw_dir),
             data_dir=resolve_data_dir(data_dir),
-            jobs=jobs,
-            progress=not quiet,
+            jobs=run.jobs,
+            progress=not run.quiet,
             options=options,
+            executor=run.executor,
+            ray_address=run.ray_address,
         )
     except MissingRawData as exc:
         print_message(f"{dataset_id}: raw files missing, not built:\n", str(exc), style="yellow")

@@ -81,15 +81,31 @@ class EcbplusOptions(ReadOptions):
 
 
 def read(raw: Path, options: EcbplusOptions) -> SourceCorpus:
-    """Read ECB+ from its raw folder into intermediate records."""
-    all_sentences = options.all_sentences
+    """Read ECB+ from its raw folder into intermediate records, streamed document by document (the split file,
+    subtopic names and validated sentences are read first)."""
     splits = read_split_map(raw / SPLIT_FILE)
     subtopic_names = _read_subtopic_names(raw / SUBTOPIC_FILE)
     sentences_csv = _find_sentences_csv(raw)
     validated = _read_validated_sentences(sentences_csv)
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw / SPLIT_FILE, raw / SUBTOPIC_FILE, sentences_csv])
+    corpus.stream = _stream(corpus, raw, options, splits, subtopic_names, validated, sentences_csv)
+    return corpus
+
+
+def _stream(
+    corpus: SourceCorpus,
+    raw: Path,
+    options: EcbplusOptions,
+    splits: dict[str, Split],
+    subtopic_names: dict[str, str],
+    validated: dict[tuple[str, str], set[int]],
+    sentences_csv: Path,
+) -> Iterator[tuple[SourceDocument, list[SourceMention]]]:
+    """The documents one XML file at a time; the corpus checks and notes once all are read."""
+    all_sentences = options.all_sentences
     topics_seen: set[str] = set()
     documents_seen: set[tuple[str, str]] = set()
+    subtopics: set[str] = set()
     files = 0
     for name, source, cat in _iter_documents(raw, corpus.inputs):
         topic, number, kind = _parse_file_name(name, source)
@@ -104,13 +120,13 @@ def read(raw: Path, options: EcbplusOptions) -> SourceCorpus:
             _count(corpus, "mentions_outside_validated_sentences", len(list(cat.mentions())))
             continue
         document = _document(cat, name, topic, number, kind, splits[topic], subtopic_names)
-        corpus.documents.append(document)
-        _add_mentions(corpus, cat, document, None if all_sentences else keep)
+        subtopics.add(document.subtopic_id)
+        yield document, _mentions(corpus, cat, document, None if all_sentences else keep)
     _check_complete(corpus, options, raw, splits, topics_seen, set(validated) - documents_seen, sentences_csv)
     absent = natural_order(set(splits) & set(KNOWN_ABSENT_TOPICS) - topics_seen)
     if absent:  # ECB+ has no topics 15 and 17, though the split file lists them
         corpus.notes.append(f"topics listed in {SPLIT_FILE} but absent from the corpus: {', '.join(absent)}")
-    unnamed = natural_order({d.subtopic_id for d in corpus.documents} - set(subtopic_names))
+    unnamed = natural_order(subtopics - set(subtopic_names))
     if unnamed:
         corpus.notes.append(f"subtopics without a name in {SUBTOPIC_FILE} (named by their id): {', '.join(unnamed)}")
     corpus.counts["documents_in_corpus"] = files
@@ -119,7 +135,6 @@ def read(raw: Path, options: EcbplusOptions) -> SourceCorpus:
         if all_sentences
         else "only mentions in the validated sentences (ECBplus_coreference_sentences.csv)"
     )
-    return corpus
 
 
 def _check_complete(
@@ -235,8 +250,11 @@ def _document(
     )
 
 
-def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocument, keep: set[int] | None) -> None:
-    """Turn the anchored markables of one document into SourceMentions (or DroppedMentions)."""
+def _mentions(
+    corpus: SourceCorpus, cat: CatDocument, document: SourceDocument, keep: set[int] | None
+) -> list[SourceMention]:
+    """The anchored markables of one document as SourceMentions (drops go to ``corpus.dropped``)."""
+    mentions: list[SourceMention] = []
     sentence = {t.t_id: t.sentence for t in cat.tokens}
     linked = _links(cat, corpus)
     by_position = sorted(
@@ -265,7 +283,7 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
         if filled:
             _count(corpus, "discontinuous_filled")
         chain, description = _chain(markable, linked.get(markable.m_id), cat, document, text)
-        corpus.mentions.append(
+        mentions.append(
             SourceMention(
                 doc_key=document.doc_key,
                 token_ids=token_ids,
@@ -276,6 +294,7 @@ def _add_mentions(corpus: SourceCorpus, cat: CatDocument, document: SourceDocume
                 source_id=markable.m_id,
             )
         )
+    return mentions
 
 
 def _count(corpus: SourceCorpus, key: str, n: int = 1) -> None:

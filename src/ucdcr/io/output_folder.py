@@ -19,7 +19,8 @@ How (:class:`OutputFolder`, a context manager held from before the build reads i
    folders of ucdcr 0.1.0) is removed -- except that a retired folder is put back as ``<name>`` when ``<name>``
    is missing (a build killed between the two renames below). Then the staging folder is created (mode 0777
    minus the umask, like every folder and file written into it).
-4. :meth:`OutputFolder.commit`: the files and folders of staging are fsynced, then staging and ``<name>`` are
+4. :meth:`OutputFolder.commit`: the build's scratch files (:meth:`OutputFolder.scratch`) are removed, the files
+   and folders of staging are fsynced, then staging and ``<name>`` are
    exchanged in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``, macOS ``renamex_np(RENAME_SWAP)``), so a
    reader sees the old folder or the new one, never none. The old folder, now at the staging name, is removed.
    Where that primitive does not exist (other platforms, and filesystems that refuse it, e.g. some network and
@@ -71,6 +72,7 @@ class OutputFolder:
         self.path = Path(path)
         self._staging: Path | None = None
         self._lock: _Lock | None = None
+        self._scratch: list[Path] = []
 
     @property
     def staging(self) -> Path:
@@ -78,6 +80,13 @@ class OutputFolder:
         if self._staging is None:
             raise RuntimeError(f"{self.path}: no staging folder (use `with OutputFolder(...)` and commit once)")
         return self._staging
+
+    def scratch(self, name: str) -> Path:
+        """A path inside the staging folder for a file the build needs only while it writes (removed by
+        :meth:`commit` before the swap, or with the staging folder)."""
+        path = self.staging / name
+        self._scratch.append(path)
+        return path
 
     def __enter__(self) -> Self:
         _check_location(self.path)
@@ -106,6 +115,8 @@ class OutputFolder:
         """Make the staging folder ``path`` (atomically where the platform can), then remove the old folder."""
         staging = self.staging
         try:
+            for path in self._scratch:
+                path.unlink(missing_ok=True)
             _sync_tree(staging)
             if not os.path.lexists(self.path):
                 os.rename(staging, self.path)

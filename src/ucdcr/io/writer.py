@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,46 +50,123 @@ from ucdcr.schema import (
 )
 
 KIND_FILES = (("event", EVENT_FILE), ("entity", ENTITY_FILE))
+ROW_GROUP_ROWS = 1024 * 1024  # pyarrow's default maximum rows per row group
+ARROW_CHUNK_ROWS = 4096  # rows converted to Arrow at a time
 
 
 def write_dataset(
     output: OutputFolder | Path,
-    records: Sequence[Mapping[str, Any]],
-    kinds: Sequence[str],
-    documents: Sequence[Mapping[str, Any]] | None,
+    mentions: Callable[[str, str], Iterable[Mapping[str, Any]]],
+    documents: Iterable[Mapping[str, Any]] | None,
     report: Mapping[str, Any],
 ) -> None:
-    """Write one dataset folder crash-safely. ``output``: the entered :class:`OutputFolder` of a build (held since
-    before the build read its input), or the folder's path (then it is reserved here). ``kinds[i]``
-    ("event"/"entity") decides the JSON file of records[i]; ``documents``: token rows (DOCUMENT_SCHEMA columns) or
-    None when texts may not be redistributed."""
+    """Write one dataset folder crash-safely, streaming. ``output``: the entered :class:`OutputFolder` of a build
+    (held since before the build read its input), or the folder's path (then it is reserved here).
+    ``mentions(split, kind)``: the rows (MENTION_FIELDS at least) of that split's JSON file ("event"/"entity"),
+    in order; called once per split and kind, in parquet order. ``documents``: token rows (DOCUMENT_SCHEMA
+    columns) or None when texts may not be redistributed. Memory is bounded by one row group, not the dataset."""
     if not isinstance(output, OutputFolder):
         with OutputFolder(Path(output)) as folder:
-            write_dataset(folder, records, kinds, documents, report)
+            write_dataset(folder, mentions, documents, report)
         return
     staging = output.staging
-    ordered = _write_mention_files(staging, records, kinds)
-    write_parquet(staging / MENTIONS_PARQUET, ordered, MENTION_SCHEMA)
+    with ParquetStream(staging / MENTIONS_PARQUET, MENTION_SCHEMA) as parquet:
+        for split in SPLITS:
+            with write_errors(staging / split):
+                (staging / split).mkdir()
+            for kind, file_name in KIND_FILES:
+                with JsonListStream(staging / split / file_name) as json_file:
+                    for row in mentions(split, kind):
+                        ordered = {name: row[name] for name in MENTION_FIELDS}
+                        json_file.write(ordered)
+                        parquet.write(ordered)
     if documents is not None:
-        write_parquet(staging / DOCUMENTS_PARQUET, documents, DOCUMENT_SCHEMA)
+        with ParquetStream(staging / DOCUMENTS_PARQUET, DOCUMENT_SCHEMA) as parquet:
+            for row in documents:
+                parquet.write(row)
     write_json(staging / BUILD_REPORT, report, sort_keys=True)
     output.commit()
 
 
-def _write_mention_files(folder: Path, records: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[dict]:
-    """The per-split JSON files; returns all rows in parquet order (train, val, test; events, then entities)."""
-    grouped: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    for record, kind in zip(records, kinds, strict=True):
-        grouped[(record["split"], kind)].append({name: record[name] for name in MENTION_FIELDS})
-    ordered: list[dict] = []
-    for split in SPLITS:
-        with write_errors(folder / split):
-            (folder / split).mkdir()
-        for kind, file_name in KIND_FILES:
-            rows = grouped.get((split, kind), [])
-            write_json(folder / split / file_name, rows)
-            ordered.extend(rows)
-    return ordered
+class JsonListStream:
+    """A JSON list written one row at a time, one row per line (what :func:`write_json` writes for a list)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        with write_errors(path):
+            self._file = path.open("wb")
+        self._rows = 0
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        with write_errors(self.path):
+            self._file.write((",\n" if self._rows else "[\n").encode() + json.dumps(row, ensure_ascii=False).encode())
+        self._rows += 1
+
+    def __enter__(self) -> JsonListStream:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        with write_errors(self.path):
+            try:
+                if kind is None:
+                    self._file.write(b"\n]\n" if self._rows else b"[\n]\n")
+            finally:
+                self._file.close()
+
+
+class ParquetStream:
+    """Rows appended one at a time into a zstd parquet file with the declared schema, one row group per
+    :data:`ROW_GROUP_ROWS` rows: the same bytes as ``pq.write_table`` of all the rows at once, holding at most
+    one row group in memory (as Arrow, not Python objects)."""
+
+    def __init__(self, path: Path, schema: pa.Schema) -> None:
+        self.path = path
+        self.schema = schema
+        self._pending: list[Mapping[str, Any]] = []
+        self._chunks: list[pa.Table] = []
+        self._buffered = 0
+        self._writer: pq.ParquetWriter | None = None
+        self._written = 0
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        self._pending.append(row)
+        if len(self._pending) >= ARROW_CHUNK_ROWS:
+            self._convert()
+            if self._buffered >= ROW_GROUP_ROWS:
+                self._flush(ROW_GROUP_ROWS)
+
+    def __enter__(self) -> ParquetStream:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        try:
+            if kind is None:
+                self._convert()
+                while self._buffered or not self._written:
+                    self._flush(min(self._buffered, ROW_GROUP_ROWS))
+        finally:
+            if self._writer is not None:
+                with write_errors(self.path, pa.ArrowException):
+                    self._writer.close()
+
+    def _convert(self) -> None:
+        if self._pending:
+            with write_errors(self.path, pa.ArrowException):
+                self._chunks.append(pa.Table.from_pylist(self._pending, schema=self.schema))
+            self._buffered += len(self._pending)
+            self._pending = []
+
+    def _flush(self, rows: int) -> None:
+        """Write the first ``rows`` buffered rows as one row group (one contiguous chunk, as a whole table is)."""
+        with write_errors(self.path, pa.ArrowException):
+            table = pa.concat_tables(self._chunks) if self._chunks else self.schema.empty_table()
+            group, rest = table.slice(0, rows).combine_chunks(), table.slice(rows)
+            if self._writer is None:
+                self._writer = pq.ParquetWriter(self.path, self.schema, compression="zstd")
+            self._writer.write_table(group)
+        self._chunks = [rest] if rest.num_rows else []
+        self._buffered -= rows
+        self._written += 1
 
 
 def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
@@ -100,13 +177,6 @@ def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
         body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys) + "\n"
     with write_errors(path):
         path.write_bytes(body.encode("utf-8"))
-
-
-def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> None:
-    """Rows as a zstd parquet file with the declared schema. Not atomic by itself: write into a staging folder."""
-    with write_errors(path, pa.ArrowException):
-        table = pa.Table.from_pylist(list(rows), schema=schema)
-        pq.write_table(table, path, compression="zstd")
 
 
 def document_rows(

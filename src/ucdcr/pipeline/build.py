@@ -17,7 +17,7 @@ from __future__ import annotations
 import platform
 import time
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
@@ -28,12 +28,13 @@ from ucdcr import __version__
 from ucdcr.download import file_sha256
 from ucdcr.errors import FormatError
 from ucdcr.io.output_folder import OutputFolder
-from ucdcr.io.writer import document_rows, write_dataset
+from ucdcr.io.writer import KIND_FILES, document_rows, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
-from ucdcr.pipeline.document import DocumentResult, DocumentTask, StageConfig, process_documents
-from ucdcr.pipeline.executor import batched, map_batches
-from ucdcr.pipeline.validate import check_disjoint_splits, check_records, singleton_flags
-from ucdcr.records import SPLITS, DroppedMention, MentionRecord, SourceCorpus, SourceDocument, SourceMention
+from ucdcr.pipeline.document import DocumentTask, StageConfig
+from ucdcr.pipeline.executor import Executor, batched
+from ucdcr.pipeline.spill import MentionKey, PackedDocument, ResultSpill, pack_results
+from ucdcr.pipeline.validate import check_records, check_unique_ids
+from ucdcr.records import SPLITS, DroppedMention, MentionRecord, SourceCorpus, SourceDocument, Split
 from ucdcr.registry import DatasetSpec, ReadOptions, get
 
 DOCUMENTS_PER_BATCH = 16
@@ -75,6 +76,8 @@ def build_dataset(
     progress: bool = True,
     options: ReadOptions | Mapping[str, object] | None = None,
     output_name: str | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> BuildReport:
     """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report.
 
@@ -82,27 +85,56 @@ def build_dataset(
         :meth:`~ucdcr.registry.DatasetSpec.read_options`).
     output_name: the folder name under ``data_dir`` instead of the dataset id (e.g. ``ecbplus_sample``); such a
         build is not compared with the dataset's declared counts.
+    executor: "local" (this process, or a process pool of ``jobs`` workers) or "ray" (Ray Data with ``jobs``
+        workers, on the cluster at ``ray_address`` or a local Ray); the output is the same.
     """
     started = time.perf_counter()
     spec = get(dataset_id)
     checked = spec.read_options(options)
     raw = Path(raw_dir) / spec.raw_folder
     spec.check_raw_files(raw, checked)
+    run = Executor(executor, jobs, ray_address, warm_up=spacy_nlp.load_nlp)
     with OutputFolder(Path(data_dir) / (output_name or spec.id)) as output, _progress(progress) as bar:
-        task = bar.add_task(f"{spec.id}: reading", total=None) if bar else None
+        task = bar.add_task(f"{spec.id}: reading and parsing", total=None) if bar else None
         corpus = spec.reader(raw, checked)
-        check_disjoint_splits([(d.doc_key, d.split) for d in corpus.documents])
-        tasks, orphans = _tasks(corpus)
-        if bar:
-            bar.update(task, description=f"{spec.id}: parsing", total=len(tasks), completed=0)
-        results = _run_document_stages(spec, tasks, jobs, lambda n: bar.advance(task, n) if bar else None)
-        if bar:
-            bar.update(task, description=f"{spec.id}: validating and writing")
-        report = _finish(spec, raw, corpus, results, orphans, output, checked)
+        built = _Built()
+        with ResultSpill(output.scratch(SPILL_FILE)) as spill:
+            config = StageConfig(spec.context_rule, spec.reparse, spec.mention_id_prefix)
+            batches = batched(_tasks(corpus, built), DOCUMENTS_PER_BATCH)
+            for packed_batch in run.map(partial(pack_results, config=config), batches):
+                for packed in packed_batch:
+                    spill.add(packed)
+                    built.results.append(packed)
+                if bar:
+                    bar.advance(task, len(packed_batch))
+            if bar:
+                bar.update(task, description=f"{spec.id}: validating and writing")
+            report = _finish(spec, raw, corpus, built, spill, output, checked)
     report.seconds = time.perf_counter() - started
     if not checked.given() and output_name is None:  # the dataset itself, not a sample or a partial build
         report.count_differences = spec.count_differences(report.counts, report.splits)
     return report
+
+
+SPILL_FILE = "results.spill"  # a scratch file of the staging folder, removed before the swap
+
+
+@dataclass
+class _DocumentInfo:
+    doc_key: str
+    split: Split
+    topic_id: str
+    subtopic_id: str
+
+
+@dataclass
+class _Built:
+    """What the build keeps in memory of a corpus: per document its place, per mention its compact key."""
+
+    documents: list[_DocumentInfo] = field(default_factory=list)
+    results: list[PackedDocument] = field(default_factory=list)
+    orphans: list[DroppedMention] = field(default_factory=list)
+    mentions_read: int = 0
 
 
 def _progress(enabled: bool) -> Any:
@@ -113,26 +145,28 @@ def _progress(enabled: bool) -> Any:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
 
 
-def _tasks(corpus: SourceCorpus) -> tuple[list[DocumentTask], list[DroppedMention]]:
+def _tasks(corpus: SourceCorpus, built: _Built | None = None) -> Iterator[DocumentTask]:
+    """The corpus's documents with their mentions, checked, as they come (a streaming reader's or from the lists).
+
+    Records each document's place in ``built``, and the mentions whose document is not in the corpus."""
+    built = built if built is not None else _Built()
     first_of: dict[str, SourceDocument] = {}
-    for document in corpus.documents:
-        _check_document(document)
+    for document, mentions in corpus.parts():
         first = first_of.setdefault(document.doc_key, document)
         if first is not document:  # two raw documents under one key would silently share their mentions
             raise FormatError(
                 document.source_file or document.doc_key,
                 f"document key {document.doc_key!r} is also the key of {first.source_file or 'another document'}",
             )
-    by_document: dict[str, list[SourceMention]] = defaultdict(list)
-    for mention in corpus.mentions:
-        by_document[mention.doc_key].append(mention)
-    tasks = [DocumentTask(document, by_document.pop(document.doc_key, [])) for document in corpus.documents]
-    orphans = [
-        DroppedMention(key, m.source_id, ",".join(m.token_ids), "", "document not in the corpus", "read")
-        for key, mentions in by_document.items()
-        for m in mentions
+        _check_document(document)
+        built.documents.append(_DocumentInfo(document.doc_key, document.split, document.topic_id, document.subtopic_id))
+        built.mentions_read += len(mentions)
+        yield DocumentTask(document, mentions)
+    built.orphans = [
+        DroppedMention(m.doc_key, m.source_id, ",".join(m.token_ids), "", "document not in the corpus", "read")
+        for m in corpus.orphan_mentions(first_of)
     ]
-    return tasks, orphans
+    built.mentions_read += len(built.orphans)
 
 
 def _check_document(document: SourceDocument) -> None:
@@ -156,106 +190,120 @@ def _check_document(document: SourceDocument) -> None:
             current = token.sent_id
 
 
-def _run_document_stages(spec: DatasetSpec, tasks: list[DocumentTask], jobs: int, advance: Any) -> list[DocumentResult]:
-    config = StageConfig(spec.context_rule, spec.reparse, spec.mention_id_prefix)
-    results: list[DocumentResult] = []
-    batches = batched(tasks, DOCUMENTS_PER_BATCH)
-    for batch_results in map_batches(partial(process_documents, config=config), batches, jobs):
-        results.extend(batch_results)
-        advance(len(batch_results))
-    return results
-
-
 def _finish(
     spec: DatasetSpec,
     raw: Path,
     corpus: SourceCorpus,
-    results: list[DocumentResult],
-    orphans: list[DroppedMention],
+    built: _Built,
+    spill: ResultSpill,
     output: OutputFolder,
     options: ReadOptions,
 ) -> BuildReport:
-    documents = {d.doc_key: d for d in corpus.documents}
-    records = [record for result in results for record in result.records]
-    dropped = list(corpus.dropped) + orphans + [d for result in results for d in result.dropped]
-    aligned = len(records)
-    if spec.finalize is not None:
-        records, finalize_dropped = spec.finalize(records)
+    """The whole-dataset steps on the compact keys, then the output written document by document."""
+    dropped = list(corpus.dropped) + built.orphans + [d for result in built.results for d in result.dropped]
+    aligned = sum(len(result.mentions) for result in built.results)
+    finalized: dict[str, list[MentionRecord]] | None = None
+    if spec.finalize is not None:  # chain rules need the chains' records
+        records, finalize_dropped = spec.finalize([r for d in built.documents for r in spill.records(d.doc_key)])
         dropped.extend(finalize_dropped)
-    order = {key: i for i, key in enumerate(documents)}
-    records.sort(
-        key=lambda r: (
-            SPLITS.index(r.split),
-            order.get(r.conll_doc_key, -1),
-            r.sent_id,
-            r.tokens_number[0],
-            len(r.tokens_number),
-            r.mention_id,
-        )
-    )
-    records = [
-        replace(record, is_singleton=flag) for record, flag in zip(records, singleton_flags(records), strict=True)
-    ]
-    tokens = {r.doc_key: r.tokens for r in results}
-    check_records(
-        records,
-        {key: [(t.sent_id, t.token_id, t.token) for t in toks] for key, toks in tokens.items()},
-        {key: d.split for key, d in documents.items()},
-    )
-    rows = [record.as_row() for record in records]
-    kinds = [record.kind for record in records]
-    report = _report(spec, raw, corpus, results, records, dropped, aligned, options)
-    document_table = _document_table(corpus, tokens, rows) if spec.texts_redistributable else None
-    write_dataset(output, rows, kinds, document_table, report.to_json())
+        finalized = defaultdict(list)
+        for record in records:
+            finalized[record.conll_doc_key].append(record)
+        for result in built.results:
+            result.mentions = [MentionKey(r.mention_id, r.coref_chain, r.kind) for r in finalized[result.doc_key]]
+    check_unique_ids(key.mention_id for result in built.results for key in result.mentions)
+    chain_sizes = Counter((split, chain) for split, chain, _ in _mention_keys(built))
+    report = _report(spec, raw, corpus, built, chain_sizes, dropped, aligned, options)
+    writer = _DatasetWriter(built, spill, finalized, chain_sizes)
+    documents = writer.document_table() if spec.texts_redistributable else None
+    write_dataset(output, writer.mentions, documents, report.to_json())
     report.output_dir = str(output.path)
     return report
 
 
-def _document_table(
-    corpus: SourceCorpus, tokens: dict[str, list[Any]], rows: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    by_document: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_document[row["conll_doc_key"]].append(row)
-    table: list[dict[str, Any]] = []
-    for split in SPLITS:
-        for document in corpus.documents:
-            if document.split == split:
-                table.extend(
-                    document_rows(document.doc_key, split, tokens[document.doc_key], by_document[document.doc_key])
-                )
-    return table
+def _mention_keys(built: _Built) -> Iterator[tuple[str, str, str]]:
+    """(split, chain, kind) of every written mention."""
+    for document, result in zip(built.documents, built.results, strict=True):
+        for key in result.mentions:
+            yield document.split, key.coref_chain, key.kind
+
+
+class _DatasetWriter:
+    """The output rows, document by document from the spill: records ordered, flagged and checked."""
+
+    def __init__(
+        self,
+        built: _Built,
+        spill: ResultSpill,
+        finalized: dict[str, list[MentionRecord]] | None,
+        chain_sizes: Counter[tuple[str, str]],
+    ) -> None:
+        self.built = built
+        self.spill = spill
+        self.finalized = finalized
+        self.chain_sizes = chain_sizes
+
+    def mentions(self, split: str, kind: str) -> Iterator[dict[str, Any]]:
+        """The rows of one split's JSON file; the invariants are checked on the first file of each split."""
+        check = kind == KIND_FILES[0][0]
+        for document in self._documents(split):
+            for record in self._records(document, check):
+                if record.kind == kind:
+                    yield record.as_row()
+
+    def document_table(self) -> Iterator[dict[str, Any]]:
+        for split in SPLITS:
+            for document in self._documents(split):
+                rows = [record.as_row() for record in self._records(document, check=False)]
+                yield from document_rows(document.doc_key, split, self.spill.tokens(document.doc_key), rows)
+
+    def _documents(self, split: str) -> Iterator[_DocumentInfo]:
+        return (document for document in self.built.documents if document.split == split)
+
+    def _records(self, document: _DocumentInfo, check: bool) -> list[MentionRecord]:
+        key = document.doc_key
+        records = self.finalized[key] if self.finalized is not None else self.spill.records(key)
+        records = sorted(records, key=lambda r: (r.sent_id, r.tokens_number[0], len(r.tokens_number), r.mention_id))
+        records = [
+            replace(record, is_singleton=self.chain_sizes[(document.split, record.coref_chain)] == 1)
+            for record in records
+        ]
+        if check:
+            tokens = [(t.sent_id, t.token_id, t.token) for t in self.spill.tokens(key)]
+            check_records(records, {key: tokens}, {key: document.split}, self.chain_sizes)
+        return records
 
 
 def _report(
     spec: DatasetSpec,
     raw: Path,
     corpus: SourceCorpus,
-    results: list[DocumentResult],
-    records: list[MentionRecord],
+    built: _Built,
+    chain_sizes: Counter[tuple[str, str]],
     dropped: list[DroppedMention],
     aligned: int,
     options: ReadOptions,
 ) -> BuildReport:
     stage_drops = Counter(d.stage for d in dropped)
-    annotated = corpus.counts.get("annotated", len(corpus.mentions) + stage_drops.get("read", 0))
+    annotated = corpus.counts.get("annotated", built.mentions_read + stage_drops.get("read", 0))
+    written = sum(chain_sizes.values())
     counts = {
         **{f"reader_{k}": v for k, v in sorted(corpus.counts.items())},
-        "documents": len(corpus.documents),
-        "tokens": sum(len(r.tokens) for r in results),
-        "sentences_parsed": sum(r.parsed_sentences for r in results),
+        "documents": len(built.documents),
+        "tokens": sum(r.tokens for r in built.results),
+        "sentences_parsed": sum(r.parsed_sentences for r in built.results),
         "mentions_annotated": annotated,
-        "mentions_read": len(corpus.mentions),
+        "mentions_read": built.mentions_read,
         "mentions_aligned": aligned,
-        "mentions_written": len(records),
+        "mentions_written": written,
         **{f"dropped_{stage}": n for stage, n in sorted(stage_drops.items())},
     }
     return BuildReport(
         dataset=spec.id,
         paper_name=spec.paper_name,
         counts=counts,
-        parse_rate=round(100.0 * len(records) / annotated, 2) if annotated else 0.0,
-        splits=_split_counts(corpus, results, records),
+        parse_rate=round(100.0 * written / annotated, 2) if annotated else 0.0,
+        splits=_split_counts(built, chain_sizes),
         dropped=[asdict(d) for d in dropped],
         unavailable_splits=dict(corpus.unavailable_splits),
         notes=list(corpus.notes),
@@ -270,24 +318,25 @@ def _option_text(value: Any) -> str:
     return str(list(value)) if isinstance(value, tuple) else str(value)
 
 
-def _split_counts(
-    corpus: SourceCorpus, results: list[DocumentResult], records: list[MentionRecord]
-) -> dict[str, dict[str, int]]:
-    tokens = {r.doc_key: len(r.tokens) for r in results}
+def _split_counts(built: _Built, chain_sizes: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    tokens = {r.doc_key: r.tokens for r in built.results}
+    kinds: Counter[tuple[str, str]] = Counter()
+    for split, _, kind in _mention_keys(built):
+        kinds[(split, kind)] += 1
     counts: dict[str, dict[str, int]] = {}
     for split in SPLITS:
-        documents = [d for d in corpus.documents if d.split == split]
-        mentions = [r for r in records if r.split == split]
+        documents = [d for d in built.documents if d.split == split]
+        chains = {chain: n for (s, chain), n in chain_sizes.items() if s == split}
         counts[split] = {
             "topics": len({d.topic_id for d in documents}),
             "subtopics": len({d.subtopic_id for d in documents}),
             "documents": len(documents),
             "tokens": sum(tokens.get(d.doc_key, 0) for d in documents),
-            "mentions": len(mentions),
-            "event_mentions": sum(1 for r in mentions if r.kind == "event"),
-            "entity_mentions": sum(1 for r in mentions if r.kind == "entity"),
-            "chains": len({r.coref_chain for r in mentions}),
-            "singletons": sum(1 for r in mentions if r.is_singleton),
+            "mentions": sum(chains.values()),
+            "event_mentions": kinds[(split, "event")],
+            "entity_mentions": kinds[(split, "entity")],
+            "chains": len(chains),
+            "singletons": sum(1 for n in chains.values() if n == 1),
         }
     return counts
 

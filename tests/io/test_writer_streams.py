@@ -1,0 +1,38 @@
+"""The streaming writers write the bytes the whole-list writers would: a JSON list one row per line, and parquet
+row groups of ROW_GROUP_ROWS rows (pyarrow's default), here made small to cross several row groups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from ucdcr.io import writer
+
+SCHEMA = pa.schema([("word", pa.string()), ("ids", pa.list_(pa.int64()))])
+
+
+@pytest.mark.parametrize("rows", [0, 1, 5])
+def test_json_stream_equals_write_json(tmp_path: Path, rows: int) -> None:
+    data = [{"word": f"Tür {i}", "ids": [i, i + 1]} for i in range(rows)]
+    writer.write_json(tmp_path / "whole.json", data)
+    with writer.JsonListStream(tmp_path / "stream.json") as stream:
+        for row in data:
+            stream.write(row)
+    assert (tmp_path / "stream.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
+
+
+@pytest.mark.parametrize("rows", [0, 3, 10])
+def test_parquet_stream_equals_write_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: int) -> None:
+    monkeypatch.setattr(writer, "ROW_GROUP_ROWS", 4)
+    monkeypatch.setattr(writer, "ARROW_CHUNK_ROWS", 3)  # chunks that do not fall on row-group boundaries
+    data = [{"word": f"w{i}", "ids": list(range(i))} for i in range(rows)]
+    table = pa.Table.from_pylist(data, schema=SCHEMA)
+    pq.write_table(table, tmp_path / "whole.parquet", compression="zstd", row_group_size=4)
+    with writer.ParquetStream(tmp_path / "stream.parquet", SCHEMA) as stream:
+        for row in data:
+            stream.write(row)
+    assert pq.ParquetFile(tmp_path / "stream.parquet").num_row_groups == max(1, -(-rows // 4))
+    assert (tmp_path / "stream.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()

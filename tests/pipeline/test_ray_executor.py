@@ -1,0 +1,51 @@
+"""``--executor ray``: the shipped ECB+ sample built on a local Ray (started and stopped here) is byte-identical to
+the local build; without Ray the error names the ``dist`` extra."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ucdcr.errors import UcdcrError
+from ucdcr.pipeline.build import build_dataset
+from ucdcr.pipeline.executor import Executor
+
+SAMPLE = Path(__file__).resolve().parents[2] / "src" / "ucdcr" / "data" / "sample"
+
+
+def files_bytes(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray = pytest.importorskip("ray", reason="the dist extra is not installed")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_ray_build_is_byte_identical_to_the_local_build(local_ray: None, tmp_path: Path) -> None:
+    local = build_dataset("ecbplus", SAMPLE, tmp_path / "local", jobs=1, progress=False)
+    build_dataset("ecbplus", SAMPLE, tmp_path / "ray", jobs=2, progress=False, executor="ray")
+    assert local.counts["mentions_written"] > 0
+    assert files_bytes(tmp_path / "ray" / "ecbplus") == files_bytes(tmp_path / "local" / "ecbplus")
+    assert sorted(p.name for p in (tmp_path / "ray").iterdir()) == ["ecbplus"]  # no staging or spill left
+
+
+def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray.data", None)  # import ray.data raises ImportError
+    with pytest.raises(UcdcrError, match=r"--executor ray needs Ray Data, which is in the `dist` extra: pip install"):
+        Executor("ray", 2)
+
+
+def test_unknown_executor_and_address_without_ray() -> None:
+    with pytest.raises(UcdcrError, match="unknown executor 'dask'"):
+        Executor("dask")
+    with pytest.raises(UcdcrError, match="--ray-address needs --executor ray"):
+        Executor("local", 2, "ray://head:10001")
