@@ -10,8 +10,8 @@ Public API (:mod:`ucdcr.api` unless said otherwise):
   dataset's folder; :func:`load`: a built dataset as a ``pyarrow.Table`` (mentions or tokens).
 - :func:`stats_tables`, :func:`diversity_tables`, :func:`baseline_tables`, :func:`evaluate`: the tables of
   ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate``.
-- :func:`load_hf` (:mod:`ucdcr.io.huggingface`, ``hf`` extra): a built dataset as a Hugging Face ``DatasetDict``;
-  :func:`to_spacy_docs` (:mod:`ucdcr.io.spacy_docs`): its documents as spaCy ``Doc`` objects with the chains as
+- :func:`load_hf` (:mod:`ucdcr.export.huggingface`, ``hf`` extra): a built dataset as a Hugging Face ``DatasetDict``;
+  :func:`to_spacy_docs` (:mod:`ucdcr.export.spacy_docs`): its documents as spaCy ``Doc`` objects with the chains as
   span groups.
 - :func:`score_files` (:mod:`ucdcr.scoring.api`): score a CoNLL-2012 response file against a key file;
   ``score_clusters`` and ``score_documents`` are in :mod:`ucdcr.scoring`.
@@ -39,11 +39,11 @@ _FUNCTIONS = {
     "evaluate": "ucdcr.api",
     "list_datasets": "ucdcr.api",
     "load": "ucdcr.api",
-    "load_hf": "ucdcr.io.huggingface",
+    "load_hf": "ucdcr.export.huggingface",
     "sample_dir": "ucdcr.demo",
     "score_files": "ucdcr.scoring.api",
     "stats_tables": "ucdcr.api",
-    "to_spacy_docs": "ucdcr.io.spacy_docs",
+    "to_spacy_docs": "ucdcr.export.spacy_docs",
 }
 __all__ = [
     "__version__",
@@ -73,8 +73,8 @@ if TYPE_CHECKING:
         stats_tables,
     )
     from ucdcr.demo import sample_dir
-    from ucdcr.io.huggingface import load_hf
-    from ucdcr.io.spacy_docs import to_spacy_docs
+    from ucdcr.export.huggingface import load_hf
+    from ucdcr.export.spacy_docs import to_spacy_docs
     from ucdcr.scoring.api import score_files
 
 

@@ -12,9 +12,9 @@ from spacy.tokens import DocBin
 
 import datasets
 from ucdcr.api import load
-from ucdcr.io.corefud import export_corefud
-from ucdcr.io.huggingface import HF_SPLIT_NAMES, export_hf
-from ucdcr.io.spacy_docs import export_spacy, mentions_from_docs
+from ucdcr.export.corefud import export_corefud
+from ucdcr.export.huggingface import HF_SPLIT_NAMES, export_hf
+from ucdcr.export.spacy_docs import export_spacy, mentions_from_docs
 
 FIELDS = ["conll_doc_key", "mention_id", "coref_chain", "sent_id", "tokens_number"]
 

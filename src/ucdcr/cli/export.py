@@ -1,9 +1,9 @@
 """`ucdcr export FORMAT DATASET`: a built dataset in the formats other tools read.
 
-- ``conll``: CoNLL-2012 key files (:func:`ucdcr.io.conll_export.export_dataset`);
-- ``hf``: a Hugging Face dataset folder (:func:`ucdcr.io.huggingface.export_hf`, ``hf`` extra);
-- ``spacy``: a spaCy ``DocBin`` with the chains as span groups (:func:`ucdcr.io.spacy_docs.export_spacy`);
-- ``corefud``: CoNLL-U with CorefUD's ``Entity`` annotation (:func:`ucdcr.io.corefud.export_corefud`).
+- ``conll``: CoNLL-2012 key files (:func:`ucdcr.export.conll.export_dataset`);
+- ``hf``: a Hugging Face dataset folder (:func:`ucdcr.export.huggingface.export_hf`, ``hf`` extra);
+- ``spacy``: a spaCy ``DocBin`` with the chains as span groups (:func:`ucdcr.export.spacy_docs.export_spacy`);
+- ``corefud``: CoNLL-U with CorefUD's ``Entity`` annotation (:func:`ucdcr.export.corefud.export_corefud`).
 
 Each file written is printed with its absolute path."""
 
@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
     ) -> None:
-        from ucdcr.io.conll_export import export_dataset
+        from ucdcr.export.conll import export_dataset
 
         export = export_dataset(
             dataset,
@@ -106,7 +106,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path, output_folder_option("--out", "Output folder (replaced as a whole).")],
         data_dir: DataDirOption = None,
     ) -> None:
-        from ucdcr.io.huggingface import export_hf
+        from ucdcr.export.huggingface import export_hf
 
         export = export_hf(dataset, out, data_dir=data_dir)
         for kind, rows in export.rows.items():
@@ -130,7 +130,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         data_dir: DataDirOption = None,
     ) -> None:
-        from ucdcr.io.spacy_docs import export_spacy
+        from ucdcr.export.spacy_docs import export_spacy
 
         export = export_spacy(dataset, out, split=split, data_dir=data_dir)
         console.print(
@@ -157,7 +157,7 @@ def register(app: typer.Typer) -> None:
         ),
         data_dir: DataDirOption = None,
     ) -> None:
-        from ucdcr.io.corefud import export_corefud
+        from ucdcr.export.corefud import export_corefud
 
         export = export_corefud(dataset, out, split=split, data_dir=data_dir)
         for one_split, summary in export.splits.items():

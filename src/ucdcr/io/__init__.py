@@ -1,1 +1,2 @@
-"""Readers and writers of the unified uCDCR format (ours and the authors' variants), and CoNLL export."""
+"""Reading and writing the unified uCDCR format (ours and the authors' variants): loading, the crash-safe folder
+and file writers, strict UTF-8 text."""

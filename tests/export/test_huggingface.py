@@ -1,4 +1,4 @@
-"""Hugging Face export (ucdcr.io.huggingface) on the tiny dataset of tests/report/tiny_dataset.py, read back with
+"""Hugging Face export (ucdcr.export.huggingface) on the tiny dataset of tests/report/tiny_dataset.py, read back with
 ``datasets.load_dataset`` and the card parsed by ``huggingface_hub`` (offline)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ datasets = pytest.importorskip("datasets")
 from huggingface_hub import DatasetCard  # noqa: E402
 
 from ucdcr.errors import UcdcrError  # noqa: E402
-from ucdcr.io.huggingface import export_hf, hf_licence, load_hf  # noqa: E402
+from ucdcr.export.huggingface import export_hf, hf_licence, load_hf  # noqa: E402
 from ucdcr.registry import get  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location(

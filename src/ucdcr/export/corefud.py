@@ -19,7 +19,7 @@ udapi implements:
   of every ``e<N>``.
 
 Mentions the bracket notation cannot express (one span twice, two crossing mentions of one chain) are left out by
-the CoNLL export's rule (:func:`ucdcr.io.conll_export.representable`) and listed with the reason in
+the CoNLL export's rule (:func:`ucdcr.export.conll.representable`) and listed with the reason in
 :attr:`CorefudExport.left_out` and the mapping file. Needs ``udapi`` (the ``corefud`` extra).
 """
 
@@ -34,8 +34,8 @@ from typing import Any
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
+from ucdcr.export.conll import Span, representable, token_field
 from ucdcr.io.atomic import atomic_path, write_errors, write_json
-from ucdcr.io.conll_export import Span, representable, token_field
 from ucdcr.io.load import KIND_COLUMN, load_mentions
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN

@@ -1,4 +1,4 @@
-"""CoNLL-2012 export (ucdcr.io.conll_export) on the tiny dataset of tests/report/tiny_dataset.py."""
+"""CoNLL-2012 export (ucdcr.export.conll) on the tiny dataset of tests/report/tiny_dataset.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pyarrow as pa
 import pytest
 
 from ucdcr.errors import FormatError
-from ucdcr.io.conll_export import export_conll, group_name
+from ucdcr.export.conll import export_conll, group_name
 from ucdcr.schema import DOCUMENT_SCHEMA, MENTION_SCHEMA
 
 _spec = importlib.util.spec_from_file_location(
@@ -138,7 +138,7 @@ def test_round_trip_export_then_score_gold_against_gold_is_100(tmp_path: Path) -
 
 
 def test_export_dataset_writes_each_split_with_documents(tmp_path: Path) -> None:
-    from ucdcr.io.conll_export import export_dataset
+    from ucdcr.export.conll import export_dataset
 
     folder = tiny.write_tiny_dataset(tmp_path / "Tiny")
     export = export_dataset(folder, tmp_path / "out", level="subtopic", mentions="event")
@@ -158,7 +158,7 @@ def test_export_dataset_writes_each_split_with_documents(tmp_path: Path) -> None
 @pytest.mark.parametrize(("option", "value"), [("level", "paragraph"), ("mentions", "events")])
 def test_export_dataset_refuses_an_unknown_level_or_mention_type(tmp_path: Path, option: str, value: str) -> None:
     from ucdcr.errors import UcdcrError
-    from ucdcr.io.conll_export import export_dataset
+    from ucdcr.export.conll import export_dataset
 
     folder = tiny.write_tiny_dataset(tmp_path / "tiny")
     with pytest.raises(UcdcrError, match=f"unknown {option} '{value}'; valid: "):

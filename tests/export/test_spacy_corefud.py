@@ -1,4 +1,4 @@
-"""spaCy DocBin (ucdcr.io.spacy_docs) and CorefUD CoNLL-U (ucdcr.io.corefud) exports of the tiny dataset of
+"""spaCy DocBin (ucdcr.export.spacy_docs) and CorefUD CoNLL-U (ucdcr.export.corefud) exports of the tiny dataset of
 tests/report/tiny_dataset.py, read back with spaCy and with udapi."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import spacy
 from spacy.tokens import DocBin
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.corefud import export_corefud
-from ucdcr.io.spacy_docs import export_spacy, mentions_from_docs, to_spacy_docs
+from ucdcr.export.corefud import export_corefud
+from ucdcr.export.spacy_docs import export_spacy, mentions_from_docs, to_spacy_docs
 
 _spec = importlib.util.spec_from_file_location(
     "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
