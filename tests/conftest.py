@@ -6,8 +6,10 @@ a failure, never a skip; on a developer machine without it, integration tests sk
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -24,6 +26,18 @@ def require(path: Path) -> Path:
     if IN_CI:
         pytest.fail(message)
     pytest.skip(message)
+
+
+def require_module(name: str, extra: str) -> ModuleType:
+    """Import ``name``, which the ``extra`` installs; the test extra carries it, so under CI a missing module is a
+    failure, never a skip; elsewhere the test skips naming the extra."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        message = f"{name} is not installed: pip install -e '.[{extra}]'"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 @pytest.fixture(scope="session")

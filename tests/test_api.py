@@ -17,6 +17,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.conftest import require_module
 from tests.pipeline.ecb_fixture import write_ecb_raw
 from typer.testing import CliRunner
 
@@ -110,7 +111,7 @@ def test_errors_name_the_problem(data_dir: Path) -> None:
 
 
 def test_parquet_loads_unchanged_with_hugging_face_datasets(data_dir: Path) -> None:
-    hf = pytest.importorskip("datasets")
+    hf = require_module("datasets", "hf")
     if not hasattr(hf, "Dataset"):  # tests/ is on sys.path, so tests/datasets/ can shadow the package
         pytest.skip("the Hugging Face datasets package is not installed")
     dataset = hf.Dataset.from_parquet(str(data_dir / "np4e" / "all_mentions.parquet"))

@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.conftest import require_module
 
-datasets = pytest.importorskip("datasets")
+datasets = require_module("datasets", "hf")
 
 from huggingface_hub import DatasetCard  # noqa: E402
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import spacy
 from spacy.tokens import DocBin
+from tests.conftest import require_module
 
 from ucdcr.errors import UcdcrError
 from ucdcr.export.corefud import export_corefud
@@ -70,7 +71,7 @@ def test_spacy_refuses_a_dataset_without_texts(tmp_path: Path) -> None:
 
 
 def test_corefud_read_back_by_udapi(tmp_path: Path) -> None:
-    udapi = pytest.importorskip("udapi")
+    udapi = require_module("udapi", "corefud")
     folder = tiny.write_tiny_dataset(tmp_path / "tiny")
     export = export_corefud(folder, tmp_path / "cud", split="test")
     summary = export.splits["test"]

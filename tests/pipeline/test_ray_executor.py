@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.conftest import require_module
 
 from ucdcr.errors import UcdcrError
 from ucdcr.pipeline.build import build_dataset
@@ -22,7 +23,7 @@ def files_bytes(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    ray = pytest.importorskip("ray", reason="the dist extra is not installed")
+    ray = require_module("ray", "dist")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield
