@@ -7,14 +7,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.datasets.mention_records import mention_record
 from tests.formats.test_hypercoref_parquet import write_split
 
-from ucdcr.datasets.hypercoref import HypercorefOptions, downsample, filter_lonely, read_hypercoref, split_by_head_pos
+from ucdcr.datasets.hypercoref import HypercorefOptions, downsample, filter_lonely, read_hypercoref, type_chains
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.hypercoref_parquet import Hyperlink
 from ucdcr.formats.shortuuid import name_shortuuid
-from ucdcr.records import MentionRecord
+from ucdcr.records import MentionKey
 from ucdcr.registry import get
 
 FOOT = "bbc.com/sport/football/"
@@ -91,7 +90,7 @@ def test_downsample_keeps_largest_chains_whole() -> None:
 
 
 def test_structure_and_sampling_counts(tmp_path: Path) -> None:
-    corpus = read_hypercoref(make_raw(tmp_path), HypercorefOptions())
+    corpus = read_hypercoref(make_raw(tmp_path), HypercorefOptions()).materialized()
     assert (
         corpus.counts["annotated"] == 8
         and corpus.counts["sampled_out_train"] == 1
@@ -112,32 +111,27 @@ def test_structure_and_sampling_counts(tmp_path: Path) -> None:
     assert sizes[FINAL] == 2 and sizes[FOOT + "59998"] == 1  # a singleton chain survives in test
 
 
-def test_split_by_head_pos() -> None:
-    def record(chain: str, pos: str, ner: str) -> MentionRecord:
-        return mention_record(
-            coref_chain=chain, mention_head_pos=pos, mention_ner=ner, mention_full_type="EVENT", kind="event"
-        )
+def test_type_chains() -> None:
+    def key(chain: str, pos: str, ner: str) -> MentionKey:
+        return MentionKey(f"m{chain}{pos}{ner}", chain, "event", pos, ner)
 
-    records = [
-        record("e", "NOUN", "O"),
-        record("e", "VERB", "O"),
-        record("p", "PROPN", "PERSON"),
-        record("p", "PROPN", "PERSON"),
-        record("p", "NOUN", "O"),
-        record("x", "NOUN", "O"),
-        record("t", "PROPN", "GPE"),
-        record("t", "NOUN", "O"),
+    keys = [
+        key("e", "NOUN", "O"),
+        key("e", "VERB", "O"),
+        key("p", "PROPN", "PERSON"),
+        key("p", "PROPN", "PERSON"),
+        key("p", "NOUN", "O"),
+        key("x", "NOUN", "O"),
+        key("t", "PROPN", "GPE"),
+        key("t", "NOUN", "O"),
     ]
-    kept, dropped = split_by_head_pos(records)
-    assert dropped == [] and len(kept) == 8
-    types = {(r.coref_chain, r.mention_full_type, r.mention_type, r.kind) for r in kept}
     # e: one VERB head makes the whole chain an event chain; p: PERSON 2 vs ENTITY 1; x: only O -> OTHER;
     # t: GPE 1 vs ENTITY 1 is a tie, won by the alphabetically first (ENTITY), which becomes OTHER
-    assert types == {
-        ("e", "EVENT", "EVE", "event"),
-        ("p", "PERSON", "PER", "entity"),
-        ("x", "OTHER", "OTH", "entity"),
-        ("t", "OTHER", "OTH", "entity"),
+    assert type_chains(keys) == {
+        "e": ("EVENT", "event"),
+        "p": ("PERSON", "entity"),
+        "x": ("OTHER", "entity"),
+        "t": ("OTHER", "entity"),
     }
 
 

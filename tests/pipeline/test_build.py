@@ -131,7 +131,7 @@ def test_options_of_the_spec(raw: Path, tmp_path: Path, monkeypatch: pytest.Monk
     real_read = get("ecbplus").reader
 
     def read(folder: Path, options: Any):
-        corpus = real_read(folder, options)
+        corpus = real_read(folder, options).materialized()  # the test edits the mentions
         corpus.unavailable_splits["val"] = "test of unavailable splits"
         for mention in corpus.mentions:
             if mention.source_id == "32" and mention.doc_key == "1/1ecb/1":
@@ -198,7 +198,7 @@ def test_bad_documents_from_a_reader(
     real_read = get("ecbplus").reader
 
     def read(folder: Path, options: Any):
-        corpus = real_read(folder, options)
+        corpus = real_read(folder, options).materialized()  # the test edits the mentions
         change(corpus.documents[0].tokens)
         return corpus
 
