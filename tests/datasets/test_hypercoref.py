@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 from tests.formats.test_hypercoref_parquet import write_split
 
-from ucdcr.datasets.hypercoref import HypercorefOptions, downsample, filter_lonely, read_hypercoref, type_chains
+from ucdcr.datasets.hypercoref import (
+    HypercorefOptions,
+    downsample,
+    filter_lonely,
+    outlet_names,
+    read_hypercoref,
+    type_chains,
+)
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.hypercoref_parquet import Hyperlink
 from ucdcr.formats.shortuuid import name_shortuuid
@@ -174,3 +181,20 @@ def test_entity_chains_go_to_the_entity_file(tmp_path: Path) -> None:
     build_dataset("hypercoref", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     entities = json.loads((tmp_path / "data" / "hypercoref" / "train" / "entity_mentions.json").read_text())
     assert {m["coref_chain"] for m in entities} == {MERKEL}
+
+
+def test_every_outlet_and_every_hyperlink(tmp_path: Path) -> None:
+    import shutil
+
+    raw = make_raw(tmp_path)
+    shutil.copytree(raw / "bbc.com", raw / "copy.com")  # a second outlet with the same files
+    corpus = get("hypercoref").read(raw, {"outlets": "all", "sample": "false"})
+    # make_raw writes 5 + 2 + 3 hyperlinks per outlet; sample=false keeps the two the paper's rules filter out
+    assert corpus.counts["annotated"] == 20 and corpus.counts["sampled_out_train"] == 0
+    assert {m.source_id.split("_")[0] for m in corpus.mentions} == {"bbc.com", "copy.com"}
+    assert corpus.notes == [
+        "outlets bbc.com, copy.com; every hyperlink kept (sample=false); original tokenization kept"
+    ]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(MissingRawData, match=r"<outlet>/6_CreateSplitsStage_create_splits"):
+        outlet_names(tmp_path / "empty", ("all",))
