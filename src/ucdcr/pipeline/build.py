@@ -159,21 +159,22 @@ def _tasks(corpus: SourceCorpus, built: _Built | None = None) -> Iterator[Docume
 
     Records each document's place in ``built``, and the mentions whose document is not in the corpus."""
     built = built if built is not None else _Built()
-    first_of: dict[str, SourceDocument] = {}
+    source_of: dict[str, str] = {}  # doc key -> its source file (not the document: its tokens would stay in memory)
     for document, mentions in corpus.parts():
-        first = first_of.setdefault(document.doc_key, document)
-        if first is not document:  # two raw documents under one key would silently share their mentions
+        if document.doc_key in source_of:  # two raw documents under one key would silently share their mentions
             raise FormatError(
                 document.source_file or document.doc_key,
-                f"document key {document.doc_key!r} is also the key of {first.source_file or 'another document'}",
+                f"document key {document.doc_key!r} is also the key of "
+                f"{source_of[document.doc_key] or 'another document'}",
             )
+        source_of[document.doc_key] = document.source_file or ""
         _check_document(document)
         built.documents.append(_DocumentInfo(document.doc_key, document.split, document.topic_id, document.subtopic_id))
         built.mentions_read += len(mentions)
         yield DocumentTask(document, mentions)
     built.orphans = [
         DroppedMention(m.doc_key, m.source_id, ",".join(m.token_ids), "", "document not in the corpus", "read")
-        for m in corpus.orphan_mentions(first_of)
+        for m in corpus.orphan_mentions(source_of)
     ]
     built.mentions_read += len(built.orphans)
 
