@@ -1,6 +1,12 @@
-"""Benchmark: peak memory of the ECB+ build on the corpus replicated x1, x2, x4, x8 (bounded memory means flat).
+"""Benchmark: peak memory of the ECB+ build on the corpus replicated x1, x2, x4, x8 (bounded memory means flat),
+and of synthetic HyperCoref builds of given sizes.
 
 Usage: python bench/memory_build.py [--raw-dir ../shared/raw] [--copies 1,8] [--jobs 1] [--work DIR]
+       python bench/memory_build.py --hypercoref 1000,4000 [--outlets 4] [--jobs 2]
+
+With ``--hypercoref N,...`` the input is ``bench/synthetic_hypercoref.py``'s output with N hyperlinks over
+``--outlets`` outlets, built with every outlet and every hyperlink (``--outlets all -o sample=false``), instead of
+ECB+.
 
 Each replica k > 0 of every ECB+ topic T is the same XML files under topic T + 100k (files, split file, validated
 sentence list and subtopic names renamed accordingly), so ECB+ xN has N times the documents, tokens and mentions.
@@ -60,12 +66,15 @@ def replicate(source: Path, target: Path, copies: int) -> None:
         csv.writer(handle).writerows(new_rows)
 
 
-def measure(raw: Path, data: Path, jobs: int) -> tuple[float, float, int]:
+def measure(
+    raw: Path, data: Path, jobs: int, dataset: str = "ecbplus", options: dict[str, str] | None = None
+) -> tuple[float, float, int]:
     """(peak RSS in MB, wall seconds, mentions written) of one build in a fresh process."""
     script = (
         "import json, resource, sys\n"
         "from ucdcr.pipeline.build import build_dataset\n"
-        f"report = build_dataset('ecbplus', {str(raw)!r}, {str(data)!r}, jobs={jobs}, progress=False)\n"
+        f"report = build_dataset({dataset!r}, {str(raw)!r}, {str(data)!r}, jobs={jobs}, progress=False, "
+        f"options={options!r})\n"
         "own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
         "print(json.dumps([max(own, children), report.counts['mentions_written']]))\n"
@@ -74,7 +83,7 @@ def measure(raw: Path, data: Path, jobs: int) -> tuple[float, float, int]:
     output = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True).stdout
     seconds = time.perf_counter() - started
     peak_kb, mentions = json.loads(output.strip().splitlines()[-1])
-    shutil.rmtree(data / "ecbplus", ignore_errors=True)
+    shutil.rmtree(data / dataset, ignore_errors=True)
     return peak_kb / 1024, seconds, mentions
 
 
@@ -88,9 +97,17 @@ def main() -> None:
     parser.add_argument("--copies", default="1,8")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--work", type=Path, default=None, help="where the replicated raw folders go (a temp dir)")
+    parser.add_argument("--hypercoref", default="", help="synthetic HyperCoref sizes in mentions, e.g. 1000,4000")
+    parser.add_argument("--outlets", type=int, default=4, help="outlets of the synthetic HyperCoref")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ucdcr-memory-", dir=args.work))
     print(f"cores: {os.cpu_count()}, jobs: {args.jobs}, load average at start: {load()}")
+    if args.hypercoref:
+        try:
+            hypercoref(work, [int(n) for n in args.hypercoref.split(",")], args.outlets, args.jobs)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     peaks: dict[int, float] = {}
     try:
         for copies in (int(c) for c in args.copies.split(",")):
@@ -106,6 +123,28 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     smallest, largest = min(peaks), max(peaks)
     print(f"peak RSS x{largest} / x{smallest}: {peaks[largest] / peaks[smallest]:.2f}")
+
+
+def hypercoref(work: Path, sizes: list[int], outlets: int, jobs: int) -> None:
+    """Peak RSS, wall time and mentions/s of synthetic HyperCoref builds (every outlet, every hyperlink)."""
+    peaks: dict[int, float] = {}
+    for size in sizes:
+        raw = work / f"hypercoref{size}"
+        subprocess.run(
+            [sys.executable, str(REPO / "bench" / "synthetic_hypercoref.py"), str(raw), "--mentions", str(size),
+             "--outlets", str(outlets)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        options = {"outlets": "all", "sample": "false"}
+        peak, seconds, mentions = measure(raw, work / "data", jobs, "hypercoref", options)
+        peaks[size] = peak
+        shutil.rmtree(raw, ignore_errors=True)
+        print(
+            f"synthetic HyperCoref {size:,} mentions, {outlets} outlets: peak RSS {peak:,.0f} MB, {seconds:.0f} s, "
+            f"{mentions:,} mentions written ({mentions / seconds:,.1f}/s) (load {load()})"
+        )
+    smallest, largest = min(peaks), max(peaks)
+    print(f"peak RSS {largest:,} / {smallest:,} mentions: {peaks[largest] / peaks[smallest]:.2f}")
 
 
 if __name__ == "__main__":

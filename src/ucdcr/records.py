@@ -209,3 +209,20 @@ class MentionRecord:
 
 
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(MentionRecord) if f.name != "kind")
+
+
+@dataclass(frozen=True, slots=True)
+class MentionKey:
+    """The compact key of one written mention that the whole-dataset steps of a build keep in memory instead of
+    the record: unique ids, chain sizes, output files, and chain rules over head POS and NER
+    (:attr:`~ucdcr.registry.DatasetSpec.chain_types`)."""
+
+    mention_id: str
+    coref_chain: str
+    kind: MentionKind
+    mention_head_pos: str
+    mention_ner: str
+
+    @classmethod
+    def of(cls, record: MentionRecord) -> MentionKey:
+        return cls(record.mention_id, record.coref_chain, record.kind, record.mention_head_pos, record.mention_ner)

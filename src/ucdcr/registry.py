@@ -32,7 +32,7 @@ import json
 import pkgutil
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from importlib import resources
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import UcdcrError, UnknownDatasetError
-from ucdcr.records import SPLITS, DroppedMention, MentionKind, MentionRecord, SourceCorpus
+from ucdcr.records import SPLITS, DroppedMention, MentionKey, MentionKind, MentionRecord, SourceCorpus
 
 DATASETS_PACKAGE = "ucdcr.datasets"
 ENTRY_POINT_GROUP = "ucdcr.datasets"
@@ -186,6 +186,7 @@ def report_count(counts: Mapping[str, int], splits: Mapping[str, Mapping[str, in
 
 Reader = Callable[[Path, Any], SourceCorpus]
 Finalize = Callable[[list[MentionRecord]], tuple[list[MentionRecord], list[DroppedMention]]]
+ChainTypes = Callable[[Iterable[MentionKey]], Mapping[str, tuple[str, MentionKind]]]
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,12 @@ class DatasetSpec:
     reparse: False where the original tokenization is kept (HyperCoref, WEC-Eng).
     finalize: optional hook over the enriched records (:class:`~ucdcr.records.MentionRecord`, before validation)
         for rules that need heads or NER (e.g. NP4E's cross-document chain merge and chain types): takes the
-        records, returns the records to keep and the :class:`~ucdcr.records.DroppedMention` it removed.
+        records, returns the records to keep and the :class:`~ucdcr.records.DroppedMention` it removed. It holds
+        every record of the dataset at once: for small datasets.
+    chain_types: optional rule that types each chain from the compact keys of its mentions
+        (:class:`~ucdcr.records.MentionKey`: id, chain, kind, head POS, NER) and returns chain -> (full type, kind);
+        the build applies it record by record while writing, so its memory is bounded by the keys, not the records
+        (HyperCoref, whose full corpus has millions of mentions).
     mention_id_prefix: prefix of every mention id (``NP4E_``).
     expected_counts: what a complete build with the default options gives (:class:`ExpectedCount`); the build
         reports any difference and the integration tests check them.
@@ -231,6 +237,7 @@ class DatasetSpec:
     context_rule: ContextRule = ContextRule.AROUND_FIRST_TOKEN
     reparse: bool = True
     finalize: Finalize | None = None
+    chain_types: ChainTypes | None = None
     mention_id_prefix: str = ""
     expected_counts: tuple[ExpectedCount, ...] = ()
     manifest_file: Path | None = field(default=None, compare=False)

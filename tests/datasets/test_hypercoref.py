@@ -7,14 +7,20 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.datasets.mention_records import mention_record
 from tests.formats.test_hypercoref_parquet import write_split
 
-from ucdcr.datasets.hypercoref import HypercorefOptions, downsample, filter_lonely, read_hypercoref, split_by_head_pos
+from ucdcr.datasets.hypercoref import (
+    HypercorefOptions,
+    downsample,
+    filter_lonely,
+    outlet_names,
+    read_hypercoref,
+    type_chains,
+)
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.hypercoref_parquet import Hyperlink
 from ucdcr.formats.shortuuid import name_shortuuid
-from ucdcr.records import MentionRecord
+from ucdcr.records import MentionKey
 from ucdcr.registry import get
 
 FOOT = "bbc.com/sport/football/"
@@ -91,7 +97,7 @@ def test_downsample_keeps_largest_chains_whole() -> None:
 
 
 def test_structure_and_sampling_counts(tmp_path: Path) -> None:
-    corpus = read_hypercoref(make_raw(tmp_path), HypercorefOptions())
+    corpus = read_hypercoref(make_raw(tmp_path), HypercorefOptions()).materialized()
     assert (
         corpus.counts["annotated"] == 8
         and corpus.counts["sampled_out_train"] == 1
@@ -112,32 +118,27 @@ def test_structure_and_sampling_counts(tmp_path: Path) -> None:
     assert sizes[FINAL] == 2 and sizes[FOOT + "59998"] == 1  # a singleton chain survives in test
 
 
-def test_split_by_head_pos() -> None:
-    def record(chain: str, pos: str, ner: str) -> MentionRecord:
-        return mention_record(
-            coref_chain=chain, mention_head_pos=pos, mention_ner=ner, mention_full_type="EVENT", kind="event"
-        )
+def test_type_chains() -> None:
+    def key(chain: str, pos: str, ner: str) -> MentionKey:
+        return MentionKey(f"m{chain}{pos}{ner}", chain, "event", pos, ner)
 
-    records = [
-        record("e", "NOUN", "O"),
-        record("e", "VERB", "O"),
-        record("p", "PROPN", "PERSON"),
-        record("p", "PROPN", "PERSON"),
-        record("p", "NOUN", "O"),
-        record("x", "NOUN", "O"),
-        record("t", "PROPN", "GPE"),
-        record("t", "NOUN", "O"),
+    keys = [
+        key("e", "NOUN", "O"),
+        key("e", "VERB", "O"),
+        key("p", "PROPN", "PERSON"),
+        key("p", "PROPN", "PERSON"),
+        key("p", "NOUN", "O"),
+        key("x", "NOUN", "O"),
+        key("t", "PROPN", "GPE"),
+        key("t", "NOUN", "O"),
     ]
-    kept, dropped = split_by_head_pos(records)
-    assert dropped == [] and len(kept) == 8
-    types = {(r.coref_chain, r.mention_full_type, r.mention_type, r.kind) for r in kept}
     # e: one VERB head makes the whole chain an event chain; p: PERSON 2 vs ENTITY 1; x: only O -> OTHER;
     # t: GPE 1 vs ENTITY 1 is a tie, won by the alphabetically first (ENTITY), which becomes OTHER
-    assert types == {
-        ("e", "EVENT", "EVE", "event"),
-        ("p", "PERSON", "PER", "entity"),
-        ("x", "OTHER", "OTH", "entity"),
-        ("t", "OTHER", "OTH", "entity"),
+    assert type_chains(keys) == {
+        "e": ("EVENT", "event"),
+        "p": ("PERSON", "entity"),
+        "x": ("OTHER", "entity"),
+        "t": ("OTHER", "entity"),
     }
 
 
@@ -180,3 +181,20 @@ def test_entity_chains_go_to_the_entity_file(tmp_path: Path) -> None:
     build_dataset("hypercoref", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     entities = json.loads((tmp_path / "data" / "hypercoref" / "train" / "entity_mentions.json").read_text())
     assert {m["coref_chain"] for m in entities} == {MERKEL}
+
+
+def test_every_outlet_and_every_hyperlink(tmp_path: Path) -> None:
+    import shutil
+
+    raw = make_raw(tmp_path)
+    shutil.copytree(raw / "bbc.com", raw / "copy.com")  # a second outlet with the same files
+    corpus = get("hypercoref").read(raw, {"outlets": "all", "sample": "false"})
+    # make_raw writes 5 + 2 + 3 hyperlinks per outlet; sample=false keeps the two the paper's rules filter out
+    assert corpus.counts["annotated"] == 20 and corpus.counts["sampled_out_train"] == 0
+    assert {m.source_id.split("_")[0] for m in corpus.mentions} == {"bbc.com", "copy.com"}
+    assert corpus.notes == [
+        "outlets bbc.com, copy.com; every hyperlink kept (sample=false); original tokenization kept"
+    ]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(MissingRawData, match=r"<outlet>/6_CreateSplitsStage_create_splits"):
+        outlet_names(tmp_path / "empty", ("all",))

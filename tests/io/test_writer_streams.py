@@ -36,3 +36,22 @@ def test_parquet_stream_equals_write_table(tmp_path: Path, monkeypatch: pytest.M
             stream.write(row)
     assert pq.ParquetFile(tmp_path / "stream.parquet").num_row_groups == max(1, -(-rows // 4))
     assert (tmp_path / "stream.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+
+
+def test_parquet_row_groups_close_at_the_byte_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writer, "ARROW_CHUNK_ROWS", 2)
+    data = [{"word": f"w{i}", "ids": list(range(50))} for i in range(10)]
+    two_rows = pa.Table.from_pylist(data[:2], schema=SCHEMA).nbytes
+    monkeypatch.setattr(writer, "ROW_GROUP_BYTES", 2 * two_rows)  # a group closes after two chunks = 4 rows
+    with writer.ParquetStream(tmp_path / "stream.parquet", SCHEMA) as stream:
+        for row in data:
+            stream.write(row)
+    file = pq.ParquetFile(tmp_path / "stream.parquet")
+    assert [file.metadata.row_group(i).num_rows for i in range(file.num_row_groups)] == [4, 4, 2]
+    assert file.read().to_pylist() == data
+    monkeypatch.setattr(writer, "ROW_GROUP_BYTES", 10 * two_rows)  # below the limit: one group, write_table's bytes
+    with writer.ParquetStream(tmp_path / "one.parquet", SCHEMA) as stream:
+        for row in data:
+            stream.write(row)
+    pq.write_table(pa.Table.from_pylist(data, schema=SCHEMA), tmp_path / "whole.parquet", compression="zstd")
+    assert (tmp_path / "one.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()

@@ -3,7 +3,12 @@
 Raw folder ``<raw-dir>/HyperCoref/<outlet>/6_CreateSplitsStage_create_splits/{train,dev,test}/*.parquet`` (the
 pipeline's own output; format: :mod:`ucdcr.formats.hypercoref_parquet`); outlet ``bbc.com`` unless the reader option
 ``outlets`` (:class:`HypercorefOptions`, ``ucdcr build hypercoref --outlets a,b``) lists others (e.g.
-``abcnews.go.com``).
+``abcnews.go.com``), or ``all`` (every outlet folder of the pipeline output, in name order). The reader streams:
+outlet by outlet, split by split, one document at a time (URL order), holding one split's hyperlinks and its token
+table as Arrow, not the corpus.
+
+Beyond the subset: the reader option ``sample=false`` keeps every hyperlink (no filtering, no down-sampling), for
+the full corpus (``ucdcr build hypercoref --outlets all -o sample=false``).
 
 Sampling (paper §7.1.7, per outlet and split, on the hyperlinks = mentions):
 1. test: drop the mentions of subtopics with a single mention; train/val: drop a mention whose chain has one
@@ -26,33 +31,37 @@ reader option ``partial=true`` its mentions are dropped with the reason and the 
 without a sentence string in ``sentences.parquet`` gets its spacing guessed (counted as
 ``sentences_without_string``).
 
-Event vs entity (finalize hook, docs/datasets/hypercoref.md#mentions-and-chains): a mention is event-like when its head
-POS is not one of ADJ, ADV, ADP, NOUN, NUM, PRON, PROPN; a chain with any event-like mention is an event chain (type
-EVENT), the others are entity chains typed by their majority head NER (``O`` -> OTHER; ties: alphabetical).
+Event vs entity (the chain rule :func:`type_chains`, run on the mentions' compact keys,
+docs/datasets/hypercoref.md#mentions-and-chains): a mention is event-like when its head POS is not one of ADJ, ADV,
+ADP, NOUN, NUM, PRON, PROPN; a chain with any event-like mention is an event chain (type EVENT), the others are
+entity chains typed by their majority head NER (``O`` -> OTHER; ties: alphabetical).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ucdcr.datasets._chains import NO_NER, OTHER_TYPE, by_chain, majority
+from ucdcr.datasets._chains import NO_NER, OTHER_TYPE, majority
 from ucdcr.download import missing_raw_data
 from ucdcr.formats.corpus_checks import report_missing
 from ucdcr.formats.hypercoref_parquet import (
     Hyperlink,
+    checked_tokens,
+    document_sentences,
+    document_tokens,
     read_hyperlinks,
-    read_sentences,
-    read_tokens,
+    sentence_strings,
     space_after_flags,
     url_structure,
 )
 from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.records import (
     DroppedMention,
+    MentionKey,
     MentionKind,
-    MentionRecord,
     SourceCorpus,
     SourceDocument,
     SourceMention,
@@ -64,6 +73,7 @@ from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 DATASET_ID = "hypercoref"
 RAW_FOLDER = "HyperCoref"
 DEFAULT_OUTLETS = ("bbc.com",)
+ALL_OUTLETS = "all"
 STAGE_FOLDERS = ("6_CreateSplitsStage_create_splits", "7_CreateSplitsStage_create_splits")
 SPLIT_FOLDERS: dict[Split, str] = {"train": "train", "val": "dev", "test": "test"}
 PARQUET_FILES = ("hyperlinks.parquet", "tokens.parquet", "sentences.parquet")
@@ -76,9 +86,16 @@ ENTITY_VOTE = "ENTITY"  # how an "O" head votes in an entity chain's type
 
 @dataclass(frozen=True)
 class HypercorefOptions(ReadOptions):
-    """HyperCoref's reader options. outlets: the outlet folders to read (``bbc.com``, ``abcnews.go.com``)."""
+    """HyperCoref's reader options.
+
+    outlets: the outlet folders to read (``bbc.com``, ``abcnews.go.com``), or ``all``: every outlet of the
+        pipeline output.
+    sample: the paper's filtering and down-sampling per outlet and split; false keeps every hyperlink (the full
+        corpus).
+    """
 
     outlets: tuple[str, ...] = DEFAULT_OUTLETS
+    sample: bool = True
 
 
 def stage_folder(raw_dir: Path, outlet: str) -> Path:
@@ -124,11 +141,8 @@ def downsample(links: list[Hyperlink], limit: int | None) -> list[Hyperlink]:
     return [link for link in links if link.target in kept_chains]
 
 
-Sentences = dict[tuple[str, int], str]  # (url, sentence-idx) -> sentence string
-
-
 def _document(
-    url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: Sentences, source: str
+    url: str, split: Split, tokens: list[tuple[int, int, str]], sentences: dict[int, str], source: str
 ) -> SourceDocument:
     topic, subtopic = url_structure(url)
     name = url.replace("/", "_")
@@ -137,7 +151,7 @@ def _document(
     for sentence, index, text in tokens:
         by_sentence[sentence].append((index, text))
     for sentence, items in sorted(by_sentence.items()):
-        flags = space_after_flags([text for _, text in items], sentences.get((url, sentence), ""))
+        flags = space_after_flags([text for _, text in items], sentences.get(sentence, ""))
         flags[-1] = True  # sentences of a document are separated by whitespace (as uCDCR)
         doc.tokens.extend(
             SourceToken(f"{sentence}.{index}", text, sentence, flag)
@@ -158,21 +172,28 @@ def _mention(link: Hyperlink, doc: SourceDocument, outlet: str) -> SourceMention
     )
 
 
-def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCorpus, options: ReadOptions) -> None:
-    """Sample one split of one outlet and add its documents and mentions to ``corpus``."""
+def _add_count(corpus: SourceCorpus, name: str, value: int) -> None:
+    corpus.counts[name] = corpus.counts.get(name, 0) + value
+
+
+def read_outlet_split(
+    raw_dir: Path, outlet: str, split: Split, corpus: SourceCorpus, options: HypercorefOptions
+) -> Iterator[tuple[SourceDocument, list[SourceMention]]]:
+    """One split of one outlet, sampled unless ``options.sample`` is false: its documents with their mentions,
+    one at a time in URL order; counts, drops and inputs go to ``corpus``."""
     folder = stage_folder(raw_dir, outlet) / SPLIT_FOLDERS[split]
     links = read_hyperlinks(folder / "hyperlinks.parquet")
-    filtered = filter_lonely(links, split)
-    kept = downsample(filtered, sample_limit(split, outlet))
-    corpus.counts[f"hyperlinks_{split}"] = corpus.counts.get(f"hyperlinks_{split}", 0) + len(links)
-    corpus.counts[f"sampled_out_{split}"] = corpus.counts.get(f"sampled_out_{split}", 0) + len(links) - len(kept)
-    corpus.counts["annotated"] = corpus.counts.get("annotated", 0) + len(kept)
-    urls = {link.url for link in kept}
-    tokens = read_tokens(folder / "tokens.parquet", urls)
-    sentences = read_sentences(folder / "sentences.parquet", urls)
+    kept = downsample(filter_lonely(links, split), sample_limit(split, outlet)) if options.sample else links
+    _add_count(corpus, f"hyperlinks_{split}", len(links))
+    _add_count(corpus, f"sampled_out_{split}", len(links) - len(kept))
+    _add_count(corpus, "annotated", len(kept))
+    del links
     corpus.inputs.extend(folder / file for file in PARQUET_FILES)
-    source = str(folder / "tokens.parquet")
-    without_tokens = sorted(urls - set(tokens))
+    by_url: dict[str, list[Hyperlink]] = defaultdict(list)
+    for link in kept:
+        by_url[link.url].append(link)
+    tokens = document_tokens(folder / "tokens.parquet", by_url)
+    without_tokens = sorted(set(by_url) - set(tokens.urls))
     if without_tokens:
         report_missing(
             corpus,
@@ -182,63 +203,92 @@ def read_outlet_split(raw_dir: Path, outlet: str, split: Split, corpus: SourceCo
             "Rebuild the split with the HyperCoref pipeline.",
             kind="format",
         )
-    docs = {url: _document(url, split, tokens[url], sentences, source) for url in sorted(urls) if url in tokens}
-    missing_strings = {(url, s) for url in docs for s, _, _ in tokens[url]} - set(sentences)
-    if missing_strings:
-        corpus.counts["sentences_without_string"] = corpus.counts.get("sentences_without_string", 0) + len(
-            missing_strings
+        lost = set(without_tokens)
+        corpus.dropped.extend(_no_tokens(link, outlet) for link in kept if link.url in lost)
+    del kept
+    sentences = iter(document_sentences(folder / "sentences.parquet", tokens.urls))
+    pending = next(sentences, None)
+    source = str(folder / "tokens.parquet")
+    for url, columns in tokens:
+        while pending is not None and pending[0] < url:
+            pending = next(sentences, None)
+        strings = sentence_strings(pending[1]) if pending is not None and pending[0] == url else {}
+        positions = checked_tokens(folder / "tokens.parquet", url, columns)
+        without_string = {sentence for sentence, _, _ in positions} - set(strings)
+        if without_string:
+            _add_count(corpus, "sentences_without_string", len(without_string))
+        doc = _document(url, split, positions, strings, source)
+        yield doc, [_mention(link, doc, outlet) for link in by_url.pop(url)]
+
+
+def _no_tokens(link: Hyperlink, outlet: str) -> DroppedMention:
+    topic, subtopic = url_structure(link.url)
+    return DroppedMention(
+        f"{topic}/{subtopic}/?",
+        f"{outlet}_{link.row}",
+        f"sentence {link.sentence} tokens {link.token_from}..{link.token_to - 1}",
+        "",
+        "its document has no tokens in tokens.parquet",
+        "read",
+    )
+
+
+def outlet_names(raw_dir: Path, outlets: tuple[str, ...]) -> tuple[str, ...]:
+    """The outlets to read: ``outlets`` as given, or with ``all`` every outlet folder of ``raw_dir`` that holds a
+    CreateSplitsStage folder, in name order (MissingRawData when there is none)."""
+    if ALL_OUTLETS not in outlets:
+        return outlets or DEFAULT_OUTLETS
+    found = tuple(
+        sorted(
+            folder.name
+            for folder in (raw_dir.iterdir() if raw_dir.is_dir() else ())
+            if any((folder / name).is_dir() for name in STAGE_FOLDERS)
         )
-    corpus.documents.extend(docs.values())
-    for link in kept:
-        if link.url in docs:
-            corpus.mentions.append(_mention(link, docs[link.url], outlet))
-        else:
-            topic, subtopic = url_structure(link.url)
-            corpus.dropped.append(
-                DroppedMention(
-                    f"{topic}/{subtopic}/?",
-                    f"{outlet}_{link.row}",
-                    f"sentence {link.sentence} tokens {link.token_from}..{link.token_to - 1}",
-                    "",
-                    "its document has no tokens in tokens.parquet",
-                    "read",
-                )
-            )
+    )
+    if not found:
+        raise missing_raw_data(DATASET_ID, raw_dir, [f"<outlet>/{STAGE_FOLDERS[0]}/{{train,dev,test}}/*.parquet"])
+    return found
 
 
 def read_hypercoref(raw_dir: Path, options: HypercorefOptions) -> SourceCorpus:
-    """The sampled HyperCoref_exp corpus of the chosen outlets."""
-    outlets = options.outlets or DEFAULT_OUTLETS
+    """The HyperCoref corpus of the chosen outlets (sampled as the paper unless ``sample`` is false), streamed
+    outlet by outlet, split by split, document by document."""
+    outlets = outlet_names(raw_dir, options.outlets)
     for outlet in outlets:
         stage_folder(raw_dir, outlet)  # fail early, before reading anything
     corpus = SourceCorpus(documents=[], mentions=[])
-    for outlet in outlets:
-        for split in SPLIT_FOLDERS:
-            read_outlet_split(raw_dir, outlet, split, corpus, options)
-    corpus.notes.append(
-        f"outlets {', '.join(outlets)}; mentions sampled as in the paper (§7.1.7); original tokenization kept"
-    )
+    corpus.stream = _stream(raw_dir, outlets, corpus, options)
     return corpus
 
 
-def _entity_type(records: list[MentionRecord]) -> str:
-    """Majority of head NER (``O`` counted as ENTITY), ties to the alphabetically first, then ENTITY -> OTHER."""
-    winner = majority(r.mention_ner if r.mention_ner != NO_NER else ENTITY_VOTE for r in records)
-    return OTHER_TYPE if winner == ENTITY_VOTE else winner
+def _stream(
+    raw_dir: Path, outlets: tuple[str, ...], corpus: SourceCorpus, options: HypercorefOptions
+) -> Iterator[tuple[SourceDocument, list[SourceMention]]]:
+    for outlet in outlets:
+        for split in SPLIT_FOLDERS:
+            yield from read_outlet_split(raw_dir, outlet, split, corpus, options)
+    sampling = "mentions sampled as in the paper (§7.1.7)" if options.sample else "every hyperlink kept (sample=false)"
+    corpus.notes.append(f"outlets {', '.join(outlets)}; {sampling}; original tokenization kept")
 
 
-def split_by_head_pos(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
-    """Finalize hook: event chains (any mention with a non-nominal head) vs entity chains typed by head NER.
-
-    Sets ``mention_full_type`` (and so ``mention_type``) per chain and the kind, the output file, per record.
-    """
-    typed: dict[int, MentionRecord] = {}
-    for members in by_chain(records).values():
-        is_event = any(r.mention_head_pos not in ENTITY_HEAD_POS for r in members)
-        full_type = EVENT_TYPE if is_event else _entity_type(members)
-        kind: MentionKind = "event" if is_event else "entity"
-        typed.update((id(r), r.with_type(full_type, kind)) for r in members)
-    return [typed[id(r)] for r in records], []
+def type_chains(keys: Iterable[MentionKey]) -> dict[str, tuple[str, MentionKind]]:
+    """Chain rule (on the mentions' compact keys): event chains (any mention with a non-nominal head) vs entity
+    chains typed by the majority head NER (``O`` counted as ENTITY, ties to the alphabetically first, then
+    ENTITY -> OTHER). Returns chain -> (full type, kind)."""
+    event_chains: set[str] = set()
+    votes: dict[str, Counter[str]] = defaultdict(Counter)
+    for key in keys:
+        if key.mention_head_pos not in ENTITY_HEAD_POS:
+            event_chains.add(key.coref_chain)
+        votes[key.coref_chain][key.mention_ner if key.mention_ner != NO_NER else ENTITY_VOTE] += 1
+    types: dict[str, tuple[str, MentionKind]] = {}
+    for chain, counts in votes.items():
+        if chain in event_chains:
+            types[chain] = (EVENT_TYPE, "event")
+        else:
+            winner = majority(counts.elements())
+            types[chain] = (OTHER_TYPE if winner == ENTITY_VOTE else winner, "entity")
+    return types
 
 
 SPEC = register(
@@ -252,7 +302,7 @@ SPEC = register(
         options=HypercorefOptions,
         texts_redistributable=False,
         reparse=False,
-        finalize=split_by_head_pos,
+        chain_types=type_chains,
         mention_id_prefix="HyperCoref_",
         expected_counts=(
             ExpectedCount(

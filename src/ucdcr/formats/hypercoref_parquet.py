@@ -13,6 +13,10 @@ written with pyarrow (``write_dataframe``), so index levels are stored as ordina
   in the pandas metadata) identifies the hyperlink;
 * ``page_infos.parquet`` (index ``url-normalized``; title, publish date …) is not needed.
 
+Tokens and sentence strings are read per split as Arrow tables (document URLs dictionary-encoded), sorted by
+(document, sentence, token) and handed out one document at a time in URL order (:func:`document_tokens`,
+:func:`document_sentences`), so Python objects exist for one document at a time, not for the split.
+
 :func:`url_structure` derives topic and subtopic from a document URL (paper §7.1.7).
 
 Errors: a file pyarrow cannot read (empty, truncated, not Parquet, unreadable), a missing column, a column of the
@@ -23,7 +27,7 @@ given twice is a :class:`~ucdcr.errors.FormatError` naming the file (and the hyp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import pairwise
@@ -31,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError
@@ -93,7 +98,7 @@ def _table(path: Path, required: tuple[str, ...], urls: set[str] | None = None) 
     filters = [(URL, "in", sorted(urls))] if urls is not None else None
     columns = [*required, *(["__index_level_0__"] if "__index_level_0__" in schema.names else [])]
     with _arrow_errors(path):
-        return pq.read_table(path, columns=columns, filters=filters)
+        return pq.read_table(path, columns=columns, filters=filters, read_dictionary=[URL])
 
 
 def _row_ids(path: Path, table: pa.Table) -> list[int]:
@@ -144,34 +149,99 @@ def read_hyperlinks(path: Path) -> list[Hyperlink]:
     return links
 
 
-def read_tokens(path: Path, urls: set[str]) -> dict[str, list[tuple[int, int, str]]]:
-    """``(sentence-idx, token-idx, token)`` per document, only for ``urls``, sorted by position; a null or empty
-    token, or a position given twice, is an error."""
-    table = _table(path, TOKEN_COLUMNS, urls)
-    documents: dict[str, list[tuple[int, int, str]]] = {}
-    for url, sentence, index, token in zip(*_columns(path, table, TOKEN_COLUMNS), strict=True):
-        if url is None or sentence is None or index is None or not token:
+@dataclass
+class DocumentRows:
+    """The rows of a tokens or sentences table grouped by document: ``urls`` (sorted) are the documents present;
+    iterating gives ``(url, columns)`` per document in that order, the rows sorted by their position columns."""
+
+    path: Path
+    urls: list[str]
+    _table: pa.Table
+    _ranks: pa.Array
+
+    def __iter__(self) -> Iterator[tuple[str, list[list[Any]]]]:
+        with _arrow_errors(self.path):
+            runs = pc.run_end_encode(self._ranks) if len(self._ranks) else None
+        start = 0
+        for end, rank in zip(runs.run_ends.to_pylist(), runs.values.to_pylist(), strict=True) if runs else ():
+            rows = self._table.slice(start, end - start)
+            yield self.urls[rank], [rows.column(i).to_pylist() for i in range(rows.num_columns)]
+            start = end
+
+
+def _document_rows(path: Path, table: pa.Table, positions: tuple[str, ...], values: tuple[str, ...]) -> DocumentRows:
+    """``table`` sorted by (document URL, ``positions``), its ``positions`` and ``values`` columns kept."""
+    with _arrow_errors(path):
+        column = table.column(URL)
+        if column.null_count:
+            raise FormatError(path, f"{column.null_count} row(s) with an empty {URL!r}")
+        chunks = [
+            chunk if pa.types.is_dictionary(chunk.type) else pc.dictionary_encode(chunk) for chunk in column.chunks
+        ]
+        urls = sorted({url for chunk in chunks for url in chunk.dictionary.to_pylist()})
+        rank_of = {url: rank for rank, url in enumerate(urls)}
+        ranks = pa.chunked_array(
+            [
+                pc.take(pa.array([rank_of[url] for url in chunk.dictionary.to_pylist()], pa.int32()), chunk.indices)
+                for chunk in chunks
+            ],
+            pa.int32(),
+        )
+        keys = pa.table({"rank": ranks, **{name: table.column(name) for name in positions}})
+        order = pc.sort_indices(keys, sort_keys=[(name, "ascending") for name in keys.column_names])
+        sorted_ranks = ranks.take(order).combine_chunks()
+        rows = table.select([*positions, *values]).take(order)
+    return DocumentRows(path, urls, rows, sorted_ranks)
+
+
+def document_tokens(path: Path, urls: Iterable[str]) -> DocumentRows:
+    """``tokens.parquet`` rows of the documents ``urls``: per document ``[sentence-idx, token-idx, token]``
+    columns, sorted by position (check each with :func:`checked_tokens`)."""
+    return _document_rows(path, _table(path, TOKEN_COLUMNS, set(urls)), ("sentence-idx", "token-idx"), ("token",))
+
+
+def checked_tokens(path: Path, url: str, columns: list[list[Any]]) -> list[tuple[int, int, str]]:
+    """One document's ``(sentence-idx, token-idx, token)``; a null or empty token, or a position given twice, is an
+    error."""
+    tokens = []
+    for sentence, index, token in zip(*columns, strict=True):
+        if sentence is None or index is None or not token:
             raise FormatError(
                 path,
                 f"token {index} of sentence {sentence} of {url!r}: "
                 f"{'null' if token is None else 'empty'} value in a row {[url, sentence, index, token]}",
             )
-        documents.setdefault(url, []).append((int(sentence), int(index), str(token)))
-    for url, tokens in documents.items():
-        tokens.sort()
-        for previous, current in pairwise(tokens):
-            if previous[:2] == current[:2]:
-                raise FormatError(path, f"token {current[1]} of sentence {current[0]} of {url!r} is given twice")
-    return documents
+        tokens.append((int(sentence), int(index), str(token)))
+    for previous, current in pairwise(tokens):
+        if previous[:2] == current[:2]:
+            raise FormatError(path, f"token {current[1]} of sentence {current[0]} of {url!r} is given twice")
+    return tokens
+
+
+def read_tokens(path: Path, urls: set[str]) -> dict[str, list[tuple[int, int, str]]]:
+    """``(sentence-idx, token-idx, token)`` per document, only for ``urls``, sorted by position (the whole split at
+    once; the build reads document by document with :func:`document_tokens`)."""
+    return {url: checked_tokens(path, url, columns) for url, columns in document_tokens(path, urls)}
+
+
+def document_sentences(path: Path, urls: Iterable[str]) -> DocumentRows:
+    """``sentences.parquet`` rows of the documents ``urls``: per document ``[sentence-idx, sentence]`` columns."""
+    return _document_rows(path, _table(path, SENTENCE_COLUMNS, set(urls)), ("sentence-idx",), ("sentence",))
+
+
+def sentence_strings(columns: list[list[Any]]) -> dict[int, str]:
+    """One document's ``sentence-idx -> sentence string`` (a null index or string is left out)."""
+    return {
+        int(index): str(text) for index, text in zip(*columns, strict=True) if index is not None and text is not None
+    }
 
 
 def read_sentences(path: Path, urls: set[str]) -> dict[tuple[str, int], str]:
     """``(url, sentence-idx) -> sentence string`` for ``urls`` (a null sentence string is left out)."""
-    table = _table(path, SENTENCE_COLUMNS, urls)
     return {
-        (url, int(sentence)): str(text)
-        for url, sentence, text in zip(*_columns(path, table, SENTENCE_COLUMNS), strict=True)
-        if url is not None and sentence is not None and text is not None
+        (url, index): text
+        for url, columns in document_sentences(path, urls)
+        for index, text in sentence_strings(columns).items()
     }
 
 

@@ -32,9 +32,18 @@ from ucdcr.io.writer import KIND_FILES, document_rows, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.document import DocumentTask, StageConfig
 from ucdcr.pipeline.executor import Executor, batched
-from ucdcr.pipeline.spill import MentionKey, PackedDocument, ResultSpill, pack_results
+from ucdcr.pipeline.spill import PackedDocument, ResultSpill, pack_results
 from ucdcr.pipeline.validate import check_records, check_unique_ids
-from ucdcr.records import SPLITS, DroppedMention, MentionRecord, SourceCorpus, SourceDocument, Split
+from ucdcr.records import (
+    SPLITS,
+    DroppedMention,
+    MentionKey,
+    MentionKind,
+    MentionRecord,
+    SourceCorpus,
+    SourceDocument,
+    Split,
+)
 from ucdcr.registry import DatasetSpec, ReadOptions, get
 
 DOCUMENTS_PER_BATCH = 16
@@ -150,21 +159,22 @@ def _tasks(corpus: SourceCorpus, built: _Built | None = None) -> Iterator[Docume
 
     Records each document's place in ``built``, and the mentions whose document is not in the corpus."""
     built = built if built is not None else _Built()
-    first_of: dict[str, SourceDocument] = {}
+    source_of: dict[str, str] = {}  # doc key -> its source file (not the document: its tokens would stay in memory)
     for document, mentions in corpus.parts():
-        first = first_of.setdefault(document.doc_key, document)
-        if first is not document:  # two raw documents under one key would silently share their mentions
+        if document.doc_key in source_of:  # two raw documents under one key would silently share their mentions
             raise FormatError(
                 document.source_file or document.doc_key,
-                f"document key {document.doc_key!r} is also the key of {first.source_file or 'another document'}",
+                f"document key {document.doc_key!r} is also the key of "
+                f"{source_of[document.doc_key] or 'another document'}",
             )
+        source_of[document.doc_key] = document.source_file or ""
         _check_document(document)
         built.documents.append(_DocumentInfo(document.doc_key, document.split, document.topic_id, document.subtopic_id))
         built.mentions_read += len(mentions)
         yield DocumentTask(document, mentions)
     built.orphans = [
         DroppedMention(m.doc_key, m.source_id, ",".join(m.token_ids), "", "document not in the corpus", "read")
-        for m in corpus.orphan_mentions(first_of)
+        for m in corpus.orphan_mentions(source_of)
     ]
     built.mentions_read += len(built.orphans)
 
@@ -210,11 +220,16 @@ def _finish(
         for record in records:
             finalized[record.conll_doc_key].append(record)
         for result in built.results:
-            result.mentions = [MentionKey(r.mention_id, r.coref_chain, r.kind) for r in finalized[result.doc_key]]
+            result.mentions = [MentionKey.of(record) for record in finalized[result.doc_key]]
+    chain_types: Mapping[str, tuple[str, MentionKind]] | None = None
+    if spec.chain_types is not None:  # chain rules over the compact keys
+        chain_types = spec.chain_types(key for result in built.results for key in result.mentions)
+        for result in built.results:
+            result.mentions = [replace(key, kind=chain_types[key.coref_chain][1]) for key in result.mentions]
     check_unique_ids(key.mention_id for result in built.results for key in result.mentions)
     chain_sizes = Counter((split, chain) for split, chain, _ in _mention_keys(built))
     report = _report(spec, raw, corpus, built, chain_sizes, dropped, aligned, options)
-    writer = _DatasetWriter(built, spill, finalized, chain_sizes)
+    writer = _DatasetWriter(built, spill, finalized, chain_types, chain_sizes)
     documents = writer.document_table() if spec.texts_redistributable else None
     write_dataset(output, writer.mentions, documents, report.to_json())
     report.output_dir = str(output.path)
@@ -229,18 +244,21 @@ def _mention_keys(built: _Built) -> Iterator[tuple[str, str, str]]:
 
 
 class _DatasetWriter:
-    """The output rows, document by document from the spill: records ordered, flagged and checked."""
+    """The output rows, document by document from the spill: records typed by the chain rule (if any), ordered,
+    flagged and checked."""
 
     def __init__(
         self,
         built: _Built,
         spill: ResultSpill,
         finalized: dict[str, list[MentionRecord]] | None,
+        chain_types: Mapping[str, tuple[str, MentionKind]] | None,
         chain_sizes: Counter[tuple[str, str]],
     ) -> None:
         self.built = built
         self.spill = spill
         self.finalized = finalized
+        self.chain_types = chain_types
         self.chain_sizes = chain_sizes
 
     def mentions(self, split: str, kind: str) -> Iterator[dict[str, Any]]:
@@ -263,6 +281,8 @@ class _DatasetWriter:
     def _records(self, document: _DocumentInfo, check: bool) -> list[MentionRecord]:
         key = document.doc_key
         records = self.finalized[key] if self.finalized is not None else self.spill.records(key)
+        if self.chain_types is not None:
+            records = [record.with_type(*self.chain_types[record.coref_chain]) for record in records]
         records = sorted(records, key=lambda r: (r.sent_id, r.tokens_number[0], len(r.tokens_number), r.mention_id))
         records = [
             replace(record, is_singleton=self.chain_sizes[(document.split, record.coref_chain)] == 1)

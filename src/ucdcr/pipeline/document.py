@@ -213,14 +213,21 @@ def _unparsed_doc(sentence: _Sentence, config: StageConfig) -> Any:
         sentence.text, sentence.spans = rebuild_sentence(sentence.source)
         return spacy_nlp.tokenize(sentence.text)
     words = [t.text or "_" for t in sentence.source]
-    flags = space_before_flags(words)
-    spaces = [
-        t.space_after if t.space_after is not None else (i + 1 < len(words) and flags[i + 1])
-        for i, t in enumerate(sentence.source)
-    ]
+    if any(t.space_after is None for t in sentence.source):  # the detokenizer decides only where the source did not
+        flags = space_before_flags(words)
+        spaces = [
+            t.space_after if t.space_after is not None else (i + 1 < len(words) and flags[i + 1])
+            for i, t in enumerate(sentence.source)
+        ]
+    else:
+        spaces = [bool(t.space_after) for t in sentence.source]
     doc = spacy_nlp.words_doc(words, spaces)
     sentence.text = doc.text
-    sentence.spans = [(token.idx, token.idx + len(token.text)) for token in doc]
+    sentence.spans = []
+    start = 0
+    for word, space in zip(words, spaces, strict=True):  # the Doc's token offsets, without making Token objects
+        sentence.spans.append((start, start + len(word)))
+        start += len(word) + space
     return doc
 
 

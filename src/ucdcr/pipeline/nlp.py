@@ -83,10 +83,10 @@ def words_doc(words: Sequence[str], spaces: Sequence[bool]) -> Any:
     nlp = load_nlp()
     doc = Doc(nlp.vocab, words=list(words), spaces=list(spaces))
     norms = _exception_norms()
-    for token in doc:
-        norm = norms.get(token.text)
+    for i, word in enumerate(words):
+        norm = norms.get(word)
         if norm is not None:
-            token.norm_ = norm
+            doc[i].norm_ = norm
     return doc
 
 

@@ -12,23 +12,15 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from ucdcr.pipeline.document import DocumentResult, DocumentTask, OutputToken, StageConfig, process_documents
-from ucdcr.records import DroppedMention, MentionRecord
+from ucdcr.records import DroppedMention, MentionKey, MentionKind, MentionRecord
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
-
-
-@dataclass(frozen=True, slots=True)
-class MentionKey:
-    """What the whole-dataset steps need of one written mention (unique ids, chain sizes, output files)."""
-
-    mention_id: str
-    coref_chain: str
-    kind: str
 
 
 @dataclass
@@ -62,12 +54,20 @@ def pack(result: DocumentResult) -> PackedDocument:
     )
     return PackedDocument(
         result.doc_key,
-        [MentionKey(r.mention_id, r.coref_chain, r.kind) for r in result.records],
+        [MentionKey.of(record) for record in result.records],
         result.dropped,
         len(result.tokens),
         result.parsed_sentences,
         pickle.dumps(result.records, _PROTOCOL),
         pickle.dumps(columns, _PROTOCOL),
+    )
+
+
+def _shared(key: MentionKey) -> MentionKey:
+    """``key`` with its chain, kind, POS and NER strings interned: one copy per value, not per mention."""
+    kind: MentionKind = "event" if key.kind == "event" else "entity"
+    return MentionKey(
+        key.mention_id, sys.intern(key.coref_chain), kind, sys.intern(key.mention_head_pos), sys.intern(key.mention_ner)
     )
 
 
@@ -96,7 +96,9 @@ class ResultSpill:
         self.path.unlink(missing_ok=True)
 
     def add(self, packed: PackedDocument) -> None:
-        """Store the document's bytes; the blobs are dropped from ``packed`` (its keys stay)."""
+        """Store the document's bytes; the blobs are dropped from ``packed`` (its keys stay, their repeated strings
+        shared)."""
+        packed.mentions = [_shared(key) for key in packed.mentions]
         self._places[packed.doc_key] = _Place(self._append(packed.records_blob), self._append(packed.tokens_blob))
         packed.records_blob = packed.tokens_blob = b""
 
