@@ -42,12 +42,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ucdcr.scoring import score_clusters
-from ucdcr.scoring.api import score_files
-from ucdcr.scoring.conll import write_conll
+from ucdcr.formats.conll2012 import write_conll
+from ucdcr.scoring import METRIC_TABLE, METRICS, MetricScore, Scores, score_clusters, score_files
 from ucdcr.scoring.mentions import identify_mentions
-from ucdcr.scoring.metrics import METRIC_FUNCTIONS, DocumentOverlap
-from ucdcr.scoring.results import MetricScore, Scores
+from ucdcr.scoring.metrics import DocumentOverlap
 
 SCORCH_NAMES = {"muc": "muc", "bcub": "b_cubed", "ceafm": "ceaf_m", "ceafe": "ceaf_e", "blanc": "blanc"}
 SCORCH_COSTS = {
@@ -59,7 +57,7 @@ SCORCH_COSTS = {
 COVAL_NAMES = {"muc": "muc", "bcub": "b_cubed", "ceafm": "ceafm", "ceafe": "ceafe", "lea": "lea"}
 COVAL_EXPECTED_EQUAL = ("muc", "bcub", "ceafe", "lea")
 """Metrics on which coval equals v8.01 (LEA: coval is the reference) on duplicate-free input (SCORER.md §4.3, §5)."""
-V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+V801_METRICS = tuple(metric.name for metric in METRIC_TABLE if metric.in_v801)
 LARGE = 10_000
 """Above this many mentions, the Python CEAFs of scorch and coval are skipped unless asked for."""
 
@@ -146,16 +144,16 @@ def agreement(differences: dict[str, float], names: tuple[str, ...]) -> str:
 def bench_ucdcr(key: list[list[str]], response: list[list[str]], folder: Path, repeat: int) -> dict[str, Any]:
     """Time ucdcr in process (clusters, files, per metric) and return the scores and times."""
     total, scores = timed(lambda: score_clusters(key, response), repeat)
-    print(f"ucdcr all 6 metrics (muc bcub ceafm ceafe blanc lea), end to end: {total:8.3f} s")
+    print(f"ucdcr all {len(METRICS)} metrics ({' '.join(METRICS)}), end to end: {total:8.3f} s")
     key_path, response_path = write_meta_files(folder, key, response)
     file_seconds, _ = timed(lambda: score_files(key_path, response_path), repeat)
     print(f"ucdcr score_files on the same as CoNLL-2012 files (read + score): {file_seconds:8.3f} s")
     identify_time, doc = timed(lambda: identify_mentions(key, response), repeat)
     print(f"  mention identification + encoding               {identify_time:8.3f} s")
-    for name, function in METRIC_FUNCTIONS.items():
+    for metric in METRIC_TABLE:
         # a fresh overlap each run, so the shared contingency tables are included in every metric's time
-        seconds, _ = timed(lambda function=function: function(DocumentOverlap(doc)), repeat)
-        print(f"  {name:6s}                                           {seconds:8.3f} s")
+        seconds, _ = timed(lambda function=metric.function: function(DocumentOverlap(doc)), repeat)
+        print(f"  {metric.name:6s}                                           {seconds:8.3f} s")
     return {"scores": scores, "ucdcr": total, "ucdcr_files": file_seconds, "files": (key_path, response_path)}
 
 

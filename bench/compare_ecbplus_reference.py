@@ -2,7 +2,7 @@
 
 Usage: python bench/compare_ecbplus_reference.py [--built DIR] [--raw-dir ../shared/raw] [--examples 10]
 Builds ECB+ into a temporary folder unless --built points at a built ``ecbplus`` folder. Mentions are matched by
-(conll_doc_key, sent_id, tokens_number); see ucdcr.pipeline.compare for the figures.
+(conll_doc_key, sent_id, tokens_number); see ucdcr.analysis.compare for the figures.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=10)
     args = parser.parse_args()
 
-    from ucdcr.pipeline.compare import (
+    from ucdcr.analysis.compare import (
         compare_builds,
         print_context_differences,
         unmatched,

@@ -23,7 +23,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from ucdcr.scoring.api import score_documents
+from ucdcr.scoring import CONLL_METRICS, score_documents
 
 REPO = Path(__file__).resolve().parent.parent
 LIST_COLUMNS = ("tokens_text", "tokens_number", "context_start_end_global_id", "mention_context")
@@ -92,9 +92,9 @@ def chain_agreement(matched: list[tuple[dict[str, Any], dict[str, Any]]]) -> Non
             key[theirs["coref_chain"]].add(mention)
             response[ours["coref_chain"]].add(mention)
         scores = score_documents({k: (list(a.values()), list(b.values())) for k, (a, b) in documents.items()},
-                                 ("muc", "bcub", "ceafe"))
+                                 CONLL_METRICS)
         print(f"  chains {split:5s} (ours vs reference, matched mentions): "
-              + ", ".join(f"{m} F1 {scores[m].f1 * 100:.2f}" for m in ("muc", "bcub", "ceafe"))
+              + ", ".join(f"{m} F1 {scores[m].f1 * 100:.2f}" for m in CONLL_METRICS)
               + f", CoNLL F1 {scores.conll_f1 * 100:.2f}")
 
 
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"built np4e in {time.perf_counter() - started:.1f} s: {report.counts['mentions_written']} mentions, "
               f"parse rate {report.parse_rate}%")
     compare(load(built / "all_mentions.parquet"), load(args.reference / "all_mentions.parquet"))
-    from ucdcr.pipeline.compare import compare_builds, print_context_differences
+    from ucdcr.analysis.compare import compare_builds, print_context_differences
 
     figures = compare_builds(built, args.reference)
     print(f"sentences holding a mention on both sides with identical tokens: "

@@ -138,8 +138,8 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    from ucdcr.analysis.compare import _by_span, _mention_sentences
     from ucdcr.pipeline import nlp
-    from ucdcr.pipeline.compare import _by_span, _mention_sentences
     from ucdcr.pipeline.detokenize import rebuild_sentence
     from ucdcr.registry import ReadOptions, get
 

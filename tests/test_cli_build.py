@@ -18,8 +18,9 @@ from tests.datasets.test_newswcl50r import make_raw
 from tests.formats.test_cerec_conll import THREAD
 from ucdcr.cli.app import app
 from ucdcr.cli.build import reader_options
+from ucdcr.datasets.hypercoref import HypercorefOptions
 from ucdcr.errors import UcdcrError
-from ucdcr.registry import DATASET_IDS, ReadOptions, get
+from ucdcr.registry import ReadOptions, dataset_ids, get
 from ucdcr.schema import BUILD_REPORT
 
 
@@ -49,15 +50,26 @@ def test_named_options_and_generic_options_reach_read_options(tmp_path: Path, mo
         raise UcdcrError("stop here")
 
     monkeypatch.setattr("ucdcr.pipeline.build.build_dataset", fake_build)
-    result = run("hypercoref", "--raw-dir", str(tmp_path), "--outlets", "bbc.com, abcnews.go.com",
-                 "--texts", str(tmp_path), "-o", "all_sentences=true", "-o", "limit=3")  # fmt: skip
+    result = run("hypercoref", "--raw-dir", str(tmp_path), "--outlets", "bbc.com, abcnews.go.com", "-o", "partial=yes")
     assert result.exit_code == 2 and "stop here" in result.output
-    assert seen["hypercoref"].extra == {
-        "outlets": ["bbc.com", "abcnews.go.com"],
-        "texts_dir": tmp_path,
-        "all_sentences": True,
-        "limit": "3",
-    }
+    assert seen["hypercoref"] == HypercorefOptions(outlets=("bbc.com", "abcnews.go.com"), partial=True)
+    # several datasets: each gets the options it declares (--texts is NewsWCL50r's, --outlets HyperCoref's)
+    run("hypercoref", "newswcl50r", "--raw-dir", str(tmp_path), "--outlets", "abcnews.go.com", "--texts", str(tmp_path))
+    assert seen["hypercoref"] == HypercorefOptions(outlets=("abcnews.go.com",))
+    assert seen["newswcl50r"] == get("newswcl50r").read_options({"texts_dir": tmp_path})
+
+
+def test_unknown_or_misspelt_option_is_an_error_listing_the_valid_ones(tmp_path: Path) -> None:
+    misspelt = run("ecbplus", "--raw-dir", str(tmp_path), "-o", "all_sentence=true")
+    assert misspelt.exit_code == 2
+    assert "unknown reader option all_sentence for ecbplus; valid: all_sentences, partial" in misspelt.output
+    not_its_own = run("hypercoref", "--raw-dir", str(tmp_path), "--texts", str(tmp_path))
+    assert not_its_own.exit_code == 2 and "unknown reader option texts_dir for hypercoref; valid: outlets, partial" in (
+        not_its_own.output
+    )
+    bad_value = run("ecbplus", "--raw-dir", str(tmp_path), "-o", "partial=maybe")
+    assert bad_value.exit_code == 2 and "reader option partial='maybe': expected true or false" in bad_value.output
+    assert not (tmp_path / "ECBplus").exists()  # nothing was read or built
 
 
 def test_texts_must_be_a_folder(tmp_path: Path) -> None:
@@ -78,7 +90,7 @@ def test_build_all_builds_what_is_there_and_reports_the_rest(tmp_path: Path) -> 
     # the summary names the absolute output folder, then the build report's notes (the NewsWCL50r reader's one)
     assert f"s -> {(data / 'newswcl50r').resolve()}\n" in result.output
     assert "newswcl50r: note: paragraphs are the source sentences; article texts are not redistributed" in result.output
-    others = [d for d in DATASET_IDS if d != "newswcl50r"]
+    others = [d for d in dataset_ids() if d != "newswcl50r"]
     assert f"missing: {', '.join(others)}" in result.output
     for dataset_id in others:
         assert f"{dataset_id}: raw files missing, not built:" in result.output

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from ucdcr import download as dl
 from ucdcr.cli.app import app
 from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData
+from ucdcr.registry import ReadOptions
 
 CONTENT = b"Topic,File,Sentence Number\n1,10ecbplus,1\n"
 SHA = hashlib.sha256(CONTENT).hexdigest()
@@ -274,14 +275,31 @@ def test_status_states(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_require_raw_files_gives_the_manual_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    use(monkeypatch, manifest(file_entry(url="https://example.org/s.csv"), manual_steps="Ask the authors."))
-    (tmp_path / "there.txt").write_text("x")
-    dl.require_raw_files("ecbplus", tmp_path, ["there.txt"])
+    use(
+        monkeypatch,
+        manifest(
+            file_entry(url="https://example.org/s.csv"),
+            file_entry(path="b.csv", alternatives=["old/b.csv"]),
+            file_entry(path="texts", unless_option="partial"),
+            file_entry(path="topic_1.csv", part=True),
+            file_entry(path="t/ECB+", required=False, one_of="corpus"),
+            file_entry(path="t/ECB+.zip", required=False, one_of="corpus"),
+            manual_steps="Ask the authors.",
+        ),
+    )
     with pytest.raises(MissingRawData) as error:
-        dl.require_raw_files("ecbplus", tmp_path, ["there.txt", "a/sentences.csv"])
+        dl.require_raw_files("ecbplus", tmp_path)
     message = str(error.value)
-    assert f"raw files missing in {tmp_path}: a/sentences.csv." in message and "Ask the authors." in message
-    assert "from https://example.org/s.csv" in message and "`ucdcr download ecbplus`" in message
+    # every missing required entry at once (a part is left to the reader, which checks it against the split file)
+    assert f"raw files missing in {tmp_path}: a/sentences.csv, b.csv, texts, t/ECB+ | t/ECB+.zip." in message
+    assert "Ask the authors." in message and "from https://example.org/s.csv" in message
+    assert "`ucdcr download ecbplus`" in message
+    for path in ("a/sentences.csv", "old/b.csv", "t/ECB+.zip"):  # an alternative stands in for its entry
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x")
+    assert dl.missing_raw_files("ecbplus", tmp_path) == ["texts"]
+    dl.require_raw_files("ecbplus", tmp_path, ReadOptions(partial=True))  # the option supplies "texts"
+    assert dl.missing_raw_files("ecbplus", tmp_path / "nowhere") == ["the whole folder"]
 
 
 def test_build_without_raw_folder_gives_the_manifest_steps(tmp_path: Path) -> None:
@@ -299,7 +317,8 @@ def test_build_without_raw_folder_gives_the_manifest_steps(tmp_path: Path) -> No
 def test_moved_helpers_have_one_home() -> None:
     from ucdcr.datasets import gvc
 
-    assert not hasattr(gvc, "manual_steps_message") and gvc.require_raw_files is dl.require_raw_files
+    # the raw files are checked centrally (DatasetSpec.read, build_dataset), not by the readers
+    assert not hasattr(gvc, "manual_steps_message") and not hasattr(gvc, "require_raw_files")
 
 
 def test_incomplete_tree_needs_the_manual_steps(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:

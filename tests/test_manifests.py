@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from ucdcr import download as dl
-from ucdcr.registry import DATASET_IDS, get
+from ucdcr.registry import dataset_ids, get
+
+DATASET_IDS = dataset_ids()
 
 MANIFEST_DIR = resources.files("ucdcr").joinpath("manifests")
 HEX = {"sha256": 64, "tree_sha256": 64, "git_blob": 40}

@@ -3,31 +3,83 @@
 Build the 12 uCDCR corpora from their original files into one validated format, analyse them, run the
 same-head-lemma baseline, and score coreference like the CoNLL-2012 reference scorer, fast.
 
-Public API: :func:`load` (a built dataset as a ``pyarrow.Table``), :func:`datasets` (the dataset ids),
-:func:`dataset_dir`, :func:`sample_dir` (the raw dir of the ECB+ sample shipped inside the package, which
-``ucdcr demo`` builds); scoring in :mod:`ucdcr.scoring` (``score_clusters``, ``score_documents``).
-Heavy modules are imported on first use, so ``import ucdcr`` is instant.
+Public API (:mod:`ucdcr.api` unless said otherwise):
+
+- :func:`build`: build datasets from their raw files; returns the build report(s).
+- :func:`list_datasets`: the dataset ids (all, or those built in a data dir); :func:`dataset_dir`: a built
+  dataset's folder; :func:`load`: a built dataset as a ``pyarrow.Table`` (mentions or tokens).
+- :func:`stats_tables`, :func:`diversity_tables`, :func:`baseline_tables`, :func:`evaluate`: the tables of
+  ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate``.
+- :func:`score_files` (:mod:`ucdcr.scoring.api`): score a CoNLL-2012 response file against a key file;
+  ``score_clusters`` and ``score_documents`` are in :mod:`ucdcr.scoring`.
+- :func:`sample_dir` (:mod:`ucdcr.demo`): the raw dir of the ECB+ sample shipped inside the package, which
+  ``ucdcr demo`` builds.
+
+No public name equals a subpackage or module name: ``ucdcr.datasets`` is the subpackage of dataset declarations,
+always (the dataset ids are :func:`list_datasets`, called ``ucdcr.datasets()`` in 0.1.0, which the first dataset
+lookup replaced by that subpackage). Heavy modules are imported on first use, so ``import ucdcr`` is instant: the
+functions above, and the submodules (``ucdcr.scoring``, ``ucdcr.registry``...), are looked up on first access.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "dataset_dir", "datasets", "load", "sample_dir"]
+
+_FUNCTIONS = {
+    "baseline_tables": "ucdcr.api",
+    "build": "ucdcr.api",
+    "dataset_dir": "ucdcr.api",
+    "diversity_tables": "ucdcr.api",
+    "evaluate": "ucdcr.api",
+    "list_datasets": "ucdcr.api",
+    "load": "ucdcr.api",
+    "sample_dir": "ucdcr.demo",
+    "score_files": "ucdcr.scoring.api",
+    "stats_tables": "ucdcr.api",
+}
+__all__ = [
+    "__version__",
+    "baseline_tables",
+    "build",
+    "dataset_dir",
+    "diversity_tables",
+    "evaluate",
+    "list_datasets",
+    "load",
+    "sample_dir",
+    "score_files",
+    "stats_tables",
+]
 
 if TYPE_CHECKING:
-    from ucdcr.api import dataset_dir, datasets, load
+    from ucdcr.api import (
+        baseline_tables,
+        build,
+        dataset_dir,
+        diversity_tables,
+        evaluate,
+        list_datasets,
+        load,
+        stats_tables,
+    )
     from ucdcr.demo import sample_dir
+    from ucdcr.scoring.api import score_files
 
 
 def __getattr__(name: str) -> Any:
-    if name in {"load", "datasets", "dataset_dir"}:
-        from ucdcr import api
+    if name in _FUNCTIONS:
+        return getattr(importlib.import_module(_FUNCTIONS[name]), name)
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")  # binds the attribute, so this runs once
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-        return getattr(api, name)
-    if name == "sample_dir":
-        from ucdcr.demo import sample_dir
 
-        return sample_dir
-    raise AttributeError(f"module 'ucdcr' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FUNCTIONS})

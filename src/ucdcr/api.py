@@ -1,17 +1,32 @@
-"""The Python loader: built uCDCR datasets as Arrow tables.
+"""The Python API: build datasets, load them as Arrow tables, compute the analysis tables, evaluate, score.
 
-``load(dataset, split=None, kind="mentions")`` reads ``<data-dir>/<dataset>/all_mentions.parquet`` (one row per
-mention, the 29 fields of :data:`ucdcr.schema.MENTION_SCHEMA`) or, with ``kind="documents"``,
+``import ucdcr`` exposes these functions lazily (:mod:`ucdcr`); this module holds them.
+
+Building: ``build(datasets, raw_dir, data_dir, jobs, progress, options)`` runs
+:func:`ucdcr.pipeline.build.build_dataset` for one dataset id or several, one after the other, and returns the
+:class:`~ucdcr.pipeline.build.BuildReport` (a list of them for several ids). ``options`` is a mapping of reader
+options, the ``extra`` of :class:`~ucdcr.registry.ReadOptions` (``{"all_sentences": True}`` for ECB+,
+``{"texts_dir": path}`` for NewsWCL50r, ``{"outlets": [...]}`` for HyperCoref), given to every dataset's reader,
+which decides what it accepts.
+
+Loading: ``load(dataset, split=None, kind="mentions")`` reads ``<data-dir>/<dataset>/all_mentions.parquet`` (one
+row per mention, the 29 fields of :data:`ucdcr.schema.MENTION_SCHEMA`) or, with ``kind="documents"``,
 ``all_documents.parquet`` (one row per token, :data:`ucdcr.schema.DOCUMENT_SCHEMA`). The result is a
 ``pyarrow.Table`` with exactly that schema, so ``table.to_pandas()`` and ``polars.from_arrow(table)`` work, and the
 Parquet files themselves load unchanged with ``datasets.Dataset.from_parquet``.
 
 ``dataset`` is a dataset id (``"ecbplus"``) looked up in the data dir, or the path of any folder in the uCDCR
-layout, including the authors' released folders, whose list fields are Python repr strings
-(REFERENCE.md §1.6): mentions are read by :func:`ucdcr.io.load.load_mentions` (the analysis loader), which
-parses those into real lists, so every folder loads with the same schema. ``mention_type="event"|"entity"``
-keeps the mentions of the ``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention
-sits in (not its ``mention_type``) is what makes it an event or an entity.
+layout, including the authors' released folders, whose list fields are Python repr strings: mentions are read
+by :func:`ucdcr.io.load.load_mentions` (the analysis loader), which parses those into real lists, so every
+folder loads with the same schema. ``mention_type="event"|"entity"`` keeps the mentions of the
+``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention sits in (not its
+``mention_type``) is what makes it an event or an entity.
+
+Tables: ``stats_tables``, ``diversity_tables``, ``baseline_tables`` and ``evaluate`` return the tables the
+``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate`` commands print
+(:class:`~ucdcr.report.tables.ResultTable`: title, columns, rows as dicts, notes), for the datasets chosen as the
+commands' ``--data-dir`` / ``--datasets`` choose them: every dataset folder of the data dir by default, else the
+given names (our ids or the authors' folder names, looked up in the data dir) or folder paths.
 
 Bad data never ends in a traceback: a file that is not UTF-8, not JSON, of the wrong JSON shape, with a value of
 the wrong type or null, or a Parquet file that is empty, truncated or has a column of the wrong type, is one
@@ -22,9 +37,9 @@ staging or retired output) are never datasets.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -35,14 +50,15 @@ from ucdcr.io.load import (
     KINDS,
     check_folder,
     conform,
+    discover_datasets,
     is_dataset_folder,
     load_mentions,
     parquet_columns,
     read_parquet,
 )
-from ucdcr.paths import resolve_data_dir
+from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.records import SPLITS
-from ucdcr.registry import DATASET_IDS, normalize_id
+from ucdcr.registry import dataset_ids, known_ids, normalize_id
 from ucdcr.schema import (
     DOCUMENT_SCHEMA,
     DOCUMENTS_PARQUET,
@@ -50,21 +66,96 @@ from ucdcr.schema import (
     MENTIONS_PARQUET,
 )
 
+if TYPE_CHECKING:
+    from ucdcr.pipeline.build import BuildReport
+    from ucdcr.report.tables import ResultTable
+
 TableKind = Literal["mentions", "documents"]
 MentionFile = Literal["event", "entity"]
+DatasetChoice = str | Path | Sequence[str | Path] | None
+"""Which datasets a table covers: None (every dataset folder in the data dir), a name or folder, or several."""
 
-__all__ = ["dataset_dir", "datasets", "load"]
+__all__ = [
+    "baseline_tables",
+    "build",
+    "dataset_dir",
+    "diversity_tables",
+    "evaluate",
+    "list_datasets",
+    "load",
+    "stats_tables",
+]
 
 
-def datasets(data_dir: str | Path | None = None, built_only: bool = False) -> list[str]:
+# --- building ------------------------------------------------------------------------------------------------
+
+
+@overload
+def build(
+    datasets: str,
+    raw_dir: str | Path | None = None,
+    data_dir: str | Path | None = None,
+    jobs: int = 1,
+    progress: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> BuildReport: ...
+@overload
+def build(
+    datasets: list[str] | tuple[str, ...],
+    raw_dir: str | Path | None = None,
+    data_dir: str | Path | None = None,
+    jobs: int = 1,
+    progress: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> list[BuildReport]: ...
+def build(
+    datasets: str | list[str] | tuple[str, ...],
+    raw_dir: str | Path | None = None,
+    data_dir: str | Path | None = None,
+    jobs: int = 1,
+    progress: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> BuildReport | list[BuildReport]:
+    """Build datasets from their raw files into ``<data_dir>/<id>``; the build report, or a list for several ids.
+
+    datasets: a dataset id (see :func:`list_datasets`) or a list of them, built one after the other; the first
+        error (e.g. :class:`~ucdcr.errors.MissingRawData` naming the missing files) stops there.
+    raw_dir: where the raw files are (default: env ``UCDCR_RAW_DIR`` or the user data dir; see ``ucdcr download``).
+    data_dir: where built datasets go (default: env ``UCDCR_DATA_DIR`` or the user data dir).
+    jobs: worker processes for the per-document stages. progress: show a progress bar.
+    options: reader options by name, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+);
+        an option the dataset does not declare is an error naming the valid ones.
+
+    Example::
+
+        report = ucdcr.build("ecbplus", raw_dir="raw", data_dir="data", jobs=4)
+        report.counts["mentions_written"], report.dropped
+    """
+    from ucdcr.pipeline.build import build_dataset
+
+    ids = [datasets] if isinstance(datasets, str) else list(datasets)
+    raw, data = resolve_raw_dir(raw_dir), resolve_data_dir(data_dir)
+    reports = [
+        build_dataset(
+            dataset_id, raw, data, jobs=jobs, progress=progress, options=dict(options or {})
+        )
+        for dataset_id in ids
+    ]
+    return reports[0] if isinstance(datasets, str) else reports
+
+
+# --- loading -------------------------------------------------------------------------------------------------
+
+
+def list_datasets(data_dir: str | Path | None = None, built_only: bool = False) -> list[str]:
     """The uCDCR dataset ids, in the paper's order; with ``built_only`` only those built in the data dir."""
     if not built_only:
-        return list(DATASET_IDS)
+        return dataset_ids()
     root = resolve_data_dir(data_dir)
     if not root.exists():
         return []
     check_folder(root, "data dir")
-    return [key for key in DATASET_IDS if _is_built(root / key)]
+    return [key for key in dataset_ids() if _is_built(root / key)]
 
 
 def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path:
@@ -75,13 +166,13 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     """
     as_path = Path(dataset)
     key = normalize_id(str(dataset))
-    if as_path.is_dir() and (key not in DATASET_IDS or is_dataset_folder(as_path)):
+    if as_path.is_dir() and (key not in known_ids() or is_dataset_folder(as_path)):
         return as_path
-    if key not in DATASET_IDS:
+    if key not in known_ids():
         if as_path.exists():
             raise UcdcrError(f"{dataset} is a file, not a dataset folder or a dataset id")
         raise UnknownDatasetError(
-            f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(DATASET_IDS)}"
+            f"{dataset!r} is neither a folder nor a dataset id; valid ids: {', '.join(known_ids())}"
         )
     root = resolve_data_dir(data_dir)
     if root.exists():
@@ -109,7 +200,7 @@ def load(
 ) -> pa.Table:
     """Load one built dataset as a ``pyarrow.Table``.
 
-    dataset: a dataset id (see :func:`datasets`) or a path to a folder in the uCDCR layout.
+    dataset: a dataset id (see :func:`list_datasets`) or a path to a folder in the uCDCR layout.
     split: "train", "val" or "test"; None for every split.
     kind: "mentions" (one row per mention, 29 columns) or "documents" (one row per token).
     data_dir: where built datasets live (default: env ``UCDCR_DATA_DIR`` or the user data dir).
@@ -122,8 +213,8 @@ def load(
         mentions = ucdcr.load("ecbplus", split="test")       # pyarrow.Table
         df = mentions.to_pandas()                            # or polars.from_arrow(mentions)
     """
-    if split is not None and split not in SPLITS:
-        raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
+    if split is not None:
+        _check_split(split)
     folder = dataset_dir(dataset, data_dir)
     if kind == "documents":
         if mention_type is not None:
@@ -132,6 +223,11 @@ def load(
     if kind == "mentions":
         return _read_mentions(folder, split, mention_type, columns)
     raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
+
+
+def _check_split(split: str) -> None:
+    if split not in SPLITS:
+        raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
 
 
 def _read_mentions(
@@ -157,3 +253,95 @@ def _read_documents(folder: Path, split: str | None) -> pa.Table:
         path,
     )
     return table if split is None else table.filter(pc.equal(table["split"], split))
+
+
+# --- the analysis tables -------------------------------------------------------------------------------------
+
+
+def stats_tables(
+    datasets: DatasetChoice = None, data_dir: str | Path | None = None, tables: Sequence[str] | None = None
+) -> list[ResultTable]:
+    """The statistics tables of ``ucdcr stats``: paper Tables 2, 3, 4, 12 and 9-11 by default.
+
+    datasets: see :data:`DatasetChoice`. tables: their names, e.g. ``["2", "summary"]`` (valid:
+    :data:`ucdcr.report.paper_tables.STATS_TABLES`; "summary" is every value).
+    """
+    from ucdcr.report import paper_tables
+
+    wanted = paper_tables.DEFAULT_STATS_TABLES if tables is None else paper_tables.parse_stats_tables(",".join(tables))
+    return paper_tables.stats_tables(dataset_folders(datasets, data_dir), wanted)
+
+
+def diversity_tables(
+    datasets: DatasetChoice = None,
+    data_dir: str | Path | None = None,
+    per_split: bool = False,
+    histograms: bool = False,
+) -> list[ResultTable]:
+    """Paper Table 5 (lexical ambiguity and diversity), as ``ucdcr diversity`` prints it; ``per_split`` adds a table
+    per split, ``histograms`` the PD and MTLD histograms (paper Figures 5-6). datasets: see :data:`DatasetChoice`."""
+    from ucdcr.report import paper_tables
+
+    return paper_tables.diversity_tables(dataset_folders(datasets, data_dir), per_split, histograms)
+
+
+def baseline_tables(
+    datasets: DatasetChoice = None, data_dir: str | Path | None = None, per_setting: bool = False
+) -> list[ResultTable]:
+    """Paper Tables 6, 7 and 13: the same-head-lemma baseline scored with the uCDCR protocol, as ``ucdcr baseline``
+    prints them; ``per_setting`` adds every setting's scores. datasets: see :data:`DatasetChoice`."""
+    from ucdcr.report import paper_tables
+
+    return paper_tables.baseline_tables(dataset_folders(datasets, data_dir), per_setting)
+
+
+def evaluate(
+    predictions: str | Path,
+    datasets: DatasetChoice = None,
+    data_dir: str | Path | None = None,
+    split: str = "test",
+    per_setting: bool = False,
+) -> list[ResultTable]:
+    """A system's predicted clusters scored with the uCDCR protocol, as ``ucdcr evaluate`` prints them: Table 13's
+    layout (every dataset, level and type), and with ``per_setting`` every setting.
+
+    predictions: a file in any format of :mod:`ucdcr.analysis.evaluate` (JSON, CSV or a CoNLL-2012 response).
+    split: the evaluated split (val to tune a system). datasets: see :data:`DatasetChoice`.
+    What was ignored or filled in (predictions for other datasets, unmarked gold mentions) is in the first table's
+    ``notes``.
+    """
+    from ucdcr.analysis.evaluate import read_predictions
+    from ucdcr.report import paper_tables
+
+    _check_split(split)
+    predicted = read_predictions(predictions)
+    evaluation = paper_tables.evaluation_results(predicted, dataset_folders(datasets, data_dir), split)
+    title = f"evaluation of {predicted.path.name}" + ("" if split == "test" else f" ({split} split)")
+    tables = paper_tables.evaluation_tables(evaluation.results, title, per_setting)
+    tables[0].notes.extend(evaluation.notes)
+    return tables
+
+
+def dataset_folders(datasets: DatasetChoice = None, data_dir: str | Path | None = None) -> dict[str, Path]:
+    """The dataset folders a table covers, by name: every dataset folder in the data dir (None), or each given
+    name (our id or the authors' folder name, in the data dir) or folder path (a ``Path``, or a string naming a
+    folder in the uCDCR layout), in the order given."""
+    root = resolve_data_dir(data_dir)
+    if datasets is None:
+        return discover_datasets(root)
+    folders: dict[str, Path] = {}
+    for item in [datasets] if isinstance(datasets, (str, Path)) else datasets:
+        name, folder = next(iter(_dataset_folder(item, root).items()))
+        if name in folders and folders[name] != folder:
+            raise UcdcrError(f"two datasets named {name!r}: {folders[name]} and {folder}")
+        folders[name] = folder
+    return folders
+
+
+def _dataset_folder(item: str | Path, root: Path) -> dict[str, Path]:
+    path = Path(item)
+    if isinstance(item, Path) or (path.is_dir() and is_dataset_folder(path)):
+        if not is_dataset_folder(check_folder(path, "dataset folder")):
+            raise UcdcrError(f"{path} is not a dataset folder (no {MENTIONS_PARQUET} or <split>/*_mentions.json)")
+        return {path.name: path}
+    return discover_datasets(root, [item])

@@ -5,7 +5,7 @@ Each dataset ships ``ucdcr/manifests/<id>.json``::
     {"dataset": "ecbplus", "licence": "...", "homepage": "...", "manual_steps": null | "text",
      "files": [{"path": "ECB+_LREC2014/ECBplus_coreference_sentences.csv", "url": "https://...", "size": 23008,
                 "sha256": "...", "git_blob": null, "required": true, "note": "", ["alternative_urls": [...]],
-                ["one_of": "group"]},
+                ["one_of": "group"], ["alternatives": [paths]], ["unless_option": "name"], ["part": true]},
                {"path": "ECB+_LREC2014/ECB+", "kind": "tree", "tree_sha256": "...", "files": 982, "url": null | zip URL,
                 "required": false, ["one_of": "group"], "note": "extracted ECB+.zip"}]}
 
@@ -22,8 +22,16 @@ or raw dir that cannot be read or written) is an outcome ``failed (why)`` of tha
 still tried. A required file that could not be obtained then raises
 :class:`~ucdcr.errors.ManualDownloadRequired` when the manifest has manual steps, else
 :class:`~ucdcr.errors.DownloadError`; both messages say what failed, the manual steps if any, and the expected
-names and hashes. Readers and ``build`` raise :class:`~ucdcr.errors.MissingRawData` with the same text
-(:func:`require_raw_files`, :func:`manual_steps_message`).
+names and hashes.
+
+Before a reader runs, :func:`require_raw_files` checks (existence only) every required entry and one_of group, all
+at once, and raises :class:`~ucdcr.errors.MissingRawData` with the same text naming each missing one. An entry
+also counts as there when one of its ``alternatives`` exists (other places or stand-ins the reader accepts; it
+says which it used), or when the reader option its ``unless_option`` names is given (NewsWCL50r's texts from
+``--texts``). An entry marked ``part`` (one topic's annotations) is left to the reader, which checks the parts
+against the structure the dataset declares (its split file): a missing one is named as such, or left out with
+``partial=true``. What only the reader can tell (a folder without the files it should hold) it reports the same
+way (:func:`missing_raw_data`).
 
 Status (``ucdcr datasets``): without ``verify`` only existence, file sizes and tree file counts are checked (fast);
 with it every sha256 / git blob / tree hash. A dataset is "complete", "manual" (incomplete and its manifest has
@@ -34,7 +42,6 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import json
 import os
 import shutil
 import tempfile
@@ -43,12 +50,12 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData
-from ucdcr.registry import get
+from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData, WriteError
+from ucdcr.io.atomic import atomic_path
+from ucdcr.registry import DatasetSpec, ReadOptions, get
 
 CHUNK = 1 << 20
 TIMEOUT_SECONDS = 60
@@ -68,10 +75,8 @@ FETCH_ERRORS: tuple[type[BaseException], ...] = (
 
 
 def load_manifest(dataset_id: str) -> dict[str, Any]:
-    """The shipped manifest of a dataset."""
-    spec = get(dataset_id)
-    text = resources.files("ucdcr").joinpath("manifests", f"{spec.id}.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    """The manifest of a dataset (:attr:`~ucdcr.registry.DatasetSpec.manifest`)."""
+    return get(dataset_id).manifest
 
 
 @dataclass(frozen=True)
@@ -194,20 +199,21 @@ def verify_entry(target: Path, entry: dict[str, Any], dataset_folder: Path) -> b
 
 
 def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(CHUNK), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    """The sha256 of a file (hex): what the manifests and the build report's ``inputs`` give."""
+    return _hash_file(path, hashlib.sha256())
 
 
 def git_blob_id(path: Path) -> str:
     """``git hash-object`` of a file."""
-    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())
+    return _hash_file(path, hashlib.sha1(f"blob {path.stat().st_size}\0".encode()))
+
+
+def _hash_file(path: Path, digest: Any) -> str:
+    """``digest`` (a hashlib object) fed with the file's bytes in blocks, as hex."""
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(CHUNK), b""):
             digest.update(block)
-    return digest.hexdigest()
+    return str(digest.hexdigest())
 
 
 def tree_sha256(dataset_folder: Path, tree: Path) -> str:
@@ -328,11 +334,45 @@ def _expected_line(entry: dict[str, Any]) -> str:
     return f"  {entry['path']}" + (f" ({', '.join(checks)})" if checks else "")
 
 
-def require_raw_files(dataset_id: str, folder: Path, relative_paths: list[str]) -> None:
-    """Raise MissingRawData with the manual steps if any of the files is not in ``folder``."""
-    missing = [name for name in relative_paths if not (folder / name).exists()]
+def missing_raw_files(
+    dataset: DatasetSpec | str, folder: Path, options: ReadOptions | None = None, only: list[str] | None = None
+) -> list[str]:
+    """The required manifest entries (``only``: of these paths) that are not in ``folder``, each one_of group as
+    ``a | b``; ``["the whole folder"]`` when the folder is not there. See the module docstring."""
+    spec = get(dataset) if isinstance(dataset, str) else dataset
+    if not folder.is_dir():
+        return ["the whole folder"]
+    given = (options or spec.options()).given()
+    entries = [e for e in load_manifest(spec.id)["files"] if only is None or e["path"] in only]
+
+    def there(entry: dict[str, Any]) -> bool:
+        paths = [entry["path"], *entry.get("alternatives", [])]
+        return entry.get("unless_option") in given or any((folder / path).exists() for path in paths)
+
+    missing = [
+        e["path"] for e in entries if e.get("required") and not e.get("one_of") and not e.get("part") and not there(e)
+    ]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        if entry.get("one_of"):
+            groups.setdefault(entry["one_of"], []).append(entry)
+    missing += [" | ".join(e["path"] for e in group) for group in groups.values() if not any(map(there, group))]
+    return missing
+
+
+def require_raw_files(
+    dataset: DatasetSpec | str, folder: Path, options: ReadOptions | None = None, only: list[str] | None = None
+) -> None:
+    """Raise MissingRawData with the manual steps naming every missing required entry (:func:`missing_raw_files`)."""
+    spec = get(dataset) if isinstance(dataset, str) else dataset
+    missing = missing_raw_files(spec, folder, options, only)
     if missing:
-        raise MissingRawData(manual_steps_message(dataset_id, folder, missing))
+        raise missing_raw_data(spec.id, folder, missing)
+
+
+def missing_raw_data(dataset_id: str, folder: Path, missing: list[str]) -> MissingRawData:
+    """The error for raw files missing in ``folder`` (what they are, as phrases), with the manifest's manual steps."""
+    return MissingRawData(manual_steps_message(dataset_id, folder, missing))
 
 
 def _available(entry: dict[str, Any], folder: Path, mirror_folder: Path | None) -> bool:
@@ -394,23 +434,16 @@ def _copy_stream(source: Any, handle: Any) -> None:
 
 
 def _install_file(entry: dict[str, Any], folder: Path, fill: Any) -> None:
+    """Fill a temporary file beside the target, verify it, then rename it into place (:mod:`ucdcr.io.atomic`)."""
     target = folder / entry["path"]
     target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
-    ) as handle:
-        temporary = Path(handle.name)
-        try:
-            fill(handle)
-        except BaseException:
-            handle.close()
-            temporary.unlink(missing_ok=True)
-            raise
     try:
-        verify_entry_as(temporary, entry, target)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
+        with atomic_path(target) as temporary:
+            with temporary.open("wb") as handle:
+                fill(handle)
+            verify_entry_as(temporary, entry, target)
+    except WriteError as exc:  # the raw dir cannot be written: an outcome of this entry, like a failed fetch
+        raise DownloadError(str(exc)) from exc
 
 
 def verify_entry_as(temporary: Path, entry: dict[str, Any], target: Path) -> None:

@@ -55,3 +55,7 @@ class MissingRawData(UcdcrError):
 
 class UnknownDatasetError(UcdcrError):
     """A dataset id that is not registered; the message lists the valid ids."""
+
+
+class WriteError(UcdcrError):
+    """An output file could not be written (a full disk, no permission...): names the file and why."""

@@ -1,9 +1,11 @@
-"""Intermediate records: what every format reader produces and the build pipeline consumes.
+"""The records of a build: what every format reader produces and what the build pipeline makes of it.
 
 A dataset module turns its raw files into one :class:`SourceCorpus`: documents with their ORIGINAL tokens
 (original token ids and sentence numbers), mentions pointing at original token ids, and every mention the
 reader had to leave out (:class:`DroppedMention`, with its reason). Nothing about spaCy, heads or contexts is
-known here; the pipeline adds those (detokenize -> parse -> align -> enrich -> validate -> write).
+known there; the pipeline adds those (detokenize -> parse -> align -> enrich -> validate -> write) and gives
+every kept mention a :class:`MentionRecord`: the 29 fields of the unified format plus the output file it goes to
+(its kind). A dataset's finalize hook takes and returns these records.
 
 Records are plain, picklable dataclasses so that the per-document stages can run in a process pool (or, later,
 Ray) unchanged.
@@ -11,9 +13,9 @@ Ray) unchanged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 Split = Literal["train", "val", "test"]
 SPLITS: tuple[Split, ...] = ("train", "val", "test")
@@ -56,6 +58,17 @@ class SourceDocument:
         return f"{self.topic_id}/{self.subtopic_id}/{self.doc_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class GivenHead:
+    """A mention's head as its source annotates it: the head word (its first occurrence in the mention is the head
+    token), its lemma, POS and NER. An empty lemma, POS or NER falls back to the parser's."""
+
+    text: str
+    lemma: str = ""
+    pos: str = ""
+    ner: str = ""
+
+
 @dataclass(slots=True)
 class SourceMention:
     """One annotated mention, on original tokens.
@@ -65,8 +78,7 @@ class SourceMention:
     chain_id: the gold chain (coref_chain); unlinked mentions get a chain of their own (a singleton).
     kind: "event" or "entity": decides the output file (event_mentions.json / entity_mentions.json).
     source_id: the annotation's own id (markable id, row number, ...), used for the mention_id and the report.
-    attributes: dataset-specific extras the pipeline may use (e.g. WEC-Eng's original head/lemma/POS/NER under
-        the keys "head", "head_lemma", "head_pos", "ner"; the mention text under "text").
+    given_head: the head annotation the source gives (WEC-Eng), used instead of the parser's; None elsewhere.
     """
 
     doc_key: str
@@ -77,7 +89,7 @@ class SourceMention:
     description: str
     source_id: str
     coref_type: str = "IDENTITY"
-    attributes: dict[str, Any] = field(default_factory=dict)
+    given_head: GivenHead | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +115,65 @@ class SourceCorpus:
     unavailable_splits: dict[str, str] = field(default_factory=dict)  # split -> why it cannot be built here
     inputs: list[Path] = field(default_factory=list)  # raw files read (their sha256 go into the report)
     notes: list[str] = field(default_factory=list)  # human-readable remarks for the build report
+
+
+def mention_type_of(full_type: str) -> str:
+    """The ``mention_type`` of a ``mention_full_type``: its first three characters (``HUMAN_PART_PER`` -> ``HUM``)."""
+    return full_type[:3]
+
+
+@dataclass(frozen=True, slots=True)
+class MentionRecord:
+    """One mention of the unified format: the 29 fields in the order of :data:`ucdcr.schema.MENTION_SCHEMA`, and
+    ``kind``, the output file it goes to (``event_mentions.json`` or ``entity_mentions.json``), which is not always
+    what its type says (HyperCoref decides it per chain).
+
+    ``mention_type`` is derived from ``mention_full_type`` (:func:`mention_type_of`), never given: change the type
+    with :meth:`with_type`. Records are immutable; a finalize hook returns changed copies
+    (:func:`dataclasses.replace`).
+    """
+
+    coref_chain: str
+    mention_id: str
+    tokens_str: str
+    description: str
+    coref_type: str
+    mention_type: str = field(init=False)
+    mention_full_type: str
+    tokens_text: list[str]
+    tokens_number: list[int]
+    mention_head: str
+    mention_head_id: int
+    mention_head_pos: str
+    mention_head_lemma: str
+    mention_ner: str
+    sent_id: int
+    topic: str
+    topic_id: str
+    subtopic_id: str
+    subtopic: str
+    doc_id: str
+    doc: str
+    mention_context: list[str]
+    context_start_end_global_id: list[int]
+    mention_sentence_start_end: list[int]
+    tokens_number_context: list[int]
+    mention_head_id_context: int
+    is_singleton: bool
+    conll_doc_key: str
+    split: str
+    kind: MentionKind
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mention_type", mention_type_of(self.mention_full_type))
+
+    def with_type(self, full_type: str, kind: MentionKind | None = None) -> MentionRecord:
+        """A copy with ``mention_full_type`` (and so ``mention_type``) set, and the kind if given."""
+        return replace(self, mention_full_type=full_type, kind=self.kind if kind is None else kind)
+
+    def as_row(self) -> dict[str, object]:
+        """The 29 fields as a dict in schema order (what the writer stores; ``kind`` is not a field)."""
+        return {name: getattr(self, name) for name in ROW_FIELDS}
+
+
+ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(MentionRecord) if f.name != "kind")

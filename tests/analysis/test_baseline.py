@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from _toy_data import mention, write_dataset
 
-from ucdcr.analysis.baseline import (
+from ucdcr.analysis.baseline import run_baseline
+from ucdcr.analysis.protocol import (
     EVAL_FIELDS,
     Setting,
     evaluation_rows,
     has_cross_subtopic_chains,
-    run_baseline,
     settings_of,
     ucdcr_means,
 )
@@ -108,3 +108,18 @@ def test_means_are_unweighted_and_ucdcr_averages_datasets(tmp_path: Path) -> Non
 def test_cross_subtopic_detection() -> None:
     assert has_cross_subtopic_chains(["a", "a", "b"], ["1a", "1b", "1a"])
     assert not has_cross_subtopic_chains(["a", "a", "b"], ["1a", "1a", "1b"])
+
+
+def test_result_tables_label_the_columns_as_the_paper(tmp_path: Path) -> None:
+    from ucdcr.report.paper_tables import result_tables
+
+    table = load_mentions(_worked_example(tmp_path), splits=("test",), columns=EVAL_FIELDS)
+    table6, table7, table13, settings = result_tables([run_baseline("toy", table, False)], "toy", per_setting=True)
+    # the paper's Tables 6 and 7 give F1 per metric; Table 13 R, P and F1, and the CoNLL F1
+    assert table6.columns == ["Dataset", "Level", "MUC", "B3", "CEAFe", "CoNLL"]
+    assert table7.columns == ["Dataset", "Type", "MUC", "B3", "CEAFe", "CoNLL"]
+    scores = [f"{part}_{metric}" for metric in ("MUC", "B3", "CEAFe") for part in ("R", "P", "F1")] + ["CoNLL"]
+    assert table13.columns == ["Dataset", "Level", "Type", "Settings", *scores]
+    assert settings.columns == ["Dataset", "Level", "Unit", "Type", "Mentions", *scores]
+    # the worked example's values (test_worked_example_scores) under the paper's labels
+    assert (table6.rows[0]["CEAFe"], table13.rows[0]["R_CEAFe"], table13.rows[0]["CoNLL"]) == (53.33, 66.66, 51.693)

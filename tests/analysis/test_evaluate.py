@@ -10,8 +10,9 @@ import pytest
 from _toy_data import mention, write_dataset
 from typer.testing import CliRunner
 
-from ucdcr.analysis.baseline import EVAL_FIELDS, run_baseline
+from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.evaluate import Predictions, evaluate, read_predictions, resolve
+from ucdcr.analysis.protocol import EVAL_FIELDS
 from ucdcr.cli.app import app
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.load import load_mentions

@@ -143,7 +143,7 @@ def test_ucdcr_rows_follow_the_paper() -> None:
         }
 
     rows = {"ecbplus": row(43, 10, 2.0), "nident": row(1, 5, 4.0), "np4e": row(1, 1, 6.0)}
-    result = ucdcr_table2_row(rows)
+    result = ucdcr_table2_row(rows, reannotations={"nident"})
     assert result["Topics"] == 44  # NIdent (a re-annotation) is left out of the topic sum: 43 + 1
     assert result["Chains"] == 16  # but its chains count: 10 + 5 + 1
     assert result["Tokens/doc"] == 4.0  # unweighted mean over all three: (2 + 4 + 6) / 3

@@ -13,7 +13,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
-from ucdcr.registry import DATASET_IDS
+from ucdcr.registry import dataset_ids
+
+DATASET_IDS = dataset_ids()
 from ucdcr.report.tables import (
     ResultTable,
     format_cell,

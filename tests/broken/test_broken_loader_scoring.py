@@ -257,7 +257,7 @@ def test_a_data_dir_that_is_a_file_or_missing(tmp_path: Path) -> None:
     with pytest.raises(UcdcrError, match=f"data dir {a_file} is a file, not a folder"):
         ucdcr.load("np4e", data_dir=a_file)
     with pytest.raises(UcdcrError, match=f"data dir {a_file} is a file, not a folder"):
-        ucdcr.datasets(a_file, built_only=True)
+        ucdcr.list_datasets(a_file, built_only=True)
     with pytest.raises(UcdcrError, match=f"{a_file} is a file, not a dataset folder"):
         ucdcr.load(a_file)
     for command in ("stats", "diversity", "baseline"):
@@ -276,7 +276,7 @@ def test_staging_and_old_folders_are_never_listed(data_dir: Path) -> None:
     tiny.write_tiny_dataset(data_dir / ".np4e.old-4242")
     tiny.write_tiny_dataset(data_dir / ".ecbplus.building-x")
     assert list(discover_datasets(data_dir)) == ["np4e"]
-    assert ucdcr.datasets(data_dir, built_only=True) == ["np4e"]
+    assert ucdcr.list_datasets(data_dir, built_only=True) == ["np4e"]
     result = runner.invoke(app, ["stats", "--data-dir", str(data_dir), "--format", "json"])
     assert result.exit_code == 0, result.output
     assert [row["Dataset"] for row in json.loads(result.stdout)[0]["rows"]] == ["np4e"]

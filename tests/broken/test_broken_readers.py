@@ -51,7 +51,7 @@ from tests.pipeline.ecb_fixture import write_ecb_raw
 from ucdcr.cli.app import app
 from ucdcr.errors import FormatError, MissingRawData, UcdcrError
 from ucdcr.records import SourceCorpus
-from ucdcr.registry import ReadOptions, get
+from ucdcr.registry import get
 
 # --- the valid raw folders ------------------------------------------------------------------------------------
 
@@ -714,7 +714,7 @@ CASES: list[Case] = [
         "mention never closed",
         replace(CEREC_SEED, "16)", "-"),
         "seed.conll",
-        r"mention \(16 opened on line 4 is not closed before #end document",
+        r"ends with mention\(s\) never closed: '\(16' at line 4",
     ),
     Case(
         "cerec",
@@ -1058,7 +1058,7 @@ def case_id(case: Case) -> str:
 
 def read(dataset: str, raw: Path, **extra: Any) -> SourceCorpus:
     spec = get(dataset.removesuffix("_zip"))
-    return spec.read(raw / spec.raw_folder, ReadOptions(extra=extra))
+    return spec.read(raw / spec.raw_folder, extra)
 
 
 @pytest.fixture

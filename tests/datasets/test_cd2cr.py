@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.datasets.mention_records import mention_record
 from ucdcr.datasets import cd2cr
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline import build
@@ -105,27 +106,24 @@ def test_mentions_dropped_and_joined_sentences(tmp_path: Path) -> None:
 
 
 def test_missing_files(tmp_path: Path) -> None:
-    with pytest.raises(MissingRawData, match="dev.conll"):
-        cd2cr.read_cd2cr(tmp_path, ReadOptions())
+    write_corpus(tmp_path)
+    (tmp_path / "CDCR_Corpus" / "dev.conll").unlink()
+    (tmp_path / "CDCR_Corpus" / "test_entities.json").unlink()
+    # every missing required file of the manifest at once, before the reader runs
+    with pytest.raises(MissingRawData, match=r": CDCR_Corpus/dev\.conll, CDCR_Corpus/test_entities\.json\."):
+        get("cd2cr").read(tmp_path)
 
 
 def test_finalize_majority_type_and_description() -> None:
     records = [
-        {
-            "coref_chain": "5",
-            "mention_ner": ner,
-            "mention_head": head,
-            "mention_full_type": "OTHER",
-            "mention_type": "OTH",
-            "description": "",
-        }
+        mention_record(coref_chain="5", mention_ner=ner, mention_head=head)
         for ner, head in (("ORG", "NASA"), ("O", "agency"), ("O", "it"), ("ORG", "NASA"))
     ]
     kept, dropped = cd2cr.finalize_chains(records)
     assert dropped == []
     # ORG 2 vs OTHER 2: tie -> alphabetically first ("ORG")
-    assert {r["mention_full_type"] for r in kept} == {"ORG"} and kept[0]["mention_type"] == "ORG"
-    assert kept[0]["description"] == "NASA_agency_it"
+    assert {r.mention_full_type for r in kept} == {"ORG"} and kept[0].mention_type == "ORG"
+    assert kept[0].description == "NASA_agency_it"
 
 
 def test_mention_with_a_gap_is_dropped_by_the_build_not_widened(tmp_path: Path) -> None:

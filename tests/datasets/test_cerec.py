@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.datasets.mention_records import mention_record
 from tests.formats.test_cerec_conll import (  # the same 7-column thread fixture
     THREAD,
     line,
 )
 from ucdcr.datasets import cerec
 from ucdcr.errors import MissingRawData
+from ucdcr.records import MentionRecord
 from ucdcr.registry import ReadOptions, get
 
 SYSTEM_ONLY = "\n".join(
@@ -34,7 +35,7 @@ def test_registered() -> None:
 
 def test_manifest_names_the_release_members() -> None:
     # uCDCR's choice (paper appendix 7.1.2): seed.conll / cerec.validation.20.conll / cerec.validation.14.conll
-    assert cerec.split_file_names(cerec.load_manifest()) == {
+    assert cerec.split_file_names(get("cerec").manifest) == {
         "train": "seed.conll",
         "val": "cerec.validation.20.conll",
         "test": "cerec.validation.14.conll",
@@ -84,20 +85,17 @@ def test_extracted_final_file_first(tmp_path: Path) -> None:
 
 
 def test_nothing_found(tmp_path: Path) -> None:
+    # checked before the reader runs: the final zip, or one of the files that stand in for it
+    with pytest.raises(MissingRawData, match=r"raw files missing in .*: data/COLING/cerec\.zip\."):
+        get("cerec").read(tmp_path)
+    # a zip without the split members: only the reader can tell
+    write_zip(tmp_path / "_superseded/data/COLING/dev.zip", {"other.conll": THREAD})
     with pytest.raises(MissingRawData, match="no CEREC split file found"):
-        cerec.read_cerec(tmp_path, ReadOptions())
+        get("cerec").read(tmp_path)
 
 
-def record(chain: str, head: str, pos: str, ner: str) -> dict[str, Any]:
-    return {
-        "coref_chain": chain,
-        "mention_head": head,
-        "mention_head_pos": pos,
-        "mention_ner": ner,
-        "mention_full_type": "OTHER",
-        "mention_type": "OTH",
-        "description": "",
-    }
+def record(chain: str, head: str, pos: str, ner: str) -> MentionRecord:
+    return mention_record(coref_chain=chain, mention_head=head, mention_head_pos=pos, mention_ner=ner)
 
 
 def test_finalize_chain_id_type_description() -> None:
@@ -109,9 +107,9 @@ def test_finalize_chain_id_type_description() -> None:
     ]
     kept, dropped = cerec.finalize_chains(records)
     assert dropped == []
-    assert [r["coref_chain"] for r in kept] == ["t_16_PER", "t_16_PER", "t_16_PER", "t_3_OTH"]
-    assert kept[0]["mention_full_type"] == "PERSON" and kept[0]["description"] == "Rita"
-    assert kept[3]["description"] == "we"  # only pronouns: the most frequent head
+    assert [r.coref_chain for r in kept] == ["t_16_PER", "t_16_PER", "t_16_PER", "t_3_OTH"]
+    assert (kept[0].mention_full_type, kept[0].mention_type, kept[0].description) == ("PERSON", "PER", "Rita")
+    assert kept[3].description == "we"  # only pronouns: the most frequent head
 
 
 def test_mention_partly_on_system_tokens_is_dropped_not_shortened(tmp_path: Path) -> None:

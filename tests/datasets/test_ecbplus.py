@@ -13,11 +13,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
 from ecb_fixture import Doc, write_ecb_raw
 
 from ucdcr.errors import FormatError, MissingRawData
-from ucdcr.registry import ReadOptions, get
+from ucdcr.registry import get
 
 
-def read(raw_dir: Path, **extra: object):
-    return get("ecbplus").read(raw_dir / "ECBplus", ReadOptions(extra=dict(extra)))
+def read(raw_dir: Path, **options: object):
+    return get("ecbplus").read(raw_dir / "ECBplus", options)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from ucdcr.datasets import ecbplus_metam
 from ucdcr.errors import MissingRawData
-from ucdcr.registry import ReadOptions
+from ucdcr.registry import ReadOptions, get
 
 CAT_XML = """<?xml version="1.0" encoding="UTF-8"?>
 <Document doc_name="36_1ecb.xml" doc_id="DOC15645013218003290">
@@ -138,7 +138,7 @@ def test_locate_prefers_nearest_occurrence() -> None:
 def test_missing_mention_map_gives_manual_steps(tmp_path: Path) -> None:
     folder = write_raw(tmp_path, with_map=False)
     with pytest.raises(MissingRawData) as info:
-        ecbplus_metam.read(folder, ReadOptions())
+        get("ecbplus_metam").read(folder)
     message = str(info.value)
     assert "ecbplus_metam.json" in message and "8b766eb3c26ede6322bcdec434f88ad8d211ebe3" in message
 
@@ -179,4 +179,4 @@ def test_records_of_train_topics_are_dropped_and_unknown_topics_are_errors(tmp_p
     assert corpus.counts["annotated"] == 7  # every record of the file, the dropped one included
     (folder / "ucdcr-meta/train_val_test_split.json").write_text(json.dumps({"test": [36]}), encoding="utf-8")
     with pytest.raises(FormatError, match=r"ecbplus_metam\.json: record '5_1ecb.xml_9': topic 5 is in no split"):
-        ecbplus_metam.read(folder, ReadOptions())
+        get("ecbplus_metam").read(folder)

@@ -10,7 +10,7 @@ import pytest
 from tests.formats.test_fcc_csv import ACTION_HEADER, DOCUMENT_HEADER, TOKEN_HEADER, tokens_of, write_csv
 from ucdcr.datasets.fcct import read_fcct
 from ucdcr.errors import FormatError, MissingRawData
-from ucdcr.formats.fcc_csv import name_shortuuid
+from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.registry import ReadOptions, get
 
 FINAL = "2018_FIFA_World_Cup_Final"
@@ -168,7 +168,7 @@ def test_token_gap_and_document_without_tokens(tmp_path: Path) -> None:
     write_csv(tokens, TOKEN_HEADER, [])  # s1 has no tokens at all
     with pytest.raises(FormatError, match=r"tokens\.csv: documents of documents\.csv without tokens here: s1"):
         read_fcct(raw, ReadOptions())
-    corpus = read_fcct(raw, ReadOptions(extra={"partial": True}))
+    corpus = read_fcct(raw, ReadOptions(partial=True))
     assert "s1" not in {d.doc_id for d in corpus.documents}
     assert [d.reason for d in corpus.dropped] == ["document has no tokens in tokens.csv"]
     assert any("partial corpus" in note and "s1" in note for note in corpus.notes)

@@ -10,7 +10,7 @@ import pytest
 from ucdcr.datasets import gvc
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
-from ucdcr.registry import ReadOptions
+from ucdcr.registry import ReadOptions, get
 
 DOC_A, DOC_B, DOC_C = (
     "a212420b8d7c079bd385ff4dba9fea86",
@@ -125,7 +125,7 @@ def test_document_missing_from_the_incident_map_is_an_error(tmp_path: Path) -> N
     folder = write_raw(tmp_path)
     (folder / "gvc_doc_to_event.csv").write_text(f"doc-id,event-id\n{DOC_A},610379\n", encoding="utf-8")
     with pytest.raises(FormatError, match=f"document '{DOC_B}' is not in gvc_doc_to_event.csv"):
-        gvc.read(folder, ReadOptions())
+        get("gvc").read(folder)
 
 
 def test_incident_or_document_missing_from_verbose_conll_is_named(tmp_path: Path) -> None:
@@ -135,9 +135,9 @@ def test_incident_or_document_missing_from_verbose_conll_is_named(tmp_path: Path
         f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\nffff0000,610379\n", encoding="utf-8"
     )
     with pytest.raises(MissingRawData) as info:
-        gvc.read(folder, ReadOptions())
+        get("gvc").read(folder)
     message = str(info.value)
     assert "verbose.conll:" in message and "without any document here: 577792" in message
     assert "1 document(s)" in message and "ffff0000" in message
-    corpus = gvc.read(folder, ReadOptions(extra={"partial": True}))
+    corpus = gvc.read(folder, ReadOptions(partial=True))
     assert len(corpus.documents) == 2 and any("577792" in note for note in corpus.notes)

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.datasets.mention_records import mention_record
 from tests.formats.test_hypercoref_parquet import write_split
-from ucdcr.datasets.hypercoref import downsample, filter_lonely, read_hypercoref, split_by_head_pos
+from ucdcr.datasets.hypercoref import HypercorefOptions, downsample, filter_lonely, read_hypercoref, split_by_head_pos
 from ucdcr.errors import MissingRawData
-from ucdcr.formats.fcc_csv import name_shortuuid
 from ucdcr.formats.hypercoref_parquet import Hyperlink
-from ucdcr.registry import ReadOptions, get
+from ucdcr.formats.shortuuid import name_shortuuid
+from ucdcr.records import MentionRecord
+from ucdcr.registry import get
 
 FOOT = "bbc.com/sport/football/"
 NEWS = "bbc.com/news/world-europe-"
@@ -89,7 +91,7 @@ def test_downsample_keeps_largest_chains_whole() -> None:
 
 
 def test_structure_and_sampling_counts(tmp_path: Path) -> None:
-    corpus = read_hypercoref(make_raw(tmp_path), ReadOptions())
+    corpus = read_hypercoref(make_raw(tmp_path), HypercorefOptions())
     assert (
         corpus.counts["annotated"] == 8
         and corpus.counts["sampled_out_train"] == 1
@@ -104,20 +106,17 @@ def test_structure_and_sampling_counts(tmp_path: Path) -> None:
     assert [t.space_after for t in doc.tokens[3:7]] == [True, False, True, True]  # "on Sunday. | The"
     mention = next(m for m in corpus.mentions if m.source_id == "bbc.com_13")
     assert mention.chain_id == MERKEL and mention.token_ids == ("0.0", "0.1", "0.2")
-    assert mention.attributes["text"] == "The chancellor Merkel"
+    mention_doc = next(d for d in corpus.documents if d.doc_key == mention.doc_key)
+    assert [t.text for t in mention_doc.tokens if t.token_id in mention.token_ids] == ["The", "chancellor", "Merkel"]
     sizes = Counter(m.chain_id for m in corpus.mentions)
     assert sizes[FINAL] == 2 and sizes[FOOT + "59998"] == 1  # a singleton chain survives in test
 
 
 def test_split_by_head_pos() -> None:
-    def record(chain: str, pos: str, ner: str) -> dict:
-        return {
-            "coref_chain": chain,
-            "mention_head_pos": pos,
-            "mention_ner": ner,
-            "mention_full_type": "EVENT",
-            "mention_type": "EVE",
-        }
+    def record(chain: str, pos: str, ner: str) -> MentionRecord:
+        return mention_record(
+            coref_chain=chain, mention_head_pos=pos, mention_ner=ner, mention_full_type="EVENT", kind="event"
+        )
 
     records = [
         record("e", "NOUN", "O"),
@@ -131,7 +130,7 @@ def test_split_by_head_pos() -> None:
     ]
     kept, dropped = split_by_head_pos(records)
     assert dropped == [] and len(kept) == 8
-    types = {(r["coref_chain"], r["mention_full_type"], r["mention_type"], r["_kind"]) for r in kept}
+    types = {(r.coref_chain, r.mention_full_type, r.mention_type, r.kind) for r in kept}
     # e: one VERB head makes the whole chain an event chain; p: PERSON 2 vs ENTITY 1; x: only O -> OTHER;
     # t: GPE 1 vs ENTITY 1 is a tie, won by the alphabetically first (ENTITY), which becomes OTHER
     assert types == {
@@ -145,7 +144,7 @@ def test_split_by_head_pos() -> None:
 def test_missing_outlet_gives_the_manual_steps(tmp_path: Path) -> None:
     raw = make_raw(tmp_path)
     with pytest.raises(MissingRawData) as info:
-        get("hypercoref").read(raw, ReadOptions(extra={"outlets": ["abcnews.go.com"]}))
+        get("hypercoref").read(raw, {"outlets": "abcnews.go.com"})
     message = str(info.value)
     assert "abcnews.go.com/6_CreateSplitsStage_create_splits/{train,dev,test}/hyperlinks.parquet" in message
     assert "tudatalib/3390" in message and "emnlp2021-hypercoref-cdcr" in message

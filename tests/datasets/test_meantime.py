@@ -58,7 +58,7 @@ def write_raw(raw: Path, split: dict[str, list[int]] | None = None) -> Path:
 
 def test_registered() -> None:
     spec = get("meantime")
-    assert spec.paper_name == "MEANTIME_eng" and spec.mention_kinds == ("event", "entity") and spec.topic_level
+    assert spec.paper_name == "MEANTIME_eng" and spec.mention_kinds == ("event", "entity")
 
 
 def test_structure(tmp_path: Path) -> None:
@@ -100,7 +100,7 @@ def test_missing_zip(tmp_path: Path) -> None:
     (tmp_path / "ucdcr-meta").mkdir()
     (tmp_path / meantime.SPLIT_FILE).write_text("{}")
     with pytest.raises(MissingRawData, match="meantime_newsreader_english_oct15.zip"):
-        meantime.read_meantime(tmp_path, ReadOptions())
+        get("meantime").read(tmp_path)
 
 
 def test_broken_article_names_the_member(tmp_path: Path) -> None:
@@ -119,7 +119,7 @@ def test_topic_folder_missing_from_the_zip_is_named_not_renumbered(tmp_path: Pat
         r"found: 1 \(corpus_apple\)",
     ):
         meantime.read_meantime(raw, ReadOptions())
-    partial = meantime.read_meantime(raw, ReadOptions(extra={"partial": True}))
+    partial = meantime.read_meantime(raw, ReadOptions(partial=True))
     assert {d.topic for d in partial.documents} == {"0_corpus_airbus", "2_corpus_gm"}  # gm keeps its number 2
     assert any("partial corpus" in note and "1 (corpus_apple)" in note for note in partial.notes)
 

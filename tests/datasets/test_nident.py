@@ -10,7 +10,7 @@ import pytest
 from ucdcr.datasets import nident
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
-from ucdcr.registry import ReadOptions
+from ucdcr.registry import ReadOptions, get
 
 SPLIT = {"train": ["0"], "val": [], "test": []}  # the fixture's NIdent documents are all of subtopic 0
 
@@ -158,5 +158,5 @@ def test_subtopic_without_nident_documents_is_named(tmp_path: Path) -> None:
         MissingRawData, match=r"subtopics .* not found: 4 \(tajikistan\) \(split\(s\) test would be empty\)"
     ):
         nident.read(folder, ReadOptions())
-    corpus = nident.read(folder, ReadOptions(extra={"partial": "true"}))
+    corpus = get("nident").read(folder, {"partial": "true"})
     assert len(corpus.documents) == 2 and any("partial corpus" in note for note in corpus.notes)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.datasets.mention_records import mention_record
 from ucdcr.datasets import np4e
+from ucdcr.datasets._chains import chain_entity_type
 from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.formats.split_file import read_split_map
+from ucdcr.records import MentionRecord
 from ucdcr.registry import ReadOptions, get
 
 
@@ -81,8 +84,9 @@ def test_dollar_artefact_removed() -> None:
 
 
 def test_missing_raw(tmp_path: Path) -> None:
-    with pytest.raises(MissingRawData, match="mmax2"):
-        np4e.read_np4e(tmp_path, ReadOptions())
+    # the manifest's required files, all named at once, before the reader runs
+    with pytest.raises(MissingRawData, match=r"raw files missing in .*: mmax2, ucdcr-meta/train_val_test_split\.json"):
+        get("np4e").read(tmp_path)
 
 
 def test_subtopic_without_split(tmp_path: Path) -> None:
@@ -99,7 +103,7 @@ def test_event_folder_missing_is_named_not_renumbered(tmp_path: Path) -> None:
         MissingRawData, match=r"split\.json: subtopics .* listed in the split file but not found: 1 \(china\)\."
     ):
         np4e.read_np4e(raw, ReadOptions())
-    corpus = np4e.read_np4e(raw, ReadOptions(extra={"partial": True}))
+    corpus = np4e.read_np4e(raw, ReadOptions(partial=True))
     assert {d.subtopic_id for d in corpus.documents} == {"0_bukavu", "3_peru"}
     assert any(note.startswith("partial corpus") and "1" in note for note in corpus.notes)
 
@@ -115,26 +119,22 @@ def test_split_file_errors(tmp_path: Path) -> None:
     path = tmp_path / "split.json"
     path.write_text('{"train": ["0"], "dev": ["1"]}')
     with pytest.raises(FormatError, match="unknown split 'dev'"):
-        np4e.read_split_map(path)
+        read_split_map(path)
     path.write_text('{"train": ["0"], "test": ["0"]}')
     with pytest.raises(FormatError, match="id '0' is in both train and test"):
-        np4e.read_split_map(path)
+        read_split_map(path)
 
 
-def record(chain: str, doc: str, text: str, head: str, pos: str = "PROPN", ner: str = "O") -> dict[str, Any]:
-    return {
-        "coref_chain": chain,
-        "conll_doc_key": doc,
-        "subtopic_id": doc.split("/")[1],
-        "tokens_str": text,
-        "mention_head": head,
-        "mention_head_pos": pos,
-        "mention_ner": ner,
-        "mention_full_type": "OTHER",
-        "mention_type": "OTH",
-        "description": "",
-        "is_singleton": False,
-    }
+def record(chain: str, doc: str, text: str, head: str, pos: str = "PROPN", ner: str = "O") -> MentionRecord:
+    return mention_record(
+        coref_chain=chain,
+        conll_doc_key=doc,
+        subtopic_id=doc.split("/")[1],
+        tokens_str=text,
+        mention_head=head,
+        mention_head_pos=pos,
+        mention_ner=ner,
+    )
 
 
 def test_merge_rule() -> None:
@@ -156,13 +156,15 @@ def test_merge_is_transitive_across_documents_only() -> None:
     ]
     kept, dropped = np4e.merge_within_subtopic(records)
     assert dropped == [] and len(kept) == 7
-    chains = [r["coref_chain"] for r in kept]
+    chains = [r.coref_chain for r in kept]
     # ... but a, b, c and d form one connected component (d links to b and c through the shared "Fujimori")
     assert len(set(chains[:5])) == 1
     assert chains[0] == "PER_a"  # majority non-"O" NER of non-pronoun heads (PERSON x3), smallest unit id
-    assert kept[0]["description"] == "Alberto Fujimori"  # 2x, ties none; "Fujimori" also 2x -> alphabetical first
-    assert chains[5] == "OTH_e" and kept[5]["is_singleton"]
+    assert (kept[0].mention_full_type, kept[0].mention_type) == ("PERSON", "PER")
+    assert kept[0].description == "Alberto Fujimori"  # 2x, ties none; "Fujimori" also 2x -> alphabetical first
+    assert chains[5] == "OTH_e"
     assert chains[6] == "OTH_f"
+    assert [r.tokens_str for r in kept] == [r.tokens_str for r in records]  # the order given
 
 
 def test_chain_type_and_description_rules() -> None:
@@ -173,8 +175,8 @@ def test_chain_type_and_description_rules() -> None:
         record("a", "0/0_x/1", "Lima", "Lima", ner="GPE"),
         record("a", "0/0_x/1", "Peru", "Peru", ner="ORG"),
     ]
-    assert np4e.chain_type(records) == "GPE"  # GPE 2, ORG 1, O ignored, pronoun ignored
+    assert chain_entity_type(records) == "GPE"  # GPE 2, ORG 1, O ignored, pronoun ignored
     assert np4e.chain_description(records) == "Peru"
     only_pronouns = [record("a", "0/0_x/1", "it", "it", "PRON", "GPE"), record("a", "0/0_x/1", "its", "its", "PRON")]
-    assert np4e.chain_type(only_pronouns) == "OTHER"
+    assert chain_entity_type(only_pronouns) == "OTHER"
     assert np4e.chain_description(only_pronouns) == "it"

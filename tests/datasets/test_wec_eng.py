@@ -10,6 +10,7 @@ import pytest
 from ucdcr.datasets import wec_eng
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
+from ucdcr.records import GivenHead
 from ucdcr.registry import ReadOptions
 
 PARA_1 = ["From", "then", "on", ",", "House", "of", "Pain", "played", "the", "Family", "Values", "Tour", "1998", "."]
@@ -102,14 +103,8 @@ def test_reader_documents_from_paragraphs(tmp_path: Path) -> None:
     assert len(house.tokens) == len(PARA_1) + len(PARA_2)
     first = corpus.mentions[0]
     assert first.chain_id == "2293469_Family_Values_Tour_1998"
-    assert first.attributes == {
-        "head": "Tour",
-        "head_lemma": "Tour",
-        "head_pos": "PROPN",
-        "ner": "O",
-        "text": "Family Values Tour 1998",
-    }
-    assert corpus.mentions[1].attributes["ner"] == "EVENT"
+    assert first.given_head == GivenHead("Tour", "Tour", "PROPN", "O")  # NER "UNK" -> "O"
+    assert corpus.mentions[1].given_head is not None and corpus.mentions[1].given_head.ner == "EVENT"
     (dropped,) = corpus.dropped
     assert dropped.source_id == "14" and "not in ucdcr-meta/topics/topics_train.csv" in dropped.reason
     assert corpus.counts["annotated"] == 5

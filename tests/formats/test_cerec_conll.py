@@ -1,11 +1,13 @@
-"""CEREC e-mail CoNLL reader on tiny files written by the tests (double-tab 7-column format of data/COLING)."""
+"""CEREC e-mail CoNLL reader on tiny files written by the tests (double-tab 7-column format of data/COLING).
+
+Blocks and brackets follow ucdcr.formats.conll2012 (tests/formats/test_conll2012.py), so its errors are CEREC's."""
 
 from __future__ import annotations
 
 import pytest
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.cerec_conll import parse_labels, read_cerec_conll
+from ucdcr.formats.cerec_conll import read_cerec_conll
 
 
 def line(token: str, message: str = "1", speaker: str = "Rita", coref: str = "-", mention: str = "-") -> str:
@@ -42,29 +44,24 @@ def test_reads_threads_tokens_and_mentions() -> None:
     assert thread.mentions[0].line == 4
 
 
-def test_labels() -> None:
-    assert parse_labels("-", "f", 1) == []
-    assert parse_labels("(10|9)|(8)", "f", 1) == [("10", True, False), ("9", False, True), ("8", True, True)]
-
-
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         (
             "#begin document a.txt\n" + line("x", coref="4)") + "\n#end document\n",
-            r"val\.conll:2: closing bracket 4\) without an opening \(4",
+            r"val\.conll:2: closing bracket '4\)' in document 'a\.txt' has no open mention of chain '4'",
         ),
         (
             "#begin document a.txt\n" + line("x", coref="(4") + "\n#end document\n",
-            r"val\.conll:3: mention \(4 opened on line 2 is not closed",
+            r"val\.conll:3: document 'a\.txt' ends with mention\(s\) never closed: '\(4' at line 2",
         ),
-        ("#begin document a.txt\n" + line("x", coref="((4") + "\n#end document\n", "malformed coref label"),
+        ("#begin document a.txt\n" + line("x", coref="((4") + "\n#end document\n", "cannot parse coreference annotation"),
         (
             "#begin document a.txt\nx\t1\t1\tRita\t-\t-\t-\n#end document\n",
             r"val\.conll:2: expected 7 columns separated by double tabs, found 1",
         ),
         (line("x") + "\n", "token line outside #begin/#end document"),
-        ("#begin document a.txt\n" + line("x") + "\n", "is not closed by #end document"),
+        ("#begin document a.txt\n" + line("x") + "\n", "is never closed: end of file reached"),
         ("", "no documents"),
     ],
 )

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.fcc_csv import name_shortuuid, read_actions, read_documents, read_tokens
+from ucdcr.formats.fcc_csv import read_actions, read_documents, read_tokens
+from ucdcr.formats.shortuuid import name_shortuuid
 
 DOCUMENT_HEADER = ["doc-id", "publish-date", "collection", "seminal-event"]
 TOKEN_HEADER = ["doc-id", "sentence-idx", "token-idx", "token"]

@@ -9,29 +9,25 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from ucdcr.datasets.np4e import read_np4e
-from ucdcr.registry import ReadOptions
+from ucdcr.registry import get
 
 
 def test_reader_counts(raw_dir: Path) -> None:
-    corpus = read_np4e(raw_dir / "NP4E", ReadOptions())
-    # paper Table 8: NP4E_cd Original 6574 mentions (= the coref markables); Table 2: 94 documents
-    assert len(corpus.mentions) == 6574 and len(corpus.documents) == 94
-    # paper Table 12: documents per split 55 / 19 / 20
-    assert Counter(d.split for d in corpus.documents) == {"train": 55, "val": 19, "test": 20}
+    spec = get("np4e")
+    corpus = spec.read(raw_dir / spec.raw_folder)
+    assert len(corpus.mentions) == spec.expected("mentions_annotated")
+    assert len(corpus.documents) == spec.expected("documents")
+    assert Counter(d.split for d in corpus.documents) == {
+        s: spec.expected(f"{s}.documents") for s in ("train", "val", "test")
+    }
 
 
 def test_build(built: Any) -> None:
     report = built.report("np4e")
-    # Every markable is kept: 6574 (paper Table 8 "Original"); the paper's 6559 lost 15 to re-mapping failures and
-    # to pronoun-only cross-document groups the reference drops (REFERENCE.md §1.3 step 5).
-    assert report.counts["mentions_written"] == 6574 and report.parse_rate >= 99.0
+    # the declared counts (ucdcr/datasets/np4e.py): every markable kept, documents per split, no singletons, test
+    # mentions of Table 4
+    assert report.count_differences == [] and report.parse_rate >= 99.0
     assert report.dropped == []
-    assert {s: report.splits[s]["documents"] for s in ("train", "val", "test")} == {"train": 55, "val": 19, "test": 20}
-    # Table 2: NP4E_cd has 0 singletons (every markable is in a coref set; merged chains only grow)
-    assert sum(report.splits[s]["singletons"] for s in report.splits) == 0
-    # Table 4 / REFERENCE.md §7.2: test 1440 mentions (test has no re-mapping losses in the reference either)
-    assert report.splits["test"]["mentions"] == 1440
     # Chains: our transitive closure merges more than the reference's two-hop expansion (667 chains in the CSV);
     # measured here: 320 / 190 / 119 = 629.
     chains = sum(report.splits[s]["chains"] for s in ("train", "val", "test"))
@@ -66,7 +62,7 @@ def test_agreement_with_the_authors_release(built: Any, reference_dir: Path) -> 
 
 
 def test_context_differences_are_explained(built: Any, reference_dir: Path) -> None:
-    from ucdcr.pipeline.compare import compare_builds, context_differences
+    from ucdcr.analysis.compare import compare_builds, context_differences
 
     figures = compare_builds(built("np4e"), reference_dir / "NP4E")
     # measured with bench/compare_np4e_reference.py: 59.99% identical context token lists (58.1% before clitics,
@@ -84,6 +80,7 @@ def test_window_rule_reproduces_the_reference_on_its_own_tokens(reference_dir: P
     reference's window ids and sentence positions for every one of its mentions: window differences between the
     builds come from tokenization, not from the window rule."""
     from ucdcr.pipeline.context import SentenceIndex, context_window
+    from ucdcr.registry import ContextRule
 
     sentence_lengths: dict[str, Counter[int]] = {}
     for row in pq.read_table(reference_dir / "NP4E" / "all_documents.parquet").to_pylist():
@@ -94,7 +91,8 @@ def test_window_rule_reproduces_the_reference_on_its_own_tokens(reference_dir: P
         lengths = sentence_lengths[row["conll_doc_key"]]
         ordered = sorted(lengths)
         first = sum(lengths[s] for s in ordered[: ordered.index(row["sent_id"])]) + ast.literal_eval(row["tokens_number"])[0]
-        window = context_window(SentenceIndex([lengths[s] for s in ordered]), "first_token", first, first, 0)
+        index = SentenceIndex([lengths[s] for s in ordered])
+        window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, first, first, 0)
         same += [window.left, window.right] == ast.literal_eval(row["context_start_end_global_id"]) and [
             window.sentence_start,
             window.sentence_end,

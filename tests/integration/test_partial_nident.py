@@ -9,29 +9,29 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require
-from ucdcr.datasets import np4e
-from ucdcr.datasets.nident import SPLIT_FILE, np4e_subtopics
+from ucdcr.datasets.nident import np4e_subtopics
 from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
+from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.pipeline.build import build_dataset
+from ucdcr.registry import get
 
 
 def test_split_file_and_np4e_structure_load(raw_dir: Path) -> None:
-    split_of = np4e.read_split_map(require(raw_dir / "NIdent" / SPLIT_FILE))
+    split_of = read_split_map(require(raw_dir / "NIdent" / SPLIT_FILE))
     assert split_of == {"0": "train", "1": "train", "2": "train", "3": "val", "4": "test"}  # MANIFEST.md §10
     subtopic_of = np4e_subtopics(require(raw_dir / "NP4E"))
     per_split = Counter(split_of[subtopic.split("_")[0]] for subtopic in subtopic_of.values())
-    # REFERENCE.md §7.2 NP4E per-split documents 55 / 19 / 20 (NIdent re-annotates them; its release has 55 / 18 / 20)
-    assert per_split == {"train": 55, "val": 19, "test": 20}
+    # NIdent re-annotates NP4E's documents: NP4E's per-split documents (its release has 55 / 18 / 20)
+    np4e = get(get("nident").reannotates or "")
+    assert per_split == {split: np4e.expected(f"{split}.documents") for split in ("train", "val", "test")}
 
 
 def test_build_without_corpus_gives_manual_steps(raw_dir: Path, tmp_path: Path) -> None:
     folder = require(raw_dir / "NIdent")
     if (folder / "english-corpus").is_dir():
         report = build_dataset("nident", raw_dir=raw_dir, data_dir=tmp_path, jobs=2, progress=False)
-        # paper Table 8: NIdent_en-cd 13095 original mentions; REFERENCE.md §7.2: 93 documents
-        assert report.counts["mentions_annotated"] == 13095
-        assert report.counts["documents"] == 93
+        assert report.count_differences == []  # paper Table 8: 13095 original mentions; 93 documents
         return
     with pytest.raises(MissingRawData) as info:
         build_dataset("nident", raw_dir=raw_dir, data_dir=tmp_path, jobs=1, progress=False)

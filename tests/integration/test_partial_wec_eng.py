@@ -13,26 +13,27 @@ from ucdcr.datasets.wec_eng import read_topic_maps
 from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline.build import build_dataset
+from ucdcr.registry import get
 
 
 def test_topic_maps_give_the_published_structure(raw_dir: Path) -> None:
     names, maps = read_topic_maps(require(raw_dir / "WEC-Eng"))
     assert len(names) == 18  # WEC paper Table 7 / REFERENCE.md §7.2 "topics 18"
-    # REFERENCE.md §7.2 per-split documents: train 34132, val 1194, test 1803
-    assert {split: len(rows) for split, rows in maps.items()} == {"train": 34132, "val": 1194, "test": 1803}
+    spec = get("wec_eng")  # declared counts: the authors' summary CSV and paper Table 13 (ucdcr/datasets/wec_eng.py)
+    assert {split: len(rows) for split, rows in maps.items()} == {
+        split: spec.expected(f"{split}.documents") for split in ("train", "val", "test")
+    }
     subtopics = {split: {row.subtopic for row in rows.values()} for split, rows in maps.items()}
-    # REFERENCE.md §7.2: 7370 subtopics in all; paper Table 13 (test row): 322 subtopics, 15 topics
-    assert sum(len(s) for s in subtopics.values()) == 7370
-    assert len(subtopics["test"]) == 322
-    assert len({row.topic for row in maps["test"].values()}) == 15
+    assert sum(len(s) for s in subtopics.values()) == spec.expected("subtopics")
+    assert len(subtopics["test"]) == spec.expected("test.subtopics")
+    assert len({row.topic for row in maps["test"].values()}) == spec.expected("test.topics")
 
 
 def test_build_without_mention_files_gives_manual_steps(raw_dir: Path, tmp_path: Path) -> None:
     folder = require(raw_dir / "WEC-Eng")
     if (folder / "Train_Event_gold_mentions.json").exists():
         report = build_dataset("wec_eng", raw_dir=raw_dir, data_dir=tmp_path, jobs=2, progress=False)
-        # paper Table 8: WEC-Eng 43672 original mentions, 43672 parsed
-        assert report.counts["mentions_annotated"] == 43672
+        assert report.count_differences == []  # paper Table 8: 43672 original mentions, 43672 parsed
         return
     with pytest.raises(MissingRawData) as info:
         build_dataset("wec_eng", raw_dir=raw_dir, data_dir=tmp_path, jobs=1, progress=False)
@@ -60,7 +61,6 @@ def test_reader_on_mention_files_built_from_the_real_topic_maps(raw_dir: Path, t
     import shutil
 
     from ucdcr.datasets import wec_eng
-    from ucdcr.registry import ReadOptions
 
     source = require(raw_dir / "WEC-Eng")
     folder = tmp_path / "WEC-Eng"
@@ -75,10 +75,10 @@ def test_reader_on_mention_files_built_from_the_real_topic_maps(raw_dir: Path, t
             for i, (doc, row) in enumerate(maps[split].items())
         ]
         (folder / name).write_text(json.dumps(mentions), encoding="utf-8")
-    corpus = wec_eng.read(folder, ReadOptions())
+    spec = get("wec_eng")
+    corpus = spec.read(folder)
     per_split = Counter(d.split for d in corpus.documents)
-    # REFERENCE.md §7.2: documents 34132 / 1194 / 1803, subtopics 7370, topics 18
-    assert per_split == {"train": 34132, "val": 1194, "test": 1803}
-    assert len({(d.split, d.subtopic_id) for d in corpus.documents}) == 7370
+    assert per_split == {split: spec.expected(f"{split}.documents") for split in ("train", "val", "test")}
+    assert len({(d.split, d.subtopic_id) for d in corpus.documents}) == spec.expected("subtopics")
     assert len({d.topic_id for d in corpus.documents}) == 18
     assert not corpus.dropped and len(corpus.mentions) == 34132 + 1194 + 1803

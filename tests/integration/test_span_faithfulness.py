@@ -18,7 +18,7 @@ import pytest
 from ucdcr.io.load import load_mentions
 from ucdcr.pipeline.document import DISCONTINUOUS, SPAN_NOT_COVERED, span_mismatches
 from ucdcr.records import SourceCorpus
-from ucdcr.registry import ReadOptions, get
+from ucdcr.registry import get
 
 DATASETS = ("ecbplus", "np4e", "meantime", "cd2cr", "cerec")
 # Written mentions whose texts differ only where the build rewrites characters on purpose (listed by
@@ -46,7 +46,7 @@ def discontinuous_markables(corpus: SourceCorpus) -> int:
 def test_written_mentions_spell_exactly_their_markable(dataset: str, built: Any, raw_dir: Path) -> None:
     folder, report = built(dataset), built.report(dataset)
     spec = get(dataset)
-    corpus = spec.read(raw_dir / spec.raw_folder, ReadOptions())
+    corpus = spec.read(raw_dir / spec.raw_folder)
     records = load_mentions(folder, columns=["mention_id", "conll_doc_key", "tokens_text"]).to_pylist()
     assert len(records) == report.counts["mentions_written"]
     assert span_mismatches(corpus, records, spec.mention_id_prefix) == []

@@ -181,7 +181,7 @@ def hold_lock(ready: Path, go: Path) -> None:
 
     def get(dataset_id: str) -> Any:
         spec = original(dataset_id)
-        real_read = spec.read
+        real_read = spec.reader
 
         def read(folder: Path, options: Any) -> Any:
             ready.write_text(str(os.getpid()), encoding="utf-8")
@@ -191,14 +191,13 @@ def hold_lock(ready: Path, go: Path) -> None:
 
         import dataclasses
 
-        return dataclasses.replace(spec, read=read)
+        return dataclasses.replace(spec, reader=read)
 
     build.get = get
 
 
 def run_build(raw: Path, data: Path, stage: str, jobs: int, options: dict) -> None:
     from ucdcr.pipeline.build import build_dataset
-    from ucdcr.registry import ReadOptions
 
     if stage == "parse":
         kill_during_parse(data.parent / "workers.json")
@@ -206,7 +205,7 @@ def run_build(raw: Path, data: Path, stage: str, jobs: int, options: dict) -> No
         hold_lock(data.parent / "ready", data.parent / "go")
     elif stage != "complete":
         WRITE_STAGES[stage]()
-    build_dataset("ecbplus", raw_dir=raw, data_dir=data, jobs=jobs, progress=False, options=ReadOptions(extra=options))
+    build_dataset("ecbplus", raw_dir=raw, data_dir=data, jobs=jobs, progress=False, options=options)
 
 
 if __name__ == "__main__":

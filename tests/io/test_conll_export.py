@@ -110,7 +110,7 @@ def test_round_trip_export_then_score_gold_against_gold_is_100(tmp_path: Path) -
     from typer.testing import CliRunner
 
     from ucdcr.cli.app import app
-    from ucdcr.scoring.conll import read_conll
+    from ucdcr.formats.conll2012 import read_conll
 
     folder = tiny.write_tiny_dataset(tmp_path / "tiny")
     runner = CliRunner()
@@ -129,3 +129,32 @@ def test_round_trip_export_then_score_gold_against_gold_is_100(tmp_path: Path) -
     assert {name: metrics[name]["f1"] for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")} == {
         "muc": 1.0, "bcub": 1.0, "ceafm": 1.0, "ceafe": 1.0, "blanc": 1.0, "lea": 1.0
     }
+
+
+def test_export_dataset_writes_each_split_with_documents(tmp_path: Path) -> None:
+    from ucdcr.io.conll_export import export_dataset
+
+    folder = tiny.write_tiny_dataset(tmp_path / "Tiny")
+    export = export_dataset(folder, tmp_path / "out", level="subtopic", mentions="event")
+    # the tiny dataset has train and test documents, none in val (tests/report/tiny_dataset.py)
+    assert export.dataset == "tiny" and list(export.splits) == ["train", "val", "test"]
+    assert export.splits["val"] is None
+    assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [
+        "tiny_test_subtopic_event.conll",
+        "tiny_test_subtopic_event.conll.chains.json",
+        "tiny_train_subtopic_event.conll",
+        "tiny_train_subtopic_event.conll.chains.json",
+    ]
+    train = export.splits["train"]
+    assert train is not None and train.conll_path == tmp_path / "out" / "tiny_train_subtopic_event.conll"
+
+
+@pytest.mark.parametrize(("option", "value"), [("level", "paragraph"), ("mentions", "events")])
+def test_export_dataset_refuses_an_unknown_level_or_mention_type(tmp_path: Path, option: str, value: str) -> None:
+    from ucdcr.errors import UcdcrError
+    from ucdcr.io.conll_export import export_dataset
+
+    folder = tiny.write_tiny_dataset(tmp_path / "tiny")
+    with pytest.raises(UcdcrError, match=f"unknown {option} '{value}'; valid: "):
+        export_dataset(folder, tmp_path / "out", **{option: value})
+    assert not (tmp_path / "out").exists()

@@ -29,7 +29,6 @@ from ucdcr.io import output_folder
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.io.writer import write_dataset
 from ucdcr.pipeline.build import build_dataset
-from ucdcr.registry import ReadOptions
 
 DATASET = "ecbplus"
 
@@ -40,7 +39,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folders = {}
     for name, extra in (("old", {}), ("new", {"all_sentences": True})):
         data = tmp_path_factory.mktemp(name)
-        build_dataset(DATASET, raw_dir=raw, data_dir=data, progress=False, options=ReadOptions(extra=extra))
+        build_dataset(DATASET, raw_dir=raw, data_dir=data, progress=False, options=extra)
         folders[name] = data / DATASET
     assert files_bytes(folders["old"]) != files_bytes(folders["new"])
     return folders
@@ -195,7 +194,7 @@ def test_a_real_write_failure_from_python_or_pyarrow_is_one_error(
     result = run_script("write", str(builds["new"]), str(data / DATASET), "complete", preexec_fn=limit_file_size(limit))
     assert result.returncode == 1
     last_line = result.stderr.strip().splitlines()[-1]
-    assert last_line.startswith(f"ucdcr.errors.UcdcrError: cannot write {data}/.{DATASET}.staging-")
+    assert last_line.startswith(f"ucdcr.errors.WriteError: cannot write {data}/.{DATASET}.staging-")
     assert f"/{failing}: " in last_line and last_line.endswith("File too large")  # pyarrow adds its own words
     assert sorted(p.name for p in data.iterdir()) == [DATASET]
     assert files_bytes(data / DATASET) == files_bytes(builds["old"])

@@ -14,8 +14,8 @@ from ecb_fixture import write_ecb_raw
 from ucdcr.errors import FormatError, InvariantError, MissingRawData
 from ucdcr.pipeline import build as build_module
 from ucdcr.pipeline.build import build_dataset
-from ucdcr.records import DroppedMention
-from ucdcr.registry import get
+from ucdcr.records import DroppedMention, GivenHead, MentionRecord
+from ucdcr.registry import ContextRule, get
 from ucdcr.schema import MENTION_FIELDS
 
 
@@ -128,31 +128,29 @@ def with_spec(monkeypatch: pytest.MonkeyPatch, **changes: Any) -> None:
 
 
 def test_options_of_the_spec(raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_read = get("ecbplus").read
+    real_read = get("ecbplus").reader
 
     def read(folder: Path, options: Any):
         corpus = real_read(folder, options)
         corpus.unavailable_splits["val"] = "test of unavailable splits"
         for mention in corpus.mentions:
             if mention.source_id == "32" and mention.doc_key == "1/1ecb/1":
-                mention.attributes.update(head="into", head_lemma="GIVEN", head_pos="X", ner="EVENT")
+                mention.given_head = GivenHead("into", "GIVEN", "X", "EVENT")
         return corpus
 
-    def finalize(records: list[dict]) -> tuple[list[dict], list]:
-        dropped = [r for r in records if r["tokens_str"] == "Malibu"]
-        kept = [r for r in records if r["tokens_str"] != "Malibu"]
-        return kept, [
-            DroppedMention(r["conll_doc_key"], "", "", r["tokens_str"], "finalize test", "finalize") for r in dropped
-        ]
+    def finalize(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
+        dropped = [r for r in records if r.tokens_str == "Malibu"]
+        kept = [r for r in records if r.tokens_str != "Malibu"]
+        return kept, [DroppedMention(r.conll_doc_key, "", "", r.tokens_str, "finalize test", "finalize") for r in dropped]
 
     with_spec(
         monkeypatch,
-        read=read,
+        reader=read,
         reparse=False,
         texts_redistributable=False,
         finalize=finalize,
         mention_id_prefix="X_",
-        context_rule="last_token",
+        context_rule=ContextRule.TO_LAST_TOKEN,
     )
     report = build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
     folder = tmp_path / "ecbplus"
@@ -174,9 +172,8 @@ def test_options_of_the_spec(raw: Path, tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_invariant_violation_names_the_mention(raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def finalize(records: list[dict]) -> tuple[list[dict], list]:
-        records[0]["mention_head_id"] = 99
-        return records, []
+    def finalize(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
+        return [dataclasses.replace(records[0], mention_head_id=99), *records[1:]], []
 
     with_spec(monkeypatch, finalize=finalize)
     with pytest.raises(
@@ -196,14 +193,14 @@ def test_invariant_violation_names_the_mention(raw: Path, tmp_path: Path, monkey
 def test_bad_documents_from_a_reader(
     raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any, message: str
 ) -> None:
-    real_read = get("ecbplus").read
+    real_read = get("ecbplus").reader
 
     def read(folder: Path, options: Any):
         corpus = real_read(folder, options)
         change(corpus.documents[0].tokens)
         return corpus
 
-    with_spec(monkeypatch, read=read)
+    with_spec(monkeypatch, reader=read)
     with pytest.raises(FormatError, match=rf"1_1ecb.xml: {message}"):
         build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
 
@@ -214,34 +211,32 @@ def test_cli_build_continues_after_a_failed_dataset(raw: Path, tmp_path: Path) -
     from ucdcr.cli.app import app
 
     result = CliRunner().invoke(
-        app, ["build", "np4e", "ecbplus", "--raw-dir", str(raw), "--data-dir", str(tmp_path), "-q", "-o", "x=true"]
+        app,
+        ["build", "np4e", "ecbplus", "--raw-dir", str(raw), "--data-dir", str(tmp_path), "-q", "-o", "partial=yes"],
     )
     assert result.exit_code == 2  # np4e has no raw folder in the fixture
     assert "ecbplus: 5 documents, 13 of 13 mentions (100.00%)" in result.output
     assert (tmp_path / "ecbplus" / "build_report.json").exists()
     report = json.loads((tmp_path / "ecbplus" / "build_report.json").read_text())
-    assert report["options"] == {"x": "True"}
+    assert report["options"] == {"partial": "True"}  # the options that differ from their defaults
 
 
 def test_cli_option_syntax() -> None:
     from ucdcr.cli.build import parse_options
     from ucdcr.errors import UcdcrError
 
-    assert parse_options(["all_sentences=true", "texts_dir=/a=b"]) == {"all_sentences": True, "texts_dir": "/a=b"}
+    assert parse_options(["all_sentences=true", "texts_dir=/a=b"]) == {"all_sentences": "true", "texts_dir": "/a=b"}
     with pytest.raises(UcdcrError, match="expected KEY=VALUE"):
         parse_options(["oops"])
 
 
 def test_finalize_can_choose_the_output_file(raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def finalize(records: list[dict]) -> tuple[list[dict], list]:
-        for record in records:
-            if record["tokens_str"] == "Malibu":
-                record["_kind"] = "event"
-        return records, []
+    def finalize(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
+        return [dataclasses.replace(r, kind="event") if r.tokens_str == "Malibu" else r for r in records], []
 
     with_spec(monkeypatch, finalize=finalize)
     build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
     events = load(tmp_path / "ecbplus", "train", "event")
     malibu = [r for r in events if r["tokens_str"] == "Malibu"]
-    assert len(malibu) == 1 and "_kind" not in malibu[0]
+    assert len(malibu) == 1 and tuple(malibu[0]) == MENTION_FIELDS
     assert all(r["tokens_str"] != "Malibu" for r in load(tmp_path / "ecbplus", "train", "entity"))

@@ -28,7 +28,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.pipeline import build as build_module
 from ucdcr.pipeline.build import build_dataset
-from ucdcr.registry import ReadOptions, get
+from ucdcr.registry import get
 
 DATASET = "ecbplus"
 WORKERS_GONE_WITHIN_SECONDS = 10
@@ -44,7 +44,7 @@ def builds(raw: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pat
     folders = {}
     for name, extra in (("old", {}), ("new", {"all_sentences": True})):
         data = tmp_path_factory.mktemp(name)
-        build_dataset(DATASET, raw_dir=raw, data_dir=data, progress=False, options=ReadOptions(extra=extra))
+        build_dataset(DATASET, raw_dir=raw, data_dir=data, progress=False, options=extra)
         folders[name] = data / DATASET
     return folders
 
@@ -53,7 +53,7 @@ def never_read(monkeypatch: pytest.MonkeyPatch) -> None:
     def read(folder: Path, options: Any) -> Any:
         raise AssertionError("the input was read although the output location is unusable")
 
-    spec = dataclasses.replace(get(DATASET), read=read)
+    spec = dataclasses.replace(get(DATASET), reader=read)
     monkeypatch.setattr(build_module, "get", lambda _: spec)
 
 
@@ -108,7 +108,7 @@ def test_killed_during_a_two_job_parse_workers_exit_and_the_old_build_stays(
     assert lingering == []
     assert visible(data) == [DATASET] and files_bytes(data / DATASET) == files_bytes(builds["old"])
 
-    build_dataset(DATASET, raw_dir=raw, data_dir=data, jobs=2, progress=False, options=ReadOptions(extra={"all_sentences": True}))  # fmt: skip
+    build_dataset(DATASET, raw_dir=raw, data_dir=data, jobs=2, progress=False, options={"all_sentences": True})  # fmt: skip
     assert sorted(p.name for p in data.iterdir()) == [DATASET]  # the debris of the killed build is gone
     assert files_bytes(data / DATASET) == files_bytes(builds["new"])
 

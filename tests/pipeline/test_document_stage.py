@@ -8,7 +8,7 @@ from ucdcr.errors import FormatError
 from ucdcr.pipeline import nlp
 from ucdcr.pipeline.build import _tasks
 from ucdcr.pipeline.document import DocumentTask, StageConfig, mention_id, process_documents
-from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.records import GivenHead, SourceCorpus, SourceDocument, SourceMention, SourceToken
 
 
 def document(*sentences: list[str]) -> SourceDocument:
@@ -16,9 +16,9 @@ def document(*sentences: list[str]) -> SourceDocument:
     return SourceDocument("1", "1", "1a", "sub", "7", "doc7", "train", tokens)
 
 
-def mention(doc: SourceDocument, ids: list[str], **attributes: str) -> SourceMention:
+def mention(doc: SourceDocument, ids: list[str], given_head: GivenHead | None = None) -> SourceMention:
     return SourceMention(
-        doc.doc_key, tuple(ids), "C1", "entity", "HUMAN_PART_PER", "d", "m" + ids[0], attributes=attributes
+        doc.doc_key, tuple(ids), "C1", "entity", "HUMAN_PART_PER", "d", "m" + ids[0], given_head=given_head
     )
 
 
@@ -29,14 +29,14 @@ def test_original_token_split_by_spacy_maps_to_all_pieces() -> None:
     )
     money, aide = result.records
     # spaCy splits "$5" into $ / 5 and "Obama's" into Obama / 's; the mentions cover all the pieces
-    assert money["tokens_text"] == ["$", "5"] and money["tokens_number"] == [2, 3] and money["tokens_str"] == "$5"
-    assert aide["tokens_text"] == ["Obama", "'s", "aide"] and aide["mention_head"] == "aide"
+    assert money.tokens_text == ["$", "5"] and money.tokens_number == [2, 3] and money.tokens_str == "$5"
+    assert aide.tokens_text == ["Obama", "'s", "aide"] and aide.mention_head == "aide"
 
 
 def test_same_string_twice_maps_to_the_annotated_occurrence() -> None:
     doc = document(["the", "quake", "and", "the", "quake", "again"])
     [result] = process_documents([DocumentTask(doc, [mention(doc, ["0.4"])])], StageConfig())
-    assert result.records[0]["tokens_number"] == [4]  # not the first "quake" (REFERENCE.md §3.4 bug)
+    assert result.records[0].tokens_number == [4]  # not the first "quake" (REFERENCE.md §3.4 bug)
 
 
 def test_pre_tokenized_keeps_original_tokens_and_uses_source_spacing() -> None:
@@ -46,7 +46,7 @@ def test_pre_tokenized_keeps_original_tokens_and_uses_source_spacing() -> None:
     [result] = process_documents([DocumentTask(doc, [mention(doc, ["4", "5"])])], StageConfig(reparse=False))
     assert [t.token for t in result.tokens] == words
     assert [t.whitespace_after for t in result.tokens][:2] == [True, False]
-    assert result.records[0]["tokens_text"] == ["ca", "n't"]
+    assert result.records[0].tokens_text == ["ca", "n't"]
 
 
 def test_contraction_norms_for_pre_tokenized_docs() -> None:
@@ -79,7 +79,7 @@ def test_unfaithful_spans_are_dropped_not_widened() -> None:
     cases = {"ok": ["0.0", "0.1"], "gap": ["0.0", "0.3"], "blank": ["0.2"], "none": []}
     mentions = [SourceMention(doc.doc_key, tuple(ids), "C1", "entity", "X", "", name) for name, ids in cases.items()]
     [result] = process_documents([DocumentTask(doc, mentions)], StageConfig())
-    assert [r["tokens_text"] for r in result.records] == [["A", "big"]]
+    assert [r.tokens_text for r in result.records] == [["A", "big"]]
     reasons = {d.source_id: d.reason for d in result.dropped}
     assert reasons["gap"].startswith("discontinuous markable: original token(s) ['0.1'] inside its span")
     assert reasons["blank"] == "mention text is empty"

@@ -8,6 +8,7 @@ import pytest
 
 from ucdcr.pipeline.context import SentenceIndex, context_window
 from ucdcr.pipeline.heads import syntactic_head
+from ucdcr.registry import ContextRule
 
 
 @dataclass(eq=False)
@@ -74,7 +75,7 @@ def test_ties_prefer_content_then_depth_then_left() -> None:
 def test_np4e_worked_example_first_token_rule() -> None:
     # REFERENCE.md §2.3, NP4E doc 0/0_bukavu/381791: g = 49, sentence 34..80 (47 tokens), 148 in a sentence ending at 153
     index = SentenceIndex([34, 47, 73, 40])
-    window = context_window(index, "first_token", 49, 52, 15)
+    window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, 49, 52, 15)
     assert (window.left, window.right, window.sentence_start, window.sentence_end) == (0, 153, 34, 81)
 
 
@@ -82,14 +83,14 @@ def test_np4e_second_worked_example() -> None:
     # REFERENCE.md §2.3, "Its" in 0/4_tajikistan/360701: g = 141; g - 100 = 41 lies in a sentence starting at 26;
     # right = 242; mention_sentence_start_end = [115, 132]
     index = SentenceIndex([26, 115, 17, 85, 57])
-    window = context_window(index, "first_token", 141, 141, 0)
+    window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, 141, 141, 0)
     assert (window.left, window.right, window.sentence_start, window.sentence_end) == (26, 242, 115, 132)
 
 
 def test_ecbplus_worked_example() -> None:
     # REFERENCE.md §1.2: "said" at global 32 (sentence 8..33, 26 tokens) -> context [0, 145], sentence [8, 34]
     index = SentenceIndex([8, 26, 112, 30])
-    window = context_window(index, "first_token", 32, 32, 24)
+    window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, 32, 32, 24)
     assert (window.left, window.right, window.sentence_start, window.sentence_end) == (0, 145, 8, 34)
 
 
@@ -98,19 +99,19 @@ def test_ecbplus_worked_example() -> None:
     [
         # sentences s0 0..99, s1 100..149, s2 150..249, s3 250..299 (N = 300); by hand:
         # g=160: 160-100=60 in s0 -> left 0; min(260, 300)-1 = 259 in s3 -> right 299; s2 -> [150, 250)
-        ("first_token", 160, 165, 10, (0, 299, 150, 250)),
+        (ContextRule.AROUND_FIRST_TOKEN, 160, 165, 10, (0, 299, 150, 250)),
         # g=260: 160 in s2 -> left 150; right 299; s3 -> [250-150, 299+1-150]
-        ("first_token", 260, 261, 110, (150, 299, 100, 150)),
+        (ContextRule.AROUND_FIRST_TOKEN, 260, 261, 110, (150, 299, 100, 150)),
         # first token 20, last 60: first_token: min(120, 300)-1 = 119 in s1 -> right 149
-        ("first_token", 20, 60, 20, (0, 149, 0, 100)),
+        (ContextRule.AROUND_FIRST_TOKEN, 20, 60, 20, (0, 149, 0, 100)),
         # last_token: min(60+100, 299) = 160 in s2 -> right 249; inclusive sentence end 99
-        ("last_token", 20, 60, 20, (0, 249, 0, 99)),
+        (ContextRule.TO_LAST_TOKEN, 20, 60, 20, (0, 249, 0, 99)),
         # paragraph: the branch test uses the in-paragraph index: 10-100 < 0 -> left 0 although g = 260
-        ("paragraph", 260, 261, 10, (0, 299, 250, 300)),
-        ("paragraph", 260, 261, 110, (150, 299, 100, 150)),
+        (ContextRule.AROUND_FIRST_TOKEN_BY_PARAGRAPH, 260, 261, 10, (0, 299, 250, 300)),
+        (ContextRule.AROUND_FIRST_TOKEN_BY_PARAGRAPH, 260, 261, 110, (150, 299, 100, 150)),
     ],
 )
-def test_variants(rule: str, first: int, last: int, local: int, expected: tuple[int, int, int, int]) -> None:
+def test_variants(rule: ContextRule, first: int, last: int, local: int, expected: tuple[int, int, int, int]) -> None:
     index = SentenceIndex([100, 50, 100, 50])
     window = context_window(index, rule, first, last, local)
     assert (window.left, window.right, window.sentence_start, window.sentence_end) == expected

@@ -8,6 +8,7 @@ and spaCy keeps the result as one token that crosses a mention boundary: "NEWS -
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -51,10 +52,10 @@ def build(doc: SourceDocument, mentions: list[SourceMention], **config: Any) -> 
 
 def check_invariants(result: Any) -> None:
     """The build's own invariants (token table, contexts, heads) hold for the records of one document."""
-    for record, flag in zip(result.records, singleton_flags(result.records)):
-        record["is_singleton"] = flag
+    flags = singleton_flags(result.records)
+    records = [dataclasses.replace(record, is_singleton=flag) for record, flag in zip(result.records, flags)]
     tokens = [(t.sent_id, t.token_id, t.token) for t in result.tokens]
-    check_records(result.records, {result.doc_key: tokens}, {result.doc_key: "train"})
+    check_records(records, {result.doc_key: tokens}, {result.doc_key: "train"})
     assert [t.token_id_global for t in result.tokens] == list(range(len(result.tokens)))
 
 
@@ -85,8 +86,8 @@ def test_merged_token_is_split_at_the_mention_boundary(
     doc = sentence_doc(words)
     result = build(doc, [mention(doc, positions)])
     [record] = result.records
-    assert record["tokens_text"] == expected
-    assert record["tokens_str"].replace(" ", "") == "".join(words[k] for k in positions)
+    assert record.tokens_text == expected
+    assert record.tokens_str.replace(" ", "") == "".join(words[k] for k in positions)
     assert result.dropped == []
     check_invariants(result)
 
@@ -95,8 +96,8 @@ def test_token_shared_by_two_mentions_is_split_for_both() -> None:
     assert "Up-1" in spacy_tokens(FOLLOW_UP)  # "Follow - Up-1": one token ends one mention and starts the next
     doc = sentence_doc(FOLLOW_UP)
     follow_up, one = build(doc, [mention(doc, range(5, 8)), mention(doc, [9])]).records
-    assert follow_up["tokens_text"] == ["Follow", "-", "Up"] and follow_up["tokens_str"] == "Follow - Up"
-    assert one["tokens_text"] == ["1"] and one["tokens_number"] == [follow_up["tokens_number"][-1] + 2]
+    assert follow_up.tokens_text == ["Follow", "-", "Up"] and follow_up.tokens_str == "Follow - Up"
+    assert one.tokens_text == ["1"] and one.tokens_number == [follow_up.tokens_number[-1] + 2]
 
 
 def test_split_tokens_are_parsed_and_the_token_table_follows() -> None:
@@ -108,8 +109,8 @@ def test_split_tokens_are_parsed_and_the_token_table_follows() -> None:
     assert first == ["BREAKING", "NEWS-", "3", "DEAD", "due", "to", "Molotov", "cocktail", "at", "Bank"]
     assert "NEWS-3" in second  # no mention there: spaCy's tokenization is kept
     [record] = result.records
-    assert record["mention_head"] == "3" and record["mention_head_pos"] == "NUM"  # the parser saw the split token
-    assert record["mention_context"][record["tokens_number_context"][0]] == "3"
+    assert record.mention_head == "3" and record.mention_head_pos == "NUM"  # the parser saw the split token
+    assert record.mention_context[record.tokens_number_context[0]] == "3"
     assert result.parsed_sentences == 1  # the sentence without a mention is only tokenized
     check_invariants(result)
 
@@ -118,7 +119,7 @@ def test_tokenization_unchanged_where_no_mention_boundary_is_crossed() -> None:
     doc = sentence_doc(CALIF)
     result = build(doc, [mention(doc, [6]), mention(doc, range(6, 10))])  # "Malibu" and "Malibu, Calif."
     assert [t.token for t in result.tokens] == spacy_tokens(CALIF)  # "Calif." stays one token
-    assert [r["tokens_text"] for r in result.records] == [["Malibu"], ["Malibu", ",", "Calif."]]
+    assert [r.tokens_text for r in result.records] == [["Malibu"], ["Malibu", ",", "Calif."]]
 
 
 def test_mentions_that_cannot_be_faithful_are_dropped_with_a_reason() -> None:
@@ -128,7 +129,7 @@ def test_mentions_that_cannot_be_faithful_are_dropped_with_a_reason() -> None:
     whitespace_gap = mention(doc, [4, 6])  # only whitespace between: "away \n now" is exactly its characters
     empty = mention(doc, [7])
     result = build(doc, [gap, whitespace_gap, empty])
-    assert [r["tokens_text"] for r in result.records] == [["away", "\n ", "now"]]  # inner whitespace token kept
+    assert [r.tokens_text for r in result.records] == [["away", "\n ", "now"]]  # inner whitespace token kept
     assert [(d.source_id, d.stage) for d in result.dropped] == [("m0.1", "align"), ("m0.7", "align")]
     assert result.dropped[0].reason.startswith(DISCONTINUOUS) and "['0.2', '0.3']" in result.dropped[0].reason
     assert result.dropped[1].reason == "mention text is empty"
@@ -138,7 +139,7 @@ def test_a_mention_widened_by_a_merged_token_is_dropped_not_written(monkeypatch:
     monkeypatch.setattr(document_stage, "_split_at_mention_boundaries", lambda sentence, markables: None)
     doc = sentence_doc(NEWS)
     result = build(doc, [mention(doc, [3]), mention(doc, [0])])
-    assert [r["tokens_text"] for r in result.records] == [["BREAKING"]]
+    assert [r.tokens_text for r in result.records] == [["BREAKING"]]
     [dropped] = result.dropped
     assert dropped.reason == f"{SPAN_NOT_COVERED}: re-parsed tokens 'NEWS-3' for the markable '3'"
     assert (dropped.source_id, dropped.stage, dropped.text) == ("m0.3", "align", "3")

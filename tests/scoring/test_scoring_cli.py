@@ -8,6 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
+from ucdcr.cli.score import METRIC_HELP
+from ucdcr.scoring.metrics import METRIC_CHOICES
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KEY, RESPONSE = str(EXAMPLES / "key.conll"), str(EXAMPLES / "response.conll")
@@ -69,3 +71,8 @@ def test_unknown_metric_is_refused() -> None:
     result = runner.invoke(app, ["score", KEY, RESPONSE, "--metric", "f1"])
     assert result.exit_code != 0
     assert "unknown metric 'f1'" in result.output
+
+
+def test_metric_help_lists_the_metric_table() -> None:
+    # written out in the CLI module so that start-up does not import the scorer
+    assert METRIC_HELP == f"{', '.join(METRIC_CHOICES[:-1])} or {METRIC_CHOICES[-1]} (comma-separated for several)."

@@ -8,7 +8,18 @@ import random
 import naive_v801
 import pytest
 
-from ucdcr.scoring import METRICS, MetricScore, resolve_metrics, score_clusters, score_documents, truncate_percent
+from ucdcr.scoring import (
+    CONLL,
+    CONLL_METRICS,
+    METRIC_TABLE,
+    METRICS,
+    BlancScore,
+    MetricScore,
+    resolve_metrics,
+    score_clusters,
+    score_documents,
+    truncate_percent,
+)
 
 KEY = [["a"], ["b", "c"], ["d", "e", "f"]]
 
@@ -94,6 +105,33 @@ def test_missing_response_document_scores_as_empty() -> None:
     scores = score_documents({"1": ([["a", "b"]], None)})
     assert scores.missing_documents == ("1",)
     assert counts(scores["muc"]) == (0, 1, 0, 0)
+
+
+def test_the_metric_table_names_every_output() -> None:
+    # v8.01's print order, then LEA (not in v8.01); the CoNLL F1 averages MUC, B3 and CEAFe
+    assert METRICS == ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+    assert CONLL_METRICS == ("muc", "bcub", "ceafe")
+    assert [metric.name for metric in METRIC_TABLE if metric.in_v801] == ["muc", "bcub", "ceafm", "ceafe", "blanc"]
+    # the F1 columns of the authors' ../shared/reference/summary/2026-02-28_08-12-07_conll_baseline.csv header
+    assert [metric.column("F1") for metric in CONLL.parts] + [CONLL.column] == [
+        "F1_MUC",
+        "F1_B3",
+        "F1_CEAF_E",
+        "F1_CONLL",
+    ]
+    with pytest.raises(KeyError, match="lea has no column"):
+        METRIC_TABLE[-1].column("F1")
+
+
+def test_no_documents_give_each_metric_its_empty_score() -> None:
+    scores = score_documents({})
+    assert (tuple(scores), scores.documents) == (METRICS, 0)
+    for name in METRICS:
+        assert counts(scores[name]) == ((0, 1, 0, 1) if name == "blanc" else (0, 0, 0, 0))  # BLANC: R, P over 1
+        assert scores[name].f1 == 0
+    assert isinstance(scores["blanc"], BlancScore)
+    assert counts(scores["blanc"].coreference) == counts(scores["blanc"].non_coreference) == (0, 0, 0, 0)
+    assert scores.conll_f1 == 0
 
 
 def test_resolve_metrics() -> None:

@@ -1,4 +1,4 @@
-"""Evaluate a system's clusters with the uCDCR protocol (:mod:`ucdcr.analysis.baseline`).
+"""Evaluate a system's clusters with the uCDCR protocol (:mod:`ucdcr.analysis.protocol`).
 
 Predictions give a cluster to mentions of the built data (the test split by default; any split, e.g. val to tune
 a system), in one of these files (UTF-8, see :mod:`ucdcr.io.text`), recognised by their content:
@@ -52,10 +52,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from ucdcr.analysis.baseline import ProtocolResult, evaluation_rows, run_protocol
+from ucdcr.analysis.protocol import ProtocolResult, evaluation_rows, run_protocol
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.formats.conll2012 import read_conll
 from ucdcr.io.text import decode_text, read_bytes
-from ucdcr.scoring.conll import read_conll
 
 _SHOWN = 20  # ids listed in an error message
 _NOTE_SHOWN = 5  # ids listed in a note
@@ -349,7 +349,7 @@ def evaluate(
 ) -> list[ProtocolResult]:
     """Score mention_id -> cluster predictions on each dataset's ``split`` mentions with the uCDCR protocol.
 
-    tables: dataset -> mention table (the split, the baseline's EVAL_FIELDS and ``type``);
+    tables: dataset -> mention table (the split, the protocol's EVAL_FIELDS and ``type``);
     topic_levels: dataset -> whether it is also evaluated per topic. Predictions for other mentions are ignored.
     source: the predictions file, named in errors.
     """

@@ -19,7 +19,7 @@ Tables 9–11 count mention_head_pos, mention_ner and mention_full_type.split("_
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
@@ -52,9 +52,6 @@ STATS_FIELDS = (
     "mention_ner",
     "mention_full_type",
 )
-# Datasets that re-annotate another dataset's documents; the paper leaves them out of the uCDCR sums of
-# topics, subtopics, documents and tokens (REFERENCE.md §6.3).
-REANNOTATIONS = ("nident", "ecbplus_metam")
 
 
 def chain_context_lengths(table: pa.Table, entries: Sequence[ChainEntry]) -> list[float]:
@@ -223,13 +220,14 @@ def _mean(values: Sequence[Any]) -> Any:
     return None if not values or any(v is None for v in values) else fmean(values)
 
 
-def ucdcr_table2_row(rows: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def ucdcr_table2_row(rows: Mapping[str, Mapping[str, Any]], reannotations: Collection[str]) -> dict[str, Any]:
     """The uCDCR row of Table 2 as the paper computes it (REFERENCE.md §6.3), from dataset id -> Table 2 row.
 
-    Topics, subtopics, docs and tokens: sums without the re-annotations (NIdent, ECB+METAm); chains, mentions,
-    singletons: sums over all; Tokens/doc, Context, Mentions/doc: unweighted means over all.
+    Topics, subtopics, docs and tokens: sums without the ``reannotations`` (the datasets that re-annotate another
+    one's documents); chains, mentions, singletons: sums over all; Tokens/doc, Context, Mentions/doc: unweighted
+    means over all.
     """
-    originals = [row for key, row in rows.items() if key not in REANNOTATIONS]
+    originals = [row for key, row in rows.items() if key not in reannotations]
     everything = list(rows.values())
     result: dict[str, Any] = {}
     for column in ("Topics", "Subtopics", "Docs", "Tokens"):

@@ -1,7 +1,10 @@
 """`ucdcr build DATASET...|all`: raw files -> unified format, with progress bars and a build report.
 
-Reader options: ``--texts DIR`` (NewsWCL50r article texts, ``extra["texts_dir"]``), ``--outlets a,b`` (HyperCoref
-outlets, ``extra["outlets"]``), ``--all-sentences`` (ECB+) and the generic ``--option KEY=VALUE``.
+Reader options (typed and checked, :meth:`ucdcr.registry.DatasetSpec.read_options`): ``--texts DIR`` (NewsWCL50r's
+option ``texts_dir``), ``--outlets a,b`` (HyperCoref's ``outlets``), ``--all-sentences`` (ECB+'s ``all_sentences``)
+and the generic ``--option KEY=VALUE`` (e.g. ``-o partial=true``). Each dataset gets the options it declares; an
+option that none of the datasets named declares, or a value of the wrong type, is an error naming the option and
+the valid ones, before anything is built.
 
 After each dataset: a summary line with the absolute output folder, the splits that were not built and the
 build report's notes (stand-in files, partial input and other remarks of the reader).
@@ -15,7 +18,7 @@ built; else 0.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -33,6 +36,9 @@ from ucdcr.cli.common import (
 from ucdcr.cli.download import expand_ids
 from ucdcr.errors import MissingRawData, UcdcrError
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
+
+if TYPE_CHECKING:
+    from ucdcr.registry import ReadOptions
 
 
 def register(app: typer.Typer) -> None:
@@ -68,15 +74,12 @@ def register(app: typer.Typer) -> None:
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
     ) -> None:
-        from ucdcr.registry import ReadOptions
-
-        extra = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
+        values = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
         build_all = any(name.lower() == "all" for name in datasets)
+        options = options_per_dataset(expand_ids(datasets), values)
         outcome: dict[str, list[str]] = {"built": [], "missing": [], "failed": []}
-        for dataset_id in expand_ids(datasets):
-            outcome[_build_one(dataset_id, raw_dir, data_dir, jobs, quiet, ReadOptions(extra=dict(extra)))].append(
-                dataset_id
-            )
+        for dataset_id, dataset_options in options.items():
+            outcome[_build_one(dataset_id, raw_dir, data_dir, jobs, quiet, dataset_options)].append(dataset_id)
         _print_outcome(outcome)
         if not outcome["built"]:
             _print_nothing_built(outcome, resolve_raw_dir(raw_dir))
@@ -87,31 +90,50 @@ def register(app: typer.Typer) -> None:
 
 def reader_options(
     pairs: list[str], all_sentences: bool = False, texts: Path | None = None, outlets: str | None = None
-) -> dict[str, Any]:
-    """ReadOptions.extra from the generic KEY=VALUE pairs and the named options (which win)."""
-    extra = parse_options(pairs)
+) -> dict[str, object]:
+    """Reader option values by name, from the generic KEY=VALUE pairs and the named options (which win)."""
+    values = parse_options(pairs)
     if all_sentences:
-        extra["all_sentences"] = True
+        values["all_sentences"] = True
     if texts is not None:
-        extra["texts_dir"] = texts
+        values["texts_dir"] = texts
     if outlets:
-        extra["outlets"] = [name.strip() for name in outlets.split(",") if name.strip()]
-    return extra
+        values["outlets"] = outlets
+    return values
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """KEY=VALUE pairs -> reader options ("true"/"false" become booleans)."""
-    extra: dict[str, Any] = {}
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    """KEY=VALUE pairs -> reader option values, as strings (each dataset's option types convert them)."""
+    values: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise UcdcrError(f"--option {pair!r}: expected KEY=VALUE")
-        extra[key] = {"true": True, "false": False}.get(value.lower(), value)
-    return extra
+        values[key.strip()] = value
+    return values
+
+
+def options_per_dataset(dataset_ids: list[str], values: dict[str, object]) -> dict[str, ReadOptions]:
+    """Each dataset's typed reader options from ``values``: the options it declares. An option that none of the
+    datasets declares is an error listing the valid ones; a bad value is an error naming the option."""
+    from ucdcr.registry import get, option_names
+
+    specs = [get(dataset_id) for dataset_id in dataset_ids]
+    declared = sorted({name for spec in specs for name in option_names(spec.options)})
+    unknown = sorted(set(values) - set(declared))
+    if unknown:
+        raise UcdcrError(
+            f"unknown reader option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} for "
+            f"{', '.join(spec.id for spec in specs)}; valid: {', '.join(declared)}"
+        )
+    return {
+        spec.id: spec.read_options({k: v for k, v in values.items() if k in option_names(spec.options)})
+        for spec in specs
+    }
 
 
 def _build_one(
-    dataset_id: str, raw_dir: Path | None, data_dir: Path | None, jobs: int, quiet: bool, options: Any
+    dataset_id: str, raw_dir: Path | None, data_dir: Path | None, jobs: int, quiet: bool, options: ReadOptions
 ) -> str:
     """Build one dataset; "built", "missing" (raw files not there) or "failed". Errors are printed, not raised."""
     from ucdcr.pipeline.build import build_dataset
@@ -162,3 +184,5 @@ def _print_summary(dataset_id: str, report: Any) -> None:
         print_message(f"{dataset_id}: split {split} not built:", why, style="yellow", to=console)
     for note in report.notes:
         print_message(f"{dataset_id}: note:", note, style="yellow", to=console)
+    for difference in report.count_differences:
+        print_message(f"{dataset_id}: differs from its declared counts:", difference, style="yellow", to=console)

@@ -1,5 +1,8 @@
 """`ucdcr datasets`: one row per dataset: id, paper name, mention types, licence, raw-file status, built, missing files.
 
+Every registered dataset (:func:`ucdcr.registry.all_specs`, in the paper's order); the licence comes from its
+manifest.
+
 Status (:attr:`ucdcr.download.DatasetStatus.state`): complete / manual (incomplete; the manifest has manual steps) /
 partial / missing. Fast by default (existence, sizes, tree file counts); ``--verify`` also checks every hash.
 Printed like the other table commands (:func:`ucdcr.report.tables.print_tables`): fitted to the terminal, Markdown
@@ -23,7 +26,7 @@ from ucdcr.cli.common import (
     friendly_errors,
 )
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
-from ucdcr.registry import DATASET_IDS, get
+from ucdcr.registry import all_specs
 from ucdcr.report.tables import ResultTable
 
 
@@ -33,23 +36,18 @@ def dataset_rows(raw_dir: Path, data_dir: Path, verify: bool = False) -> list[di
     from ucdcr.schema import BUILD_REPORT
 
     rows = []
-    for dataset_id in DATASET_IDS:
+    for spec in all_specs():
         try:
-            spec = get(dataset_id)
-        except ModuleNotFoundError:
-            rows.append(dict.fromkeys(ROW_KEYS, "") | {"id": dataset_id, "status": "(no module)"})
-            continue
-        try:
-            status = dataset_status(dataset_id, raw_dir, verify=verify)
-            state, raw, missing = status.state, status.summary(), "\n".join(status.missing)
+            status = dataset_status(spec.id, raw_dir, verify=verify)
+            state, raw, missing, licence = status.state, status.summary(), "\n".join(status.missing), spec.licence
         except FileNotFoundError:
-            state, raw, missing = "(no manifest)", "", ""
+            state, raw, missing, licence = "(no manifest)", "", "", ""
         rows.append(
             {
                 "id": spec.id,
                 "name": spec.paper_name,
                 "types": "+".join(spec.mention_kinds),
-                "licence": spec.licence,
+                "licence": licence,
                 "status": state,
                 "raw": raw,
                 "missing": missing,
@@ -73,7 +71,7 @@ def datasets_table(rows: list[dict[str, str]]) -> ResultTable:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("datasets", help="List the 12 datasets. Licence, raw-file status and missing files, built or not.")
+    @app.command("datasets", help="List the datasets. Licence, raw-file status and missing files, built or not.")
     @friendly_errors
     def _cmd(
         raw_dir: RawDirOption = None,

@@ -17,13 +17,13 @@ import typer
 from ucdcr.cli.common import RawDirOption, console, friendly_errors, input_folder_option, print_message
 from ucdcr.errors import ManualDownloadRequired, UcdcrError
 from ucdcr.paths import resolve_raw_dir
-from ucdcr.registry import DATASET_IDS, get
+from ucdcr.registry import dataset_ids, get
 
 
 def expand_ids(names: list[str]) -> list[str]:
     """Dataset ids from command-line names (``all`` = every dataset)."""
     if any(name.lower() == "all" for name in names):
-        return list(DATASET_IDS)
+        return dataset_ids()
     return [get(name).id for name in names]
 
 

@@ -87,6 +87,6 @@ def _write_json(data: dict[str, Any], output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    temporary = output.with_name(f".{output.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(output)
+    from ucdcr.io.atomic import write_text
+
+    write_text(output, text)

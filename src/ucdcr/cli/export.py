@@ -1,16 +1,15 @@
-"""`ucdcr export conll DATASET`: a built dataset as CoNLL-2012 key files (see :mod:`ucdcr.io.conll_export`).
+"""`ucdcr export conll DATASET`: a built dataset as CoNLL-2012 key files (:func:`ucdcr.io.conll_export.export_dataset`).
 
 Each file written is printed with its absolute path."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 import typer
 
 from ucdcr.cli.common import DataDirOption, console, friendly_errors, output_folder_option
-from ucdcr.records import SPLITS
 
 
 def register(app: typer.Typer) -> None:
@@ -34,30 +33,17 @@ def register(app: typer.Typer) -> None:
         ),
         data_dir: DataDirOption = None,
     ) -> None:
-        from ucdcr.api import dataset_dir, load
-        from ucdcr.errors import UcdcrError
-        from ucdcr.io.conll_export import EXPORT_FIELDS, LEVELS, export_conll
+        from ucdcr.io.conll_export import export_dataset
 
-        if level not in LEVELS:
-            raise UcdcrError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
-        if mentions not in ("all", "event", "entity"):
-            raise UcdcrError(f"unknown --mentions {mentions!r}; valid: all, event, entity")
-        folder = dataset_dir(dataset, data_dir)
-        name = folder.name.lower()
-        documents = load(folder, kind="documents")
-        kind: Literal["event", "entity"] | None = None if mentions == "all" else mentions  # type: ignore[assignment]
-        table = load(folder, mention_type=kind, columns=EXPORT_FIELDS)
-        for one_split in [split] if split else list(SPLITS):
-            split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
-            split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)
-            if split_documents.num_rows == 0:
-                console.print(f"{name} {one_split}: no documents, nothing written", highlight=False, markup=False)
+        export = export_dataset(dataset, out, split=split, level=level, mentions=mentions, data_dir=data_dir)
+        for one_split, summary in export.splits.items():
+            if summary is None:
+                console.print(
+                    f"{export.dataset} {one_split}: no documents, nothing written", highlight=False, markup=False
+                )
                 continue
-            suffix = "" if mentions == "all" else f"_{mentions}"
-            path = out / f"{name}_{one_split}_{level}{suffix}.conll"
-            summary = export_conll(split_mentions, split_documents, level, path)  # type: ignore[arg-type]
             console.print(
-                f"wrote {path.resolve()}: {summary.documents} CoNLL documents, {summary.tokens} tokens, "
+                f"wrote {summary.conll_path.resolve()}: {summary.documents} CoNLL documents, {summary.tokens} tokens, "
                 f"{summary.mentions} mentions, {summary.chains} chains (mapping: {summary.mapping_path.name})",
                 highlight=False,
                 markup=False,

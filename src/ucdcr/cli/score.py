@@ -12,6 +12,7 @@ from rich.markup import escape
 from ucdcr.cli.common import err_console, friendly_errors
 
 METRIC_HELP = "all, muc, bcub, ceafm, ceafe, blanc, lea or conll (comma-separated for several)."
+"""Written out so that start-up does not import the scorer; a test checks it lists ``METRIC_CHOICES``."""
 
 
 def register(app: typer.Typer) -> None:
@@ -31,8 +32,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Exact floats and counts as JSON.")] = False,
     ) -> None:
         from ucdcr import __version__
-        from ucdcr.scoring import resolve_metrics
-        from ucdcr.scoring.api import score_files
+        from ucdcr.scoring.api import asks_for_conll, resolve_metrics, score_files
         from ucdcr.scoring.report import format_report
 
         requested = [name.strip() for name in metric.split(",") if name.strip()]
@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
         scores = score_files(key, response, metrics)
         for note in scores.warnings:
             err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
-        show_conll = any(name.lower() in ("all", "conll") for name in requested)
+        show_conll = asks_for_conll(requested)
         if as_json:
             result = {"key": str(key), "response": str(response), **scores.as_dict()}
             typer.echo(json.dumps(result, indent=2))

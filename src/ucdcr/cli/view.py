@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         data_dir: DataDirOption = None,
     ) -> None:
         from ucdcr.api import dataset_dir, load
-        from ucdcr.io.conll_export import write_text_atomic
+        from ucdcr.io.atomic import write_text
         from ucdcr.report.viewer import chain_documents, page_name, render_document
         from ucdcr.schema import DOC_KEY_COLUMN, DOCUMENTS_PARQUET
 
@@ -64,5 +64,5 @@ def register(app: typer.Typer) -> None:
         written = {key for key, path in paths.items() if path.name == page_name(key)}
         linked = written | {key for key in related if (target.parent / page_name(key)).is_file()}
         for key, path in paths.items():
-            write_text_atomic(path, render_document(folder.name, mentions, documents, key, linked))
+            write_text(path, render_document(folder.name, mentions, documents, key, linked))
             print_written(path)

@@ -27,29 +27,25 @@ Rules:
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from ucdcr.errors import MissingRawData
+from ucdcr.datasets._chains import NO_NER, OTHER_TYPE, by_chain, majority
 from ucdcr.formats import cd2cr as fmt
 from ucdcr.formats.json_files import expect, field
-from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.records import DroppedMention, MentionRecord, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 
 CORPUS_DIR = "CDCR_Corpus"
 SPLIT_FILES: tuple[tuple[Split, str], ...] = (("val", "dev"), ("train", "train"), ("test", "test"))
 TOPIC_ID, TOPIC = "0", "0_science_technology"
-OTHER_TYPE = "OTHER"
 
 
-def read_cd2cr(raw_folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+def read_cd2cr(raw_folder: Path, options: ReadOptions) -> SourceCorpus:
     """Raw CD2CR files -> SourceCorpus (subtopics renumbered across splits, crossing sentences joined)."""
     corpus_dir = raw_folder / CORPUS_DIR
     required = [corpus_dir / f"{stem}{suffix}" for _, stem in SPLIT_FILES for suffix in (".conll", "_entities.json")]
-    missing = [str(p) for p in required if not p.exists()]
-    if missing:
-        raise MissingRawData(f"CD2CR files missing: {', '.join(missing)}. Run `ucdcr download cd2cr`.")
     names = _document_names(corpus_dir)
     corpus = SourceCorpus(documents=[], mentions=[], inputs=list(required))
     subtopic_numbers: dict[tuple[Split, str], int] = {}
@@ -187,36 +183,57 @@ def _mention(document: SourceDocument, entity: fmt.EntityMention, stem: str) -> 
         full_type=OTHER_TYPE,  # replaced by the chain's majority head NER in finalize_chains
         description="",
         source_id=f"{stem}:{entity.index}",
-        attributes={"text": entity.text},
     )
 
 
-def finalize_chains(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+def finalize_chains(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
     """Chain type = majority head NER (O -> OTHER; ties alphabetical); description = sorted distinct heads."""
-    chains: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        chains[record["coref_chain"]].append(record)
-    for chain in chains.values():
-        counts = Counter(OTHER_TYPE if r["mention_ner"] in ("", "O") else r["mention_ner"] for r in chain)
-        full_type = min(counts, key=lambda t: (-counts[t], t))
-        description = "_".join(sorted({r["mention_head"] for r in chain}))
-        for record in chain:
-            record["mention_full_type"], record["mention_type"] = full_type, full_type[:3]
-            record["description"] = description
-    return records, []
+    typed: dict[int, MentionRecord] = {}
+    for chain in by_chain(records).values():
+        full_type = majority(OTHER_TYPE if r.mention_ner in ("", NO_NER) else r.mention_ner for r in chain)
+        description = "_".join(sorted({r.mention_head for r in chain}))
+        typed.update((id(r), replace(r.with_type(full_type), description=description)) for r in chain)
+    return [typed[id(r)] for r in records], []
 
 
 SPEC = register(
     DatasetSpec(
         id="cd2cr",
         paper_name="CD2CR",
-        reference_name="CD2CR",
+        authors_folder="CD2CR",
         raw_folder="CD2CR",
         mention_kinds=("entity",),
-        licence="GPL-3.0 (software licence of the cdcrtool repository; no separate data licence)",
-        read=read_cd2cr,
+        reader=read_cd2cr,
         finalize=finalize_chains,
-        description="Cross-domain entity coreference: science news articles paired with the papers they report on.",
         mention_id_prefix="CD2CR_",
+        expected_counts=(
+            ExpectedCount("mentions_annotated", 7602, "paper Table 8 'Original'"),
+            ExpectedCount(
+                "mentions_written", 7602, "paper Table 8 'Original' (Table 2's 7597 lost 5 in re-mapping; we keep all)"
+            ),
+            ExpectedCount("documents", 528, "paper Table 2"),
+            ExpectedCount("subtopics", 264, "paper Table 2"),
+            ExpectedCount(
+                "reader_sentence_boundaries_joined",
+                56,
+                "counted in the raw JSON: 50 mentions cross 56 automatic sentence boundaries",
+            ),
+            ExpectedCount("train.subtopics", 150, "paper Table 12"),
+            ExpectedCount("val.subtopics", 71, "paper Table 12"),
+            ExpectedCount("test.subtopics", 43, "paper Table 12"),
+            ExpectedCount("train.documents", 300, "paper Table 12"),
+            ExpectedCount("val.documents", 142, "paper Table 12"),
+            ExpectedCount("test.documents", 86, "paper Table 12"),
+            ExpectedCount("train.mentions", 4604, "the JSON records of the split (paper Table 12: 4602)"),
+            ExpectedCount("val.mentions", 1821, "the JSON records of the split (paper Table 12: 1820)"),
+            ExpectedCount("test.mentions", 1177, "the JSON records of the split (paper Table 12: 1175)"),
+            ExpectedCount(
+                "train.chains", 3222, "paper Table 12's 3221 + the chain of a mention the authors' code lost"
+            ),
+            ExpectedCount("val.chains", 1246, "paper Table 12's 1245 + the chain of a mention the authors' code lost"),
+            ExpectedCount(
+                "test.chains", 758, "paper Table 12's 756 + the chains of two mentions the authors' code lost"
+            ),
+        ),
     )
 )

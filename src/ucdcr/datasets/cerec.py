@@ -21,19 +21,28 @@ it would be shortened), or across two messages, is dropped with its reason.
 
 from __future__ import annotations
 
-import json
-from collections import Counter, defaultdict
-from dataclasses import dataclass
-from importlib import resources
+from collections import defaultdict
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ucdcr.datasets.np4e import PRONOUN_POS, chain_type
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.datasets._chains import OTHER_TYPE, by_chain, chain_entity_type, majority, non_pronouns
+from ucdcr.download import missing_raw_data
+from ucdcr.errors import FormatError
 from ucdcr.formats.cerec_conll import CerecMention, CerecThread, CerecToken, read_cerec_conll
 from ucdcr.formats.inputs import open_zip, read_text
-from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.records import (
+    SPLITS,
+    DroppedMention,
+    MentionRecord,
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+    Split,
+    mention_type_of,
+)
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, get, register
 
 DATASET_ID = "cerec"
 FINAL_DIR = "data/COLING"
@@ -64,11 +73,6 @@ class SplitSource:
             return read_text(self.path)
         with open_zip(self.path) as archive:
             return archive.read_text(self.member)
-
-
-def load_manifest() -> dict[str, Any]:
-    """The package manifest ``ucdcr/manifests/cerec.json``."""
-    return json.loads(resources.files("ucdcr.manifests").joinpath(f"{DATASET_ID}.json").read_text("utf-8"))
 
 
 def split_file_names(manifest: dict[str, Any]) -> dict[str, str]:
@@ -106,9 +110,9 @@ def locate_split(raw: Path, split: Split, final_name: str, manifest: dict[str, A
     return None
 
 
-def read_cerec(raw_folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+def read_cerec(raw_folder: Path, options: ReadOptions) -> SourceCorpus:
     """Raw CEREC files (final or stand-in) -> SourceCorpus; missing splits listed as unavailable."""
-    manifest = load_manifest()
+    manifest = get(DATASET_ID).manifest
     names = split_file_names(manifest)
     corpus = SourceCorpus(documents=[], mentions=[])
     sources = []
@@ -122,8 +126,7 @@ def read_cerec(raw_folder: Path, options: ReadOptions | None = None) -> SourceCo
         else:
             sources.append(source)
     if not sources:
-        reasons = "; ".join(corpus.unavailable_splits.values())
-        raise MissingRawData(f"no CEREC split file found in {raw_folder}: {reasons}")
+        raise missing_raw_data(DATASET_ID, raw_folder, [f"no CEREC split file found ({', '.join(names.values())})"])
     for source in sources:
         if source.path not in corpus.inputs:
             corpus.inputs.append(source.path)
@@ -204,41 +207,56 @@ def _add_mention(
             token_ids=tuple(str(t.index) for t in kept),
             chain_id=f"{thread.stem}_{mention.chain}",
             kind="entity",
-            full_type="OTHER",  # replaced by the chain's majority NER in finalize_chains
+            full_type=OTHER_TYPE,  # replaced by the chain's majority NER in finalize_chains
             description="",
             source_id=source_id,
         )
     )
 
 
-def finalize_chains(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+def finalize_chains(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
     """Append the chain type to the chain id and set type and description (paper appendix 7.1.2)."""
-    chains: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        chains[record["coref_chain"]].append(record)
-    for chain_id, chain in chains.items():
-        full_type = chain_type(chain)
-        heads = Counter(r["mention_head"] for r in chain if r["mention_head_pos"] != PRONOUN_POS)
-        heads = heads or Counter(r["mention_head"] for r in chain)
-        description = min(heads, key=lambda head: (-heads[head], head))
+    typed: dict[int, MentionRecord] = {}
+    for chain_id, chain in by_chain(records).items():
+        full_type = chain_entity_type(chain)
+        description = majority(r.mention_head for r in non_pronouns(chain) or chain)
+        chain_of_type = f"{chain_id}_{mention_type_of(full_type)}"
         for record in chain:
-            record["coref_chain"] = f"{chain_id}_{full_type[:3]}"
-            record["mention_full_type"], record["mention_type"] = full_type, full_type[:3]
-            record["description"] = description
-    return records, []
+            typed[id(record)] = replace(record.with_type(full_type), coref_chain=chain_of_type, description=description)
+    return [typed[id(r)] for r in records], []
 
 
 SPEC = register(
     DatasetSpec(
-        id="cerec",
+        id=DATASET_ID,
         paper_name="CEREC_exp",
-        reference_name="CEREC",
+        authors_folder="CEREC",
         raw_folder="CEREC",
         mention_kinds=("entity",),
-        licence="Apache-2.0",
-        read=read_cerec,
+        reader=read_cerec,
         finalize=finalize_chains,
-        description="Entity coreference in Enron e-mail threads (the experiment files of Dakle & Moldovan 2020).",
         mention_id_prefix="CEREC_",
+        expected_counts=(
+            ExpectedCount("val.subtopics", 20, "paper Table 12 (threads)"),
+            ExpectedCount("test.subtopics", 14, "paper Table 12 (threads)"),
+            ExpectedCount(
+                "val.mentions",
+                2113,
+                "counted: 2113 opening brackets in the val file (paper Table 12: 2094; the authors' code lost 19 in "
+                "re-mapping)",
+            ),
+            ExpectedCount("val.chains", 422, "paper Table 12"),
+            ExpectedCount("val.documents", 135, "paper Table 12"),
+            ExpectedCount(
+                "test.mentions", 1291, "counted: 1291 opening brackets in the test file (paper Table 12: 1267)"
+            ),
+            ExpectedCount("test.chains", 306, "measured on our build (paper Table 12: 303)"),
+            ExpectedCount(
+                "test.documents",
+                85,
+                "counted: 85 messages (paper Table 12: 87; the authors' code splits one message at a speaker change "
+                "and one more through a substring test on message ids)",
+            ),
+        ),
     )
 )

@@ -13,13 +13,15 @@ document key ``{topic}/{topic}{ecb|ecbplus}/{n}``; the split is the topic's spli
 
 Rules:
 - By default only documents and mentions in the validated sentences of ECBplus_coreference_sentences.csv are kept
-  (15,122 mentions, paper Table 8); ``ReadOptions(extra={"all_sentences": True})`` keeps every sentence. Documents
+  (15,122 mentions, paper Table 8); the reader option ``all_sentences`` (:class:`EcbplusOptions`, ``ucdcr build
+  ecbplus --all-sentences``) keeps every sentence. Documents
   keep all their sentences as text either way (context windows span the whole document, as in the reference).
 - Chains: a mention linked (CROSS_DOC_COREF / INTRA_DOC_COREF) to an instance with an ``instance_id`` takes that id
   (corpus-global); an instance without one (intra-document chains) gives ``{TYPE[:3]}_{doc}_{m_id}``; an
   UNKNOWN_INSTANCE_TAG target gives a within-document chain ``UNK_{doc}_{m_id}`` keyed by that target (not the
   reference's subtopic-wide merge); an unlinked mention is a singleton ``Singleton_{TYPE[:3]}_{doc}_{m_id}``.
-- Event vs entity by the mention's own tag: ACTION_* and NEG_* are events.
+- Event vs entity by the mention's own tag: ACTION_* and NEG_* are events. (The authors' parsers chose the file by
+  the chain id instead: :data:`AUTHORS_EVENT_CHAINS`, used to read their parquet without its JSON files.)
 - Discontinuous mentions are filled from the first to the last anchored token (counted as
   ``discontinuous_filled``); a mention spanning two sentences is dropped (reason given in the report).
 - A coreference relation without exactly one target is an error; a mention that is the source of two relations
@@ -35,18 +37,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.errors import FormatError
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
-from ucdcr.formats.corpus_checks import (
-    flag_option,
-    natural_order,
-    report_missing,
-    require_listed_ids,
-)
+from ucdcr.formats.corpus_checks import natural_order, report_missing, require_listed_ids
 from ucdcr.formats.inputs import csv_rows, open_zip, read_text
-from ucdcr.formats.json_files import expect, read_json, read_split_map
+from ucdcr.formats.json_files import expect, read_json
+from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import (
     DroppedMention,
     SourceCorpus,
@@ -54,14 +53,14 @@ from ucdcr.records import (
     SourceMention,
     SourceToken,
     Split,
+    mention_type_of,
 )
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 
 CORPUS_DIR = "ECB+_LREC2014"
 TREE = f"{CORPUS_DIR}/ECB+"
 ZIP = f"{CORPUS_DIR}/ECB+.zip"
 SENTENCES_CSV = f"{CORPUS_DIR}/ECBplus_coreference_sentences.csv"
-SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 SUBTOPIC_FILE = "ucdcr-meta/subtopic_names.json"
 EVENT_PREFIXES = ("ACTION", "NEG")
 UNKNOWN_INSTANCE = "UNKNOWN_INSTANCE_TAG"
@@ -69,11 +68,21 @@ COREF_RELATIONS = ("CROSS_DOC_COREF", "INTRA_DOC_COREF")
 KNOWN_ABSENT_TOPICS = ("15", "17")  # listed in the split file, not in the ECB+ release
 DOWNLOAD_HINT = "Run `ucdcr download ecbplus` (or extract ECB+.zip again)."
 _FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
+# The chains the authors' parsers put in the event file: ACT*/NEG* ids ("…-regener-…" and Singleton_… chains went
+# to the entity file). Also the rule of ECB+METAm, whose parser is ECB+'s.
+AUTHORS_EVENT_CHAINS = re.compile(r"^(ACT|NEG)(?!.*regener)")
 
 
-def read(raw: Path, options: ReadOptions) -> SourceCorpus:
+@dataclass(frozen=True)
+class EcbplusOptions(ReadOptions):
+    """ECB+'s reader options. all_sentences: keep the mentions of every sentence, not only the validated ones."""
+
+    all_sentences: bool = False
+
+
+def read(raw: Path, options: EcbplusOptions) -> SourceCorpus:
     """Read ECB+ from its raw folder into intermediate records."""
-    all_sentences = flag_option(options, "all_sentences")
+    all_sentences = options.all_sentences
     splits = read_split_map(raw / SPLIT_FILE)
     subtopic_names = _read_subtopic_names(raw / SUBTOPIC_FILE)
     sentences_csv = _find_sentences_csv(raw)
@@ -115,7 +124,7 @@ def read(raw: Path, options: ReadOptions) -> SourceCorpus:
 
 def _check_complete(
     corpus: SourceCorpus,
-    options: ReadOptions,
+    options: EcbplusOptions,
     raw: Path,
     splits: dict[str, Split],
     topics_seen: set[str],
@@ -150,23 +159,16 @@ def _document_order(pair: tuple[str, str]) -> tuple[int, str]:
 
 
 def _read_subtopic_names(path: Path) -> dict[str, str]:
-    names = expect(_read_json(path), "object", path, "the file", of="subtopic id -> name")
+    names = expect(read_json(path), "object", path, "the file", of="subtopic id -> name")
     for subtopic, name in names.items():
         expect(name, "string", path, f"the name of subtopic {subtopic!r}")
     return names
 
 
-def _read_json(path: Path) -> object:
-    if not path.exists():
-        raise MissingRawData(f"missing {path}; run `ucdcr download ecbplus`")
-    return read_json(path)
-
-
 def _find_sentences_csv(raw: Path) -> Path:
-    for candidate in (raw / SENTENCES_CSV, raw / TREE / "ECBplus_coreference_sentences.csv"):
-        if candidate.exists():
-            return candidate
-    raise MissingRawData(f"missing {raw / SENTENCES_CSV}; run `ucdcr download ecbplus`")
+    """The validated-sentence CSV, or its alternative place in the extracted tree (the manifest's alternative)."""
+    inside_tree = raw / TREE / Path(SENTENCES_CSV).name
+    return inside_tree if not (raw / SENTENCES_CSV).exists() and inside_tree.exists() else raw / SENTENCES_CSV
 
 
 def _read_validated_sentences(path: Path) -> dict[tuple[str, str], set[int]]:
@@ -196,8 +198,6 @@ def _iter_documents(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, C
             yield file.name, str(file), read_cat_xml(file, name=str(file))
         return
     archive = raw / ZIP
-    if not archive.exists():
-        raise MissingRawData(f"missing {tree} (or {archive}); run `ucdcr download ecbplus`")
     inputs.append(archive)
     with open_zip(archive) as bundle:
         members = [m for m in bundle.names() if m.endswith(".xml") and "__MACOSX" not in m]
@@ -316,27 +316,56 @@ def _chain(
     """(chain id, description) of a mention by the rules in the module docstring."""
     doc = document.doc
     if target is None:
-        return f"Singleton_{markable.tag[:3]}_{doc}_{markable.m_id}", text
+        return f"Singleton_{mention_type_of(markable.tag)}_{doc}_{markable.m_id}", text
     description = target.attributes.get("TAG_DESCRIPTOR", "")
     if target.tag == UNKNOWN_INSTANCE:
         return f"UNK_{doc}_{target.m_id}", description
     instance_id = target.attributes.get("instance_id")
     if instance_id:
         return instance_id, description
-    return f"{target.tag[:3]}_{doc}_{target.m_id}", description
+    return f"{mention_type_of(target.tag)}_{doc}_{target.m_id}", description
 
 
 SPEC = register(
     DatasetSpec(
         id="ecbplus",
         paper_name="ECB+",
-        reference_name="ECBplus",
+        authors_folder="ECBplus",
         raw_folder="ECBplus",
         mention_kinds=("event", "entity"),
-        licence="CC BY 3.0",
-        read=read,
-        description="Event Coreference Bank+: news on 43 topics, 2 subtopics each (ecb / ecbplus).",
-        topic_level=True,
+        reader=read,
+        options=EcbplusOptions,
+        authors_event_chains=AUTHORS_EVENT_CHAINS,
         mention_id_prefix="ECBPlus_",
+        expected_counts=(
+            ExpectedCount("reader_documents_in_corpus", 982, "counted: the XML documents of ECB+.zip"),
+            ExpectedCount("mentions_annotated", 15122, "paper Table 8 'Original' (6,833 event + 8,289 entity)"),
+            ExpectedCount(
+                "mentions_written",
+                15122,
+                "paper Table 8 'Original': the character-offset alignment loses none (the paper's 15,051 lost 71)",
+            ),
+            ExpectedCount(
+                "documents", 976, "the documents with validated sentences (= the 976 keys of the authors' release)"
+            ),
+            ExpectedCount("topics", 43, "paper Table 2"),
+            ExpectedCount("subtopics", 86, "paper Table 2"),
+            ExpectedCount("train.documents", 574, "paper Table 12"),
+            ExpectedCount("val.documents", 196, "paper Table 12"),
+            ExpectedCount("test.documents", 206, "paper Table 12"),
+            ExpectedCount(
+                "train.mentions", 8566, "paper Table 12's 8521 + the 45 mentions the authors' code lost in re-mapping"
+            ),
+            ExpectedCount(
+                "val.mentions", 2721, "paper Table 12's 2710 + the 11 mentions the authors' code lost in re-mapping"
+            ),
+            ExpectedCount(
+                "test.mentions", 3835, "paper Table 12's 3820 + the 15 mentions the authors' code lost in re-mapping"
+            ),
+            ExpectedCount(
+                "event_mentions", 6833, "the ACTION_*/NEG_* mentions (the authors' event files hold 4,999, Table 3)"
+            ),
+            ExpectedCount("entity_mentions", 8289, "the other mentions (the authors' entity files hold 10,052)"),
+        ),
     )
 )

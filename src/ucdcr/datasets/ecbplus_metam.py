@@ -27,11 +27,9 @@ from itertools import pairwise
 from pathlib import Path
 
 from ucdcr.datasets import ecbplus
-from ucdcr.download import require_raw_files
 from ucdcr.errors import FormatError
-from ucdcr.formats.corpus_checks import PARTIAL_OPTION
-from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.metam_json import MetamRecord, read_mention_map
+from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import (
     DroppedMention,
     SourceCorpus,
@@ -39,11 +37,11 @@ from ucdcr.records import (
     SourceMention,
     SourceToken,
 )
-from ucdcr.registry import DatasetSpec, ReadOptions, get, register
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, get, register
 
 DATASET_ID = "ecbplus_metam"
+REANNOTATES = "ecbplus"
 MENTION_MAP = "ecbplus_metam.json"
-SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 Span = tuple[int, int]
 
 
@@ -52,17 +50,13 @@ def read_topic_splits(path: Path) -> dict[str, str]:
     return dict(read_split_map(path))
 
 
-def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
-    """Raw ``ECBplusMETAm/`` (+ ``ECBplus/``) -> SourceCorpus."""
-    require_raw_files(DATASET_ID, folder, [MENTION_MAP, SPLIT_FILE])
+def read(folder: Path, options: ReadOptions) -> SourceCorpus:
+    """Raw ``ECBplusMETAm/`` (+ ``ECBplus/``, read with every sentence and this build's ``partial``) ->
+    SourceCorpus."""
     topic_split = read_topic_splits(folder / SPLIT_FILE)
     all_records = read_mention_map(folder / MENTION_MAP)
-    ecb_folder = folder.parent / get("ecbplus").raw_folder
-    ecb_options = {
-        "all_sentences": True,
-        **{k: v for k, v in (options or ReadOptions()).extra.items() if k == PARTIAL_OPTION},
-    }
-    ecb = ecbplus.read(ecb_folder, ReadOptions(extra=ecb_options))
+    ecb_folder = folder.parent / get(REANNOTATES).raw_folder
+    ecb = get(REANNOTATES).read(ecb_folder, ecbplus.EcbplusOptions(all_sentences=True, partial=options.partial))
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[folder / MENTION_MAP, folder / SPLIT_FILE, *ecb.inputs])
     corpus.notes += [note for note in ecb.notes if note.startswith("partial corpus")]
     records = _evaluation_records(corpus, all_records, topic_split, folder / MENTION_MAP)
@@ -130,7 +124,7 @@ def _apply_paraphrases(
             r for m, r in sentence_pairs if _squash(r.mention_text) != _squash("".join(texts[t] for t in m.token_ids))
         ]
         if not changed:
-            corpus.mentions += [_with_text(m, r) for m, r in sentence_pairs]
+            corpus.mentions += [m for m, _ in sentence_pairs]
             continue
         versions = Counter(r.sentence for r in changed)
         if len(versions) > 1:
@@ -163,7 +157,7 @@ def _replace_sentence(
     for mention, record, (start, end) in located:
         ids = tuple(t.token_id for t, (s, e) in zip(new_tokens, token_spans) if s >= start and e <= end)
         mention.token_ids = ids
-        corpus.mentions.append(_with_text(mention, record))
+        corpus.mentions.append(mention)
 
 
 def locate(record: MetamRecord, sentence: str) -> Span | None:
@@ -196,11 +190,6 @@ def tokenize(sentence: str, sent_id: int, spans: list[Span]) -> tuple[list[Sourc
 
 def _squash(text: str) -> str:
     return "".join(text.split())
-
-
-def _with_text(mention: SourceMention, record: MetamRecord) -> SourceMention:
-    mention.attributes = {**mention.attributes, "text": record.mention_text}
-    return mention
 
 
 def _dropped(document: SourceDocument, mention: SourceMention, record: MetamRecord, paraphrase: str) -> DroppedMention:
@@ -236,13 +225,13 @@ register(
     DatasetSpec(
         id=DATASET_ID,
         paper_name="ECB+METAm",
-        reference_name="ECBplusMETAm",
+        authors_folder="ECBplusMETAm",
         raw_folder="ECBplusMETAm",
         mention_kinds=("event", "entity"),
-        licence="MIT (paraphrases, llms_coref); ECB+ texts CC BY 3.0",
-        read=read,
-        description="ECB+ val/test with GPT-4 metaphoric paraphrases of the event triggers (multi-word variant).",
-        topic_level=True,
+        reader=read,
+        reannotates=REANNOTATES,
+        authors_event_chains=ecbplus.AUTHORS_EVENT_CHAINS,
         mention_id_prefix="ECBPlusMETAm_",
+        expected_counts=(ExpectedCount("mentions_annotated", 6556, "paper Table 8 'Original'"),),
     )
 )

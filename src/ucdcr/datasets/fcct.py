@@ -23,17 +23,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ucdcr.download import manual_steps_message
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.errors import FormatError
 from ucdcr.formats.corpus_checks import report_missing
 from ucdcr.formats.fcc_csv import (
     FccAction,
     FccDocument,
-    name_shortuuid,
     read_actions,
     read_documents,
     read_tokens,
 )
+from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.records import (
     DroppedMention,
     SourceCorpus,
@@ -42,7 +41,7 @@ from ucdcr.records import (
     SourceToken,
     Split,
 )
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "fcct"
 RAW_FOLDER = "FCC"
@@ -63,17 +62,6 @@ def split_files(raw_dir: Path, split: Split) -> tuple[Path, Path, Path]:
         sentence_level / "tokens.csv",
         raw_dir / TOKEN_LEVEL_DIR / folder / ACTIONS_FILE,
     )
-
-
-def _check_present(raw_dir: Path) -> None:
-    missing = [
-        str(path.relative_to(raw_dir))
-        for split in SPLIT_FOLDERS
-        for path in split_files(raw_dir, split)
-        if not path.exists()
-    ]
-    if missing:
-        raise MissingRawData(manual_steps_message(DATASET_ID, raw_dir, missing))
 
 
 def subtopic_of(document: FccDocument) -> str:
@@ -161,13 +149,11 @@ def _mention(action: FccAction, doc: SourceDocument, known: set[str]) -> SourceM
         EVENT_TYPE,
         action.event,
         source_id,
-        attributes={"event": action.event},
     )
 
 
 def read_fcct(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     """The three splits of FCC-T -> SourceCorpus."""
-    _check_present(raw_dir)
     corpus = SourceCorpus(documents=[], mentions=[], counts={"annotated": 0})
     empty_cells = 0
     for split in SPLIT_FOLDERS:
@@ -227,14 +213,17 @@ SPEC = register(
     DatasetSpec(
         id=DATASET_ID,
         paper_name="FCC-T",
-        reference_name="FCC",
+        authors_folder="FCC",
         raw_folder=RAW_FOLDER,
         mention_kinds=("event",),
-        licence="CC BY-SA 4.0",
-        read=read_fcct,
-        description="Football Coreference Corpus, token level: cross-subtopic event coreference in sports news.",
+        reader=read_fcct,
         texts_redistributable=False,
-        topic_level=True,
         mention_id_prefix="FCC-T_",
+        expected_counts=(
+            ExpectedCount(
+                "mentions_annotated", 3563, "paper Table 8 'Original' (stacked actions counted once per event)"
+            ),
+            ExpectedCount("documents", 451, "Bugert et al. 2021"),
+        ),
     )
 )

@@ -13,15 +13,12 @@ left out, each of its mentions reported as dropped (and the documents counted).
 Completeness: every document ``gvc_doc_to_event.csv`` maps to an incident of a split must be in
 ``verbose.conll``; missing ones stop the build with their ids (or, with the reader option ``partial=true``, are
 noted in the build report), so no incident and no split is silently left short or empty.
-
-Missing raw files raise MissingRawData with the manifest's manual steps (:func:`ucdcr.download.require_raw_files`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ucdcr.download import require_raw_files
 from ucdcr.errors import FormatError
 from ucdcr.formats.corpus_checks import report_missing
 from ucdcr.formats.gvc_conll import (
@@ -35,7 +32,7 @@ from ucdcr.formats.gvc_conll import (
     read_verbose_conll,
 )
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "gvc"
 CONLL_FILE = "verbose.conll"
@@ -44,16 +41,14 @@ TOPIC_ID, TOPIC_NAME = "0", "0_gun_violence"
 
 def read_structure(folder: Path) -> dict[str, tuple[str, Split | None]]:
     """{doc id: (incident id, split or None)} from the mapping and split CSVs (they are here without the CoNLL)."""
-    require_raw_files(DATASET_ID, folder, [DOC_TO_EVENT_FILE, *SPLIT_FILES.values()])
     event_split = read_split_events(folder)
     return {
         doc: (event, event_split.get(event)) for doc, event in read_doc_to_event(folder / DOC_TO_EVENT_FILE).items()
     }
 
 
-def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
-    """Raw ``GVC/`` folder -> SourceCorpus (raises MissingRawData / FormatError)."""
-    require_raw_files(DATASET_ID, folder, [CONLL_FILE, DOC_TO_EVENT_FILE, *SPLIT_FILES.values()])
+def read(folder: Path, options: ReadOptions) -> SourceCorpus:
+    """Raw ``GVC/`` folder -> SourceCorpus (raises FormatError; partial input: see the module docstring)."""
     structure = read_structure(folder)
     conll_path = folder / CONLL_FILE
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[conll_path, folder / DOC_TO_EVENT_FILE])
@@ -83,7 +78,7 @@ def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
 
 def _check_complete(
     corpus: SourceCorpus,
-    options: ReadOptions | None,
+    options: ReadOptions,
     folder: Path,
     structure: dict[str, tuple[str, Split | None]],
     seen: set[str],
@@ -146,7 +141,6 @@ def _mention(doc_key: str, mention: GvcMention) -> SourceMention:
         full_type="EVENT",
         description=mention.description,
         source_id=source_id,
-        attributes={"line": mention.line},
     )
 
 
@@ -166,12 +160,19 @@ register(
     DatasetSpec(
         id=DATASET_ID,
         paper_name="GVC",
-        reference_name="GVC",
+        authors_folder="GVC",
         raw_folder="GVC",
         mention_kinds=("event",),
-        licence="CC BY 4.0 (split CSVs: Apache-2.0)",
-        read=read,
-        description="Gun Violence Corpus: event coreference of gun-violence incidents (subtopic = incident).",
+        reader=read,
         mention_id_prefix="GVC_",
+        expected_counts=(
+            ExpectedCount("mentions_annotated", 7298, "paper Table 8 'Original'"),
+            ExpectedCount("documents", 510, "the authors' summary CSV"),
+            ExpectedCount("subtopics", 241, "the authors' summary CSV (incidents)"),
+            ExpectedCount("train.documents", 358, "the authors' summary CSV"),
+            ExpectedCount("val.documents", 78, "the authors' summary CSV"),
+            ExpectedCount("test.documents", 74, "the authors' summary CSV"),
+            ExpectedCount("test.subtopics", 34, "paper Table 13 (GVC test row)"),
+        ),
     )
 )

@@ -38,18 +38,19 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.download import missing_raw_data
+from ucdcr.errors import FormatError
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
 from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import open_zip
-from ucdcr.formats.json_files import read_split_map
-from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
+from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split, mention_type_of
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 
+DATASET_ID = "meantime"
 CORPUS = "meantime_newsreader_english_oct15"
 ZIP = f"{CORPUS}.zip"
 ANNOTATION = "intra_cross-doc_annotation"
-SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 LANGUAGE = "english"
 MENTION_TAGS = ("ENTITY_MENTION", "EVENT_MENTION")
 TOPIC_FOLDERS = ("corpus_airbus", "corpus_apple", "corpus_gm", "corpus_stock")  # topic number = position
@@ -67,7 +68,7 @@ EVENT_CLASSES = {"OTHER": "EVENT", "MIX": "MIXTURE"}
 _MEMBER = re.compile(rf"(?:^|/){re.escape(ANNOTATION)}/(corpus_[^/]+)/((\d+)_[^/]*)\.xml$")
 
 
-def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+def read_meantime(raw_folder: Path, options: ReadOptions) -> SourceCorpus:
     """The English MEANTIME zip -> SourceCorpus (one document per article, chains from REFERS_TO instances)."""
     split_of = read_split_map(raw_folder / SPLIT_FILE)
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw_folder / SPLIT_FILE])
@@ -82,7 +83,7 @@ def read_meantime(raw_folder: Path, options: ReadOptions | None = None) -> Sourc
         corpus.documents.append(document)
         extra_links += _add_mentions(corpus, cat, document, skipped)
     if not corpus.documents:
-        raise MissingRawData(f"no {ANNOTATION} documents in {raw_folder / ZIP}")
+        raise missing_raw_data(DATASET_ID, raw_folder, [f"the {ANNOTATION} documents of {ZIP}"])
     found = {_topic_number(folder, folder) for folder, _, _, _ in files}
     require_listed_ids(
         corpus,
@@ -122,8 +123,6 @@ def _iter_files(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, str, 
                     cat = read_cat_xml(bundle.read_bytes(member), name=bundle.label(member))
                     yield match.group(1), match.group(2), match.group(3), cat
         return
-    if not folder.is_dir():
-        raise MissingRawData(f"missing {archive} (or the extracted {folder}); run `ucdcr download meantime`")
     for path in sorted(folder.glob(f"{ANNOTATION}/corpus_*/*.xml")):
         match = _MEMBER.search(path.as_posix())
         if match:
@@ -177,12 +176,12 @@ def _mention(
 ) -> SourceMention:
     is_event = "EVENT" in markable.tag
     if target is None:
-        chain = f"Singleton_{markable.tag[:3]}_{document.doc_id}_{markable.m_id}"
+        chain = f"Singleton_{mention_type_of(markable.tag)}_{document.doc_id}_{markable.m_id}"
         full_type, description = ("EVENT" if is_event else "OTHER"), ""
     else:
         full_type = _instance_type(target, is_event)
         instance_id = target.attributes.get("instance_id")
-        within_document = f"{full_type[:3]}_{document.doc_id}_{target.m_id}"
+        within_document = f"{mention_type_of(full_type)}_{document.doc_id}_{target.m_id}"
         chain = f"{instance_id}_{document.topic_id}" if instance_id else within_document
         description = target.attributes.get("TAG_DESCRIPTOR", "")
     return SourceMention(
@@ -209,15 +208,42 @@ def _instance_type(instance: CatMarkable, is_event: bool) -> str:
 
 SPEC = register(
     DatasetSpec(
-        id="meantime",
+        id=DATASET_ID,
         paper_name="MEANTIME_eng",
-        reference_name="MEANTIME",
+        authors_folder="MEANTIME",
         raw_folder="MEANTIME",
         mention_kinds=("event", "entity"),
-        licence="CC BY 4.0",
-        read=read_meantime,
-        topic_level=True,
-        description="Wikinews articles on four economic topics (English part), events and entities.",
+        reader=read_meantime,
         mention_id_prefix="MEANTIME_",
+        expected_counts=(
+            ExpectedCount("documents", 120, "paper Table 2 (120 documents = 120 subtopics)"),
+            ExpectedCount("train.documents", 60, "paper appendix 7.1.8: train = airbus + apple"),
+            ExpectedCount("val.documents", 30, "paper appendix 7.1.8: val = gm"),
+            ExpectedCount("test.documents", 30, "paper appendix 7.1.8: test = stock"),
+            ExpectedCount(
+                "mentions_annotated",
+                6617,
+                "counted in the zip: 6556 ENTITY/EVENT_MENTIONs linked by REFERS_TO (paper Table 8 'Original' 6545) "
+                "+ 61 unlinked ones kept as singletons",
+            ),
+            ExpectedCount("reader_unlinked_singletons", 61, "counted in the zip"),
+            ExpectedCount(
+                "train.mentions",
+                3390,
+                "paper Table 12's 3355 + unlinked singletons and the authors' re-mapping losses - discontinuous "
+                "markables dropped",
+            ),
+            ExpectedCount("val.mentions", 1895, "paper Table 12"),
+            ExpectedCount(
+                "test.mentions",
+                1274,
+                "paper Table 12's 1256 + unlinked singletons and the authors' re-mapping losses - discontinuous "
+                "markables dropped",
+            ),
+            ExpectedCount(
+                "entity_mentions", 3908, "paper Table 3's 3855 + unlinked singletons - 10 discontinuous markables"
+            ),
+            ExpectedCount("event_mentions", 2651, "paper Table 3"),
+        ),
     )
 )

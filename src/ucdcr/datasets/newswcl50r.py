@@ -21,20 +21,21 @@ paragraph number - 1). uCDCR instead parses the whole document with spaCy senten
 Completeness: a topic the split file lists without an annotation CSV stops the build with its id (or, with the
 reader option ``partial=true``, is noted in the build report).
 
-Without the article texts the build stops with :class:`MissingRawData` giving the manual steps of the
-manifest (texts via ``--texts DIR`` = ``ReadOptions.extra["texts_dir"]``, or under the raw folder).
+Without the article texts the build stops with :class:`~ucdcr.errors.MissingRawData` giving the manual steps of the
+manifest (texts under the raw folder, or elsewhere with the reader option ``texts_dir`` of
+:class:`NewsWCL50rOptions`: ``ucdcr build newswcl50r --texts DIR``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ucdcr.download import manual_steps_message
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.download import missing_raw_data
+from ucdcr.errors import FormatError
 from ucdcr.formats.corpus_checks import require_listed_ids
-from ucdcr.formats.json_files import read_split_map
 from ucdcr.formats.maxqda_csv import (
     MaxqdaSegment,
     NewsArticle,
@@ -44,37 +45,36 @@ from ucdcr.formats.maxqda_csv import (
     read_news_please_json,
     tokenize,
 )
+from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import (
     SPLITS,
     DroppedMention,
     MentionKind,
+    MentionRecord,
     SourceCorpus,
     SourceDocument,
     SourceMention,
     SourceToken,
 )
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.registry import ContextRule, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "newswcl50r"
 RAW_FOLDER = "NewsWCL50r"
 ANNOTATIONS_DIR = "NewsWCL50r/csv_export"
 TEXTS_DIR = "NewsWCL50r/json_text"
 CONCEPTS_FILE = "ucdcr-meta/2025_annot/aggr_m_conceptcategorization.csv"
-SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 EVENT_TYPES = frozenset({"ACTION", "EVENT", "MISC"})
 EXCLUDED_TYPES = frozenset({"ACTOR-I"})
 # Paragraph offsets tried after the annotated one, nearest first (MAXQDA and news-please may count differently).
 PARAGRAPH_OFFSETS = (0, -1, 1, -2, 2, -3, 3, -4, 4)
 
 
-def _missing(raw_dir: Path, what: str) -> MissingRawData:
-    return MissingRawData(manual_steps_message(DATASET_ID, raw_dir, [what]))
+@dataclass(frozen=True)
+class NewsWCL50rOptions(ReadOptions):
+    """NewsWCL50r's reader options. texts_dir: the folder of the article texts (news-please JSON files), when they
+    are not under the raw folder."""
 
-
-def _require(path: Path, raw_dir: Path) -> Path:
-    if not path.exists():
-        raise _missing(raw_dir, f"missing {path.relative_to(raw_dir) if path.is_relative_to(raw_dir) else path}")
-    return path
+    texts_dir: Path | None = None
 
 
 def chain_id(topic_id: str, code: str, mention_type: str) -> str:
@@ -89,11 +89,11 @@ def topic_of(annotation_file: Path) -> str:
 
 def load_annotations(raw_dir: Path) -> tuple[dict[str, list[MaxqdaSegment]], dict[tuple[str, str], str], list[Path]]:
     """Segments per topic file stem, the concept types, and the files read."""
-    folder = _require(raw_dir / ANNOTATIONS_DIR, raw_dir)
+    folder = raw_dir / ANNOTATIONS_DIR
     files = sorted(folder.glob("*.csv"))
     if not files:
-        raise _missing(raw_dir, f"no annotation CSV in {folder}")
-    concepts_path = _require(raw_dir / CONCEPTS_FILE, raw_dir)
+        raise missing_raw_data(DATASET_ID, raw_dir, [f"no annotation CSV in {folder}"])
+    concepts_path = raw_dir / CONCEPTS_FILE
     segments = {path.stem: read_maxqda_csv(path) for path in files}
     return segments, read_concept_types(concepts_path), [*files, concepts_path]
 
@@ -109,11 +109,12 @@ def load_articles(texts_dir: Path) -> dict[str, NewsArticle]:
     return articles
 
 
-def _texts_dir(raw_dir: Path, options: ReadOptions) -> Path:
-    given = options.extra.get("texts_dir")
-    folder = Path(given) if given else raw_dir / TEXTS_DIR
+def _texts_dir(raw_dir: Path, options: NewsWCL50rOptions) -> Path:
+    folder = options.texts_dir or raw_dir / TEXTS_DIR
     if not folder.is_dir() or not any(folder.rglob("*.json")):
-        raise _missing(raw_dir, f"the article texts are not available: no news-please *.json files in {folder}")
+        raise missing_raw_data(
+            DATASET_ID, raw_dir, [f"the article texts are not available: no news-please *.json files in {folder}"]
+        )
     return folder
 
 
@@ -194,16 +195,15 @@ def _build_mentions(
                 full_type=mention_type,
                 description=row.code,
                 source_id=f"{row.file}:{row.line}",
-                attributes={"text": row.segment, "paragraph": number},
             )
         )
     return mentions
 
 
-def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
+def read_newswcl50r(raw_dir: Path, options: NewsWCL50rOptions) -> SourceCorpus:
     """Annotations + article texts -> SourceCorpus (raises MissingRawData without the texts)."""
     segments, concept_types, inputs = load_annotations(raw_dir)
-    split_path = _require(raw_dir / SPLIT_FILE, raw_dir)
+    split_path = raw_dir / SPLIT_FILE
     split_of = read_split_map(split_path)
     articles = load_articles(_texts_dir(raw_dir, options))
     corpus = SourceCorpus(
@@ -238,7 +238,8 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
         for name, doc_rows in by_doc.items():
             article = articles.get(name)
             if article is None:
-                raise _missing(raw_dir, f"no article text for document {name!r} (annotated in {stem}.csv)")
+                what = f"no article text for document {name!r} (annotated in {stem}.csv)"
+                raise missing_raw_data(DATASET_ID, raw_dir, [what])
             doc_key = f"{topic_id}/{topic_id}/{name}"
             located, dropped = _locate_rows(doc_key, article, doc_rows)
             cuts: Cuts = defaultdict(set)
@@ -269,22 +270,22 @@ def read_newswcl50r(raw_dir: Path, options: ReadOptions) -> SourceCorpus:
     return corpus
 
 
-def drop_duplicate_heads(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[DroppedMention]]:
+def drop_duplicate_heads(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
     """Finalize hook: of the mentions with the same chain, document, sentence and head keep the longest string."""
-    best: dict[tuple[Any, ...], dict[str, Any]] = {}
+    best: dict[tuple[Any, ...], MentionRecord] = {}
     for record in records:
-        key = (record["coref_chain"], record["conll_doc_key"], record["sent_id"], record["mention_head_id"])
+        key = (record.coref_chain, record.conll_doc_key, record.sent_id, record.mention_head_id)
         kept = best.get(key)
-        if kept is None or len(record["tokens_str"]) > len(kept["tokens_str"]):
+        if kept is None or len(record.tokens_str) > len(kept.tokens_str):
             best[key] = record
     winners = {id(record) for record in best.values()}
     reason = "duplicate: a longer mention of the same chain has the same head in this sentence"
     dropped = [
         DroppedMention(
-            record["conll_doc_key"],
-            record["mention_id"],
-            f"sentence {record['sent_id']} tokens {record['tokens_number']}",
-            record["tokens_str"],
+            record.conll_doc_key,
+            record.mention_id,
+            f"sentence {record.sent_id} tokens {record.tokens_number}",
+            record.tokens_str,
             reason,
             "finalize",
         )
@@ -298,15 +299,22 @@ SPEC = register(
     DatasetSpec(
         id=DATASET_ID,
         paper_name="NewsWCL50r",
-        reference_name="NewsWCL50",
+        authors_folder="NewsWCL50",
         raw_folder=RAW_FOLDER,
         mention_kinds=("event", "entity"),
-        licence="CC BY-SA 4.0",
-        read=read_newswcl50r,
-        description="Political news, 10 topics x 5 outlets; bias by word choice and labeling; val/test only.",
+        reader=read_newswcl50r,
+        options=NewsWCL50rOptions,
         texts_redistributable=False,
-        context_rule="last_token",
+        context_rule=ContextRule.TO_LAST_TOKEN,
         finalize=drop_duplicate_heads,
         mention_id_prefix="NewsWCL50r_",
+        expected_counts=(
+            ExpectedCount("documents", 50, "paper Table 2"),
+            ExpectedCount("topics", 10, "paper Table 2"),
+            ExpectedCount("mentions_annotated", 9746 - 2715, "counted: 9,746 CSV rows, 2,715 of them Properties codes"),
+            ExpectedCount("reader_properties_codes", 2715, "counted in the ten csv_export files"),
+            ExpectedCount("val.chains", 145, "paper Table 4"),
+            ExpectedCount("test.chains", 288, "paper Table 4 (printed as 686; its uCDCR sum uses 288)"),
+        ),
     )
 )

@@ -23,22 +23,23 @@ is a singleton. Token "$" artefacts are removed as in NP4E; tokens that are just
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from ucdcr.datasets import np4e
-from ucdcr.download import manual_steps_message, require_raw_files
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.datasets._chains import OTHER_TYPE, by_chain
+from ucdcr.download import missing_raw_data, require_raw_files
+from ucdcr.errors import FormatError
 from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import csv_records, read_text
 from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml
-from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
-from ucdcr.registry import DatasetSpec, ReadOptions, get, register
+from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
+from ucdcr.records import DroppedMention, MentionRecord, SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, get, register
 
 DATASET_ID = "nident"
+REANNOTATES = "np4e"
 CORPUS_DIR = "english-corpus"
-SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 MAPPING_FILE = "nident_mapping.csv"
 MAPPING_COLUMNS = ("subtopic_id", "doc_id", "coref_chain", "unified_id")
 MAPPED_PREFIX = "map:"
@@ -48,11 +49,8 @@ PLACEHOLDER_TOKENS = frozenset({"_", ""})
 
 def np4e_subtopics(np4e_folder: Path) -> dict[str, str]:
     """{NP4E doc id: "<k>_<event>"} from the NP4E MMAX2 tree (k = the event's number, :data:`np4e.EVENTS`)."""
+    require_raw_files(REANNOTATES, np4e_folder, only=[np4e.MMAX_FOLDER])
     root = np4e_folder / np4e.MMAX_FOLDER
-    if not root.is_dir():
-        raise MissingRawData(
-            f"NIdent needs the NP4E MMAX2 tree for its subtopics: {root} not found; run `ucdcr download np4e` first."
-        )
     subtopic_of = {}
     for number, (event, projects) in np4e.event_projects(root).items():
         for project in projects:
@@ -73,14 +71,13 @@ def read_mapping(path: Path) -> tuple[dict[tuple[str, str, str], str], list[int]
     return mapping, blank_lines
 
 
-def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+def read(folder: Path, options: ReadOptions) -> SourceCorpus:
     """Raw ``NIdent/`` (+ ``NP4E/``) -> SourceCorpus with within-document chains (merged by :func:`finalize`)."""
-    require_raw_files(DATASET_ID, folder, [CORPUS_DIR, SPLIT_FILE])
     files = sorted((folder / CORPUS_DIR).glob("*.xml"))
     if not files:
-        raise MissingRawData(manual_steps_message(DATASET_ID, folder, [f"{CORPUS_DIR}/*.xml"]))
-    split_of = np4e.read_split_map(folder / SPLIT_FILE)
-    subtopic_of = np4e_subtopics(folder.parent / get("np4e").raw_folder)
+        raise missing_raw_data(DATASET_ID, folder, [f"{CORPUS_DIR}/*.xml"])
+    split_of = read_split_map(folder / SPLIT_FILE)
+    subtopic_of = np4e_subtopics(folder.parent / get(REANNOTATES).raw_folder)
     mapping, blank_lines = read_mapping(folder / MAPPING_FILE) if (folder / MAPPING_FILE).exists() else (None, [])
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[folder / SPLIT_FILE, *files])
     corpus.notes.append(
@@ -174,11 +171,10 @@ def _add_mention(
             token_ids=tuple(document.tokens[i].token_id for i in range(first, last + 1)),
             chain_id=chain,
             kind="entity",
-            full_type=np4e.OTHER_TYPE,
+            full_type=OTHER_TYPE,
             description="",
             source_id=mention.marker_id,
             coref_type=IDENTITY_DEGREES[mention.degree],
-            attributes={"entity": mention.entity or ""},
         )
     )
 
@@ -196,32 +192,33 @@ def _chain(
     return f"{MAPPED_PREFIX}{unified}", None
 
 
-def finalize(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+def finalize(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
     """Chains from the mapping keep their id (type and description assigned); the others are merged by NP4E's rule."""
-    mapped: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    unmapped = []
-    for record in records:
-        if record["coref_chain"].startswith(MAPPED_PREFIX):
-            mapped[record["coref_chain"]].append(record)
-        else:
-            unmapped.append(record)
-    for chain, chain_records in mapped.items():
-        np4e.assign_chain(chain_records, chain.removeprefix(MAPPED_PREFIX))
-    np4e.merge_within_subtopic(unmapped)
-    return records, []
+    mapped = [r for r in records if r.coref_chain.startswith(MAPPED_PREFIX)]
+    unmapped = [r for r in records if not r.coref_chain.startswith(MAPPED_PREFIX)]
+    assigned: dict[int, MentionRecord] = {}
+    for chain, chain_records in by_chain(mapped).items():
+        typed = np4e.assign_chain(chain_records, chain.removeprefix(MAPPED_PREFIX))
+        assigned.update(zip(map(id, chain_records), typed))
+    merged, _ = np4e.merge_within_subtopic(unmapped)
+    assigned.update(zip(map(id, unmapped), merged))
+    return [assigned[id(r)] for r in records], []
 
 
 register(
     DatasetSpec(
         id=DATASET_ID,
         paper_name="NIdent_en-cd",
-        reference_name="NIdent",
+        authors_folder="NIdent",
         raw_folder="NIdent",
         mention_kinds=("entity",),
-        licence="not stated (licensed download on request from CLiC, University of Barcelona)",
-        read=read,
+        reader=read,
+        reannotates=REANNOTATES,
         finalize=finalize,
-        description="NP4E documents re-annotated with identity and near-identity; cross-document chains merged heuristically.",
         mention_id_prefix="NIdent_",
+        expected_counts=(
+            ExpectedCount("mentions_annotated", 13095, "paper Table 8 'Original'"),
+            ExpectedCount("documents", 93, "the authors' summary CSV"),
+        ),
     )
 )

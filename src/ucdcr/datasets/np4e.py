@@ -17,31 +17,35 @@ corpus and is removed (the reference deletes "$-" from its strings likewise); ev
 Cross-document chains are not annotated. :func:`merge_within_subtopic` (the :attr:`DatasetSpec.finalize` hook,
 run on the enriched records because it needs heads) merges within-document chains of different documents of
 one subtopic by the paper's rule, then gives every chain its entity type (majority NER of its non-pronoun
-heads) and description (its most frequent non-pronoun mention string). NIdent reuses both functions.
+heads, :func:`~ucdcr.datasets._chains.chain_entity_type`) and description (its most frequent non-pronoun mention
+string). NIdent reuses both functions.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.datasets._chains import OTHER_TYPE, by_chain, chain_entity_type, majority, non_pronouns
+from ucdcr.errors import FormatError
 from ucdcr.formats import mmax2
 from ucdcr.formats.corpus_checks import require_listed_ids
-from ucdcr.formats.json_files import read_split_map
+from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import (
+    DroppedMention,
+    MentionRecord,
     SourceCorpus,
     SourceDocument,
     SourceMention,
     SourceToken,
     Split,
+    mention_type_of,
 )
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 
 MMAX_FOLDER = "mmax2"
-SPLIT_FILE = "ucdcr-meta/train_val_test_split.json"
 TOPIC_ID, TOPIC = "0", "0_bomb_explosion_kidnap"
 SUBTOPIC_NAMES = {  # the subtopic names of the uCDCR release (paper appendix 7.1.10)
     "bukavu": "Bukavu_bombing",
@@ -53,16 +57,11 @@ SUBTOPIC_NAMES = {  # the subtopic names of the uCDCR release (paper appendix 7.
 EVENTS = tuple(SUBTOPIC_NAMES)  # the event folders of the release; subtopic number = position
 EVENT_OF_NUMBER = {str(number): event for number, event in enumerate(EVENTS)}
 DOWNLOAD_HINT = "Run `ucdcr download np4e` (np4e_mmax2.zip extracts to mmax2/)."
-PRONOUN_POS = "PRON"
-NO_NER = "O"
-OTHER_TYPE = "OTHER"
 
 
-def read_np4e(raw_folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
+def read_np4e(raw_folder: Path, options: ReadOptions) -> SourceCorpus:
     """Raw NP4E MMAX2 tree -> SourceCorpus with within-document chains (merged later by the finalize hook)."""
     mmax_root = raw_folder / MMAX_FOLDER
-    if not mmax_root.is_dir():
-        raise MissingRawData(f"NP4E MMAX2 folder not found: {mmax_root}. {DOWNLOAD_HINT}")
     split_of = read_split_map(raw_folder / SPLIT_FILE)
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw_folder / SPLIT_FILE])
     events = event_projects(mmax_root)
@@ -143,7 +142,6 @@ def _mention(markable: mmax2.Markable, document: SourceDocument, project: Path) 
         full_type=OTHER_TYPE,  # replaced by the chain's majority NER in merge_within_subtopic
         description="",
         source_id=markable.markable_id,
-        attributes={"coref_set": coref_set},
     )
 
 
@@ -155,14 +153,9 @@ def within_document_chain(subtopic_id: str, doc_id: str, coref_set: str) -> str:
 # --- cross-document merge (paper appendix 7.1.10) ---------------------------------------------------------------
 
 
-def chain_strings(records: Iterable[dict[str, Any]]) -> set[str]:
+def chain_strings(records: Iterable[MentionRecord]) -> set[str]:
     """S(chain) = mention strings and head texts of the chain's non-pronoun mentions."""
-    strings: set[str] = set()
-    for record in records:
-        if record["mention_head_pos"] != PRONOUN_POS:
-            strings.add(record["tokens_str"])
-            strings.add(record["mention_head"])
-    return strings
+    return {text for record in non_pronouns(list(records)) for text in (record.tokens_str, record.mention_head)}
 
 
 def chains_match(strings_a: set[str], strings_b: set[str]) -> bool:
@@ -189,10 +182,10 @@ class _UnionFind:
             self.parent[max(root_a, root_b)] = min(root_a, root_b)
 
 
-def merge_groups(units: dict[str, list[dict[str, Any]]]) -> list[list[str]]:
+def merge_groups(units: dict[str, list[MentionRecord]]) -> list[list[str]]:
     """Transitive closure of :func:`chains_match` over chains of DIFFERENT documents; groups of unit keys, sorted."""
     strings = {key: chain_strings(records) for key, records in units.items()}
-    document = {key: records[0]["conll_doc_key"] for key, records in units.items()}
+    document = {key: records[0].conll_doc_key for key, records in units.items()}
     keys = sorted(units)
     union_find = _UnionFind(keys)
     for i, key_a in enumerate(keys):
@@ -205,63 +198,65 @@ def merge_groups(units: dict[str, list[dict[str, Any]]]) -> list[list[str]]:
     return sorted(groups.values())
 
 
-def chain_type(records: list[dict[str, Any]]) -> str:
-    """Majority NER over the chain's non-pronoun heads, "O" ignored; ties -> alphabetically first; none -> OTHER."""
-    counts = Counter(r["mention_ner"] for r in records if r["mention_head_pos"] != PRONOUN_POS)
-    counts.pop(NO_NER, None)
-    if not counts:
-        return OTHER_TYPE
-    return min(counts, key=lambda ner: (-counts[ner], ner))
-
-
-def chain_description(records: list[dict[str, Any]]) -> str:
+def chain_description(records: list[MentionRecord]) -> str:
     """The most frequent non-pronoun mention string (all mentions if none); ties -> alphabetically first."""
-    pool = [r for r in records if r["mention_head_pos"] != PRONOUN_POS] or records
-    counts = Counter(r["tokens_str"] for r in pool)
-    return min(counts, key=lambda text: (-counts[text], text))
+    return majority(r.tokens_str for r in non_pronouns(records) or records)
 
 
-def assign_chain(records: list[dict[str, Any]], chain_id_stem: str) -> None:
-    """Give every record of one chain the chain id, type, description and singleton flag (in place)."""
-    full_type = chain_type(records)
+def assign_chain(records: list[MentionRecord], chain_id_stem: str) -> list[MentionRecord]:
+    """The records of one chain with its chain id ``{TYPE[:3]}_{stem}``, entity type and description."""
+    full_type = chain_entity_type(records)
     description = chain_description(records)
-    for record in records:
-        record["coref_chain"] = f"{full_type[:3]}_{chain_id_stem}"
-        record["mention_full_type"] = full_type
-        record["mention_type"] = full_type[:3]
-        record["description"] = description
-        record["is_singleton"] = len(records) == 1
+    chain = f"{mention_type_of(full_type)}_{chain_id_stem}"
+    return [replace(r.with_type(full_type), coref_chain=chain, description=description) for r in records]
 
 
-def merge_within_subtopic(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+def merge_within_subtopic(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
     """The NP4E finalize hook: merge within-document chains across the documents of each subtopic.
 
     Input records carry the provisional within-document chain id in ``coref_chain``. Two chains of different
     documents of one subtopic are linked by :func:`chains_match`; chains are the connected components
     (deterministic transitive closure, unlike the reference's two-hop expansion from a seed chain, REFERENCE.md
     §1.3). The merged chain id is ``{TYPE[:3]}_{smallest provisional id of the group}``, so rebuilding gives the
-    same ids. Nothing is dropped: pronoun-only chains stay as they are (the reference drops them).
+    same ids. Nothing is dropped: pronoun-only chains stay as they are (the reference drops them). The records
+    come back in the order given.
     """
-    by_subtopic: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    by_subtopic: dict[str, list[MentionRecord]] = defaultdict(list)
     for record in records:
-        by_subtopic[record["subtopic_id"]][record["coref_chain"]].append(record)
-    for units in by_subtopic.values():
+        by_subtopic[record.subtopic_id].append(record)
+    merged: dict[int, MentionRecord] = {}
+    for subtopic_records in by_subtopic.values():
+        units = by_chain(subtopic_records)
         for group in merge_groups(units):
-            assign_chain([r for key in group for r in units[key]], group[0])
-    return records, []
+            members = [r for key in group for r in units[key]]
+            merged.update(zip(map(id, members), assign_chain(members, group[0])))
+    return [merged.get(id(r), r) for r in records], []
 
 
 SPEC = register(
     DatasetSpec(
         id="np4e",
         paper_name="NP4E_cd",
-        reference_name="NP4E",
+        authors_folder="NP4E",
         raw_folder="NP4E",
         mention_kinds=("entity",),
-        licence="not stated",
-        read=read_np4e,
+        reader=read_np4e,
         finalize=merge_within_subtopic,
-        description="Noun phrases for events (terrorism news, 5 events); cross-document chains merged heuristically.",
         mention_id_prefix="NP4E_",
+        expected_counts=(
+            ExpectedCount("mentions_annotated", 6574, "paper Table 8 'Original' (the coref markables)"),
+            ExpectedCount(
+                "mentions_written",
+                6574,
+                "paper Table 8 'Original': every markable is kept (the paper's 6559 lost 15 to re-mapping and to "
+                "pronoun-only cross-document groups the authors' code drops)",
+            ),
+            ExpectedCount("documents", 94, "paper Table 2"),
+            ExpectedCount("train.documents", 55, "paper Table 12"),
+            ExpectedCount("val.documents", 19, "paper Table 12"),
+            ExpectedCount("test.documents", 20, "paper Table 12"),
+            ExpectedCount("singletons", 0, "paper Table 2 (every markable is in a coref set; merging only grows)"),
+            ExpectedCount("test.mentions", 1440, "paper Table 4 (no re-mapping losses in the test split)"),
+        ),
     )
 )

@@ -12,7 +12,7 @@ Structure (paper §7.1.12, REFERENCE.md §1.3):
   paragraph twice when three or more mentions share it; here each paragraph appears once.
 - Original tokens, heads, lemmas, POS and NER are kept (``reparse=False``; NER ``UNK`` -> ``O``). The head
   token is the first occurrence of the head string in the mention (REFERENCE.md §2.1 rule D).
-- The context window uses the ``paragraph`` rule (REFERENCE.md §2.3 WEC variant).
+- The context window uses the paragraph rule (:attr:`~ucdcr.registry.ContextRule.AROUND_FIRST_TOKEN_BY_PARAGRAPH`).
 - Chain id = uCDCR's ``re.sub(r"\\W+", "", f"{coref_chain}_{coref_link with _}")[:35]``, description = the
   linked page title. subtopic / document ids are ``shortuuid(title)`` as in uCDCR.
 - A mention whose document is in no topic map row, whose head is not among its tokens, or whose
@@ -25,11 +25,10 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from ucdcr.download import require_raw_files
-from ucdcr.formats.fcc_csv import name_shortuuid
+from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.formats.wec_json import TopicRow, WecMention, first_listed, read_mentions, read_topic_map, read_topic_names
-from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import DatasetSpec, ReadOptions, register
+from ucdcr.records import DroppedMention, GivenHead, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
+from ucdcr.registry import ContextRule, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "wec_eng"
 MENTION_FILES: dict[Split, str] = {
@@ -52,15 +51,13 @@ def chain_id(coref_chain: str, coref_link: str) -> str:
 
 def read_topic_maps(folder: Path) -> tuple[list[str], dict[Split, dict[str, TopicRow]]]:
     """Topic names and, per split, document -> its (first listed) topic map row."""
-    require_raw_files(DATASET_ID, folder, [TOPIC_NAMES_FILE, *(topic_map_file(s) for s in MENTION_FILES)])
     names = read_topic_names(folder / TOPIC_NAMES_FILE)
     maps = {split: first_listed(read_topic_map(folder / topic_map_file(split), names)) for split in MENTION_FILES}
     return names, maps
 
 
-def read(folder: Path, options: ReadOptions | None = None) -> SourceCorpus:
-    """Raw ``WEC-Eng/`` folder -> SourceCorpus (raises MissingRawData / FormatError)."""
-    require_raw_files(DATASET_ID, folder, list(MENTION_FILES.values()))
+def read(folder: Path, options: ReadOptions) -> SourceCorpus:
+    """Raw ``WEC-Eng/`` folder -> SourceCorpus (raises FormatError)."""
     names, maps = read_topic_maps(folder)
     topic_ids = {name: str(i) for i, name in enumerate(sorted(names))}
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[folder / TOPIC_NAMES_FILE])
@@ -126,13 +123,9 @@ def _add_document(
                 full_type="EVENT",
                 description=mention.coref_link,
                 source_id=mention.mention_id,
-                attributes={
-                    "head": mention.head,
-                    "head_lemma": mention.head_lemma,
-                    "head_pos": mention.head_pos,
-                    "ner": "O" if mention.ner == "UNK" else mention.ner,
-                    "text": mention.tokens_str,
-                },
+                given_head=GivenHead(
+                    mention.head, mention.head_lemma, mention.head_pos, "O" if mention.ner == "UNK" else mention.ner
+                ),
             )
         )
 
@@ -161,15 +154,22 @@ register(
     DatasetSpec(
         id=DATASET_ID,
         paper_name="WEC-Eng",
-        reference_name="WECEng",
+        authors_folder="WECEng",
         raw_folder="WEC-Eng",
         mention_kinds=("event",),
-        licence="CC BY-SA 3.0",
-        read=read,
-        description="Wikipedia Event Coreference (English): anchor-text links to event pages; documents rebuilt from paragraphs.",
-        topic_level=True,
-        context_rule="paragraph",
+        reader=read,
+        context_rule=ContextRule.AROUND_FIRST_TOKEN_BY_PARAGRAPH,
         reparse=False,
         mention_id_prefix="WECEng_",
+        expected_counts=(
+            ExpectedCount("mentions_annotated", 43672, "paper Table 8 'Original'"),
+            ExpectedCount("mentions_written", 43672, "paper Table 8 'Parsed'"),
+            ExpectedCount("train.documents", 34132, "the authors' summary CSV"),
+            ExpectedCount("val.documents", 1194, "the authors' summary CSV"),
+            ExpectedCount("test.documents", 1803, "the authors' summary CSV"),
+            ExpectedCount("subtopics", 7370, "the authors' summary CSV"),
+            ExpectedCount("test.subtopics", 322, "paper Table 13 (WEC-Eng test row)"),
+            ExpectedCount("test.topics", 15, "paper Table 13 (WEC-Eng test row)"),
+        ),
     )
 )

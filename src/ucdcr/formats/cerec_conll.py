@@ -12,26 +12,25 @@ One file holds e-mail threads::
 Token lines have 7 columns separated by DOUBLE tabs: ``token``, message id (MI), section id (SI), speaker,
 entity type, mention, coref (``-`` = empty). The coref column is the annotation used: CoNLL-2012 brackets, several
 labels joined by ``|`` (``(3``, ``3)``, ``(3)``, ``(10|(9)``); a closing bracket closes the most recent open
-mention of the same chain. (The README calls the format eight-column; the files have seven.)
+mention of the same chain. (The README calls the format eight-column; the files have seven.) Blocks and brackets
+are read by :mod:`ucdcr.formats.conll2012` (its rules and errors), with lines outside documents refused.
 
 :func:`read_cerec_conll` returns threads with their tokens (numbered per thread, with the sentence number in the
-thread) and mentions as token index ranges. A wrong column count, a closing bracket without an opening one, a
-mention left open at ``#end document``, or tokens outside a document raise :class:`~ucdcr.errors.FormatError`
-with the file (or ``zip:member``) and line.
+thread: blank lines end sentences) and mentions as token index ranges. A wrong column count, a closing bracket
+without an opening one, a mention left open at ``#end document``, or tokens outside a document raise
+:class:`~ucdcr.errors.FormatError` with the file (or ``zip:member``) and line.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.conll2012 import BracketPairer, read_blocks
 from ucdcr.formats.inputs import text_lines
 
 COLUMN_SEPARATOR = "\t\t"
 COLUMNS = 7
-EMPTY = "-"
-_LABEL = re.compile(r"^(?P<open>\()?(?P<chain>[^()|]+)(?P<close>\))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,90 +72,40 @@ class CerecThread:
         return self.name.removesuffix(".txt")
 
 
-def parse_labels(value: str, where: str, line: int) -> list[tuple[str, bool, bool]]:
-    """``(10|9)|(8)`` -> [(chain, opens, closes), …]; ``-`` -> []."""
-    if value == EMPTY:
-        return []
-    labels = []
-    for label in value.split("|"):
-        match = _LABEL.match(label.strip())
-        if not match or not (match.group("open") or match.group("close")):
-            raise FormatError(where, f"malformed coref label {label!r} in {value!r}", line)
-        labels.append((match.group("chain"), bool(match.group("open")), bool(match.group("close"))))
-    return labels
+class _ThreadReader:
+    """Reads the token lines of one thread (a :class:`~ucdcr.formats.conll2012.DocumentReader`)."""
 
-
-class _ThreadBuilder:
     def __init__(self, where: str, name: str, line: int) -> None:
         self.where = where
-        self.thread = CerecThread(name, line)
-        self.sentence = 0
-        self.sentence_has_tokens = False
-        self.open: dict[str, list[tuple[int, int]]] = {}
+        self.thread = CerecThread(name.strip(), line)
+        self.brackets = BracketPairer(where, name)
 
-    def blank(self) -> None:
-        if self.sentence_has_tokens:
-            self.sentence += 1
-            self.sentence_has_tokens = False
-
-    def add(self, columns: list[str], line: int) -> None:
+    def add(self, line: str, number: int, sentence: int) -> None:
+        columns = line.split(COLUMN_SEPARATOR)
+        if len(columns) != COLUMNS:
+            raise FormatError(
+                self.where, f"expected {COLUMNS} columns separated by double tabs, found {len(columns)}", number
+            )
         text, message_id, section_id, speaker, entity_type, _mention, coref = columns
         index = len(self.thread.tokens)
         self.thread.tokens.append(
-            CerecToken(index, text, message_id, section_id, speaker, entity_type, self.sentence, line)
+            CerecToken(index, text, message_id, section_id, speaker, entity_type, sentence, number)
         )
-        self.sentence_has_tokens = True
-        for chain, opens, closes in parse_labels(coref, self.where, line):
-            if opens and closes:
-                self.thread.mentions.append(CerecMention(chain, index, index, line))
-            elif opens:
-                self.open.setdefault(chain, []).append((index, line))
-            else:
-                stack = self.open.get(chain)
-                if not stack:
-                    raise FormatError(self.where, f"closing bracket {chain}) without an opening ({chain}", line)
-                first, first_line = stack.pop()
-                self.thread.mentions.append(CerecMention(chain, first, index, first_line))
+        self.brackets.add(index, coref.strip(), number)
 
-    def finish(self, line: int) -> CerecThread:
-        left_open = [(chain, first_line) for chain, stack in self.open.items() for _, first_line in stack]
-        if left_open:
-            chain, first_line = left_open[0]
-            raise FormatError(
-                self.where, f"mention ({chain} opened on line {first_line} is not closed before #end document", line
-            )
-        self.thread.mentions.sort(key=lambda m: (m.first, -m.last, m.chain))
+    def finish(self, number: int) -> CerecThread:
+        tokens = self.thread.tokens
+        mentions = [
+            CerecMention(chain, first, last, tokens[first].line)
+            for chain, spans in self.brackets.finish(number).items()
+            for first, last in spans
+        ]
+        self.thread.mentions = sorted(mentions, key=lambda m: (m.first, -m.last, m.chain))
         return self.thread
 
 
 def read_cerec_conll(text: str, where: str) -> list[CerecThread]:
     """Threads of one CEREC CoNLL file given as text (``where`` names the file in errors)."""
-    threads: list[CerecThread] = []
-    builder: _ThreadBuilder | None = None
-    for line_number, line in enumerate(text_lines(text), start=1):
-        if line.startswith("#begin document"):
-            if builder is not None:
-                raise FormatError(where, "#begin document inside an open document", line_number)
-            builder = _ThreadBuilder(where, line[len("#begin document") :].strip(), line_number)
-        elif line.startswith("#end document"):
-            if builder is None:
-                raise FormatError(where, "#end document without #begin document", line_number)
-            threads.append(builder.finish(line_number))
-            builder = None
-        elif not line.strip():
-            if builder is not None:
-                builder.blank()
-        else:
-            if builder is None:
-                raise FormatError(where, "token line outside #begin/#end document", line_number)
-            columns = line.split(COLUMN_SEPARATOR)
-            if len(columns) != COLUMNS:
-                raise FormatError(
-                    where, f"expected {COLUMNS} columns separated by double tabs, found {len(columns)}", line_number
-                )
-            builder.add(columns, line_number)
-    if builder is not None:
-        raise FormatError(where, f"document {builder.thread.name!r} is not closed by #end document")
-    if not threads:
-        raise FormatError(where, "no documents (#begin document … #end document)")
-    return threads
+    return read_blocks(
+        text_lines(text), where, lambda name, line: _ThreadReader(where, name, line), lines_outside="refuse"
+    )

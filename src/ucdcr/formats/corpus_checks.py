@@ -7,7 +7,7 @@ one error naming every missing part (:class:`~ucdcr.errors.MissingRawData` when 
 left, moving it to another split, or leaving a split empty. Absences that are facts of a dataset (ECB+'s split
 file lists topics 15 and 17, which the corpus does not have) are declared in its module and are not errors.
 
-The reader option ``partial`` (``ucdcr build <id> -o partial=true``, ``ReadOptions(extra={"partial": True})``)
+The reader option ``partial`` (``ucdcr build <id> -o partial=true``, :attr:`ucdcr.registry.ReadOptions.partial`)
 accepts a partial corpus: the build goes on with what is there, ids and splits unchanged, and the corpus notes
 (hence the build report) name what is missing.
 
@@ -23,41 +23,16 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Literal
 
-from ucdcr.errors import FormatError, MissingRawData, UcdcrError
+from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.records import SPLITS, SourceCorpus
 from ucdcr.registry import ReadOptions
 
-PARTIAL_OPTION = "partial"
 PARTIAL_HINT = "To build what is there anyway, pass -o partial=true (the build report then lists what is missing)."
-_TRUE = {"true", "yes", "1", "on"}
-_FALSE = {"false", "no", "0", "off", ""}
-
-
-def flag_option(options: ReadOptions | None, name: str) -> bool:
-    """A true/false reader option (``-o name=true``; also yes/no, 1/0, on/off); absent means false."""
-    value = (options.extra if options else {}).get(name, False)
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE | _FALSE:
-        return text in _TRUE
-    raise UcdcrError(f"reader option {name}={value!r}: expected true or false")
-
-
-def list_option(options: ReadOptions | None, name: str) -> list[str]:
-    """A list reader option: a list, or one comma-separated string (``-o outlets=a,b``), never read letter by
-    letter; absent means empty."""
-    value = (options.extra if options else {}).get(name) or []
-    if isinstance(value, str):
-        value = value.split(",")
-    if not isinstance(value, (list, tuple)):
-        raise UcdcrError(f"reader option {name}={value!r}: expected a list or a comma-separated string")
-    return [str(item).strip() for item in value if str(item).strip()]
 
 
 def partial_allowed(options: ReadOptions | None) -> bool:
     """Whether the user accepts a partial corpus (reader option ``partial``)."""
-    return flag_option(options, PARTIAL_OPTION)
+    return options is not None and options.partial
 
 
 def natural_order(names: Iterable[str]) -> list[str]:
@@ -101,7 +76,6 @@ def require_listed_ids(
     ``what`` names the parts (e.g. "topic folders"); the error names the missing ids (with their ``names``, e.g.
     ``1 (china)``) and the splits they would leave empty.
     """
-    partial_allowed(options)  # a bad option value is an error also when nothing is missing
     found_ids = set(found)
     missing = natural_order(set(split_of) - found_ids - set(known_absent))
     if not missing:

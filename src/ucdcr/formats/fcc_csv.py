@@ -13,14 +13,10 @@ without a seminal event has an empty ``seminal-event``. ``event`` is the footbal
 (``other_event`` = an event outside the tournament ontology). "Stacked" actions are one span annotated once per
 event it refers to, each with its own ``mention-id``. The participant/time/location tables and
 ``cross_subtopic_semantic_roles.csv`` have no coreference and are not read (uCDCR does not output them either).
-
-:func:`name_shortuuid` reproduces ``shortuuid.uuid(name)`` (shortuuid 1.x), which uCDCR uses for FCC-T subtopic ids
-and HyperCoref document ids, so built keys join with the authors' released files.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,19 +27,6 @@ from ucdcr.formats.inputs import csv_records, read_text
 DOCUMENT_COLUMNS = ("doc-id", "collection", "seminal-event")
 TOKEN_COLUMNS = ("doc-id", "sentence-idx", "token-idx", "token")
 ACTION_COLUMNS = ("doc-id", "mention-id", "sentence-idx", "token-idx-from", "token-idx-to", "event")
-_SHORTUUID_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-
-def name_shortuuid(name: str) -> str:
-    """``shortuuid.uuid(name)``: uuid5 (URL namespace for http(s) names, else DNS) in shortuuid's base-57, 22 chars."""
-    namespace = uuid.NAMESPACE_URL if name.lower().startswith(("http://", "https://")) else uuid.NAMESPACE_DNS
-    number = uuid.uuid5(namespace, name).int
-    digits = []
-    while number:
-        number, digit = divmod(number, len(_SHORTUUID_ALPHABET))
-        digits.append(_SHORTUUID_ALPHABET[digit])
-    digits.extend(_SHORTUUID_ALPHABET[0] * max(22 - len(digits), 0))
-    return "".join(reversed(digits))
 
 
 @dataclass(frozen=True, slots=True)

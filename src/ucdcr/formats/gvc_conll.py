@@ -2,7 +2,9 @@
 
 ``verbose.conll`` (cltl/GunViolenceCorpus; its README + the uCDCR parser):
 
-* ``#begin document (<doc_id>);`` opens a document, ``#end document`` closes it; blank lines are ignored.
+* ``#begin document (<doc_id>);`` opens a document, ``#end document`` closes it; blank lines are ignored (the
+  blocks are read by :func:`ucdcr.formats.conll2012.read_blocks`: its rules and errors, lines outside documents
+  refused).
 * every other line has 5 TAB-separated columns::
 
       <doc_id>.<sentence_id>[.<token_id>]  token  DCT|TITLE|BODY  INCIDENT_ID.EVENTTYPE.PARTICIPANT_INFO  chain
@@ -11,7 +13,8 @@
   (``a212….DCT	2017-01-14	DCT	-	-``, a key with two parts).
 * the chain column is ``-`` (no mention), ``(123)`` (one-token mention), ``(123`` (first token), ``123``
   (inside), ``123)`` (last token). Mentions do not nest. Chain ``0`` means "annotated but not linked": the
-  mention becomes a singleton (as in uCDCR).
+  mention becomes a singleton (as in uCDCR). This is not CoNLL-2012's bracket column (which has no inside marker
+  and lets mentions nest), so it is read here, not by the bracket reader.
 * line breaks of the article are tokens with the text ``NEWLINE``.
 
 How ucdcr maps it: a document's sentences are the runs of tokens with the same ``<sentence_id>`` (so the DCT
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.conll2012 import read_blocks
 from ucdcr.formats.inputs import csv_rows, read_text, text_lines
 from ucdcr.records import Split
 
@@ -41,7 +45,7 @@ TEXT_PARTS = frozenset({"DCT", "TITLE", "BODY"})
 SPLIT_FILES: dict[Split, str] = {"train": "train.csv", "val": "dev.csv", "test": "test.csv"}
 DOC_TO_EVENT_FILE = "gvc_doc_to_event.csv"
 
-_BEGIN = re.compile(r"^#begin document \((?P<doc>[^)]+)\);?\s*$")
+_DOCUMENT_NAME = re.compile(r"^\((?P<doc>[^)]+)\);?\s*$")
 _CHAIN = re.compile(r"^(?:-|\((?P<single>\d+)\)|\((?P<open>\d+)|(?P<close>\d+)\)|(?P<inside>\d+))$")
 
 
@@ -75,7 +79,8 @@ class GvcDocument:
 
 
 class _DocumentBuilder:
-    """Collects the token lines of one document and checks the chain brackets."""
+    """Collects the token lines of one document and checks the chain brackets (a
+    :class:`~ucdcr.formats.conll2012.DocumentReader`)."""
 
     def __init__(self, path: Path, doc_id: str, line: int) -> None:
         self.path = path
@@ -86,7 +91,11 @@ class _DocumentBuilder:
         self._break_pending = False
         self._open: tuple[str, str, int, list[str]] | None = None  # chain, description, line, keys
 
-    def add(self, columns: list[str], line: int) -> None:
+    def add(self, line_text: str, line: int, sentence: int) -> None:
+        """One token line (``sentence``, the blank-line count, is not used: GVC's sentences are its keys')."""
+        columns = line_text.split("\t")
+        if len(columns) != 5:
+            raise FormatError(self.path, f"expected 5 tab-separated columns, got {len(columns)}", line)
         key, text, part, verbose, chain_value = columns
         doc_part, _, rest = key.partition(".")
         if doc_part != self.doc.doc_id or not rest:
@@ -153,39 +162,19 @@ class _DocumentBuilder:
 
 def read_verbose_conll(path: Path) -> list[GvcDocument]:
     """Parse ``verbose.conll`` into documents with their tokens and mentions (raises FormatError)."""
-    documents: list[GvcDocument] = []
     seen: set[str] = set()
-    builder: _DocumentBuilder | None = None
-    line_no = 0
-    for line_no, line in enumerate(text_lines(read_text(path)), start=1):
-        if not line.strip():
-            continue
-        begin = _BEGIN.match(line)
-        if begin:
-            if builder is not None:
-                raise FormatError(path, f"document {builder.doc.doc_id!r} has no #end document", line_no)
-            doc_id = begin.group("doc")
-            if doc_id in seen:
-                raise FormatError(path, f"document {doc_id!r} occurs twice", line_no)
-            seen.add(doc_id)
-            builder = _DocumentBuilder(path, doc_id, line_no)
-        elif line.startswith("#end document"):
-            if builder is None:
-                raise FormatError(path, "#end document without #begin document", line_no)
-            documents.append(builder.finish(line_no))
-            builder = None
-        elif builder is None:
-            raise FormatError(path, "token line outside #begin document ... #end document", line_no)
-        else:
-            columns = line.split("\t")
-            if len(columns) != 5:
-                raise FormatError(path, f"expected 5 tab-separated columns, got {len(columns)}", line_no)
-            builder.add(columns, line_no)
-    if builder is not None:
-        raise FormatError(path, f"document {builder.doc.doc_id!r} has no #end document (file truncated?)", line_no)
-    if not documents:
-        raise FormatError(path, "no documents found")
-    return documents
+
+    def open_document(name: str, line: int) -> _DocumentBuilder:
+        match = _DOCUMENT_NAME.match(name)
+        if match is None:
+            raise FormatError(path, f"expected '#begin document (<doc_id>);', the document name is {name!r}", line)
+        doc_id = match.group("doc")
+        if doc_id in seen:
+            raise FormatError(path, f"document {doc_id!r} occurs twice", line)
+        seen.add(doc_id)
+        return _DocumentBuilder(path, doc_id, line)
+
+    return read_blocks(text_lines(read_text(path)), path, open_document, lines_outside="refuse")
 
 
 def read_doc_to_event(path: Path) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""JSON inputs shared by several readers: loading, checking shapes and value types, and the uCDCR split file.
+"""JSON inputs shared by several readers: loading, and checking shapes and value types (the uCDCR split file is
+read by :mod:`ucdcr.formats.split_file`).
 
 - Any JSON file is read as UTF-8 text (the rule of :mod:`ucdcr.formats.inputs`); malformed JSON becomes a
   :class:`~ucdcr.errors.FormatError` naming the file and line.
@@ -7,11 +8,6 @@
   wrong shape is one FormatError saying where (``record 3: field 'sentence_id'``), what was expected and what was
   found (``must be an integer, got the string 'first'``). Booleans are never integers; ``null`` is never a value
   of a required field.
-- The uCDCR split file ``ucdcr-meta/train_val_test_split.json`` (ECB+, ECB+METAm, NP4E, NIdent, MEANTIME,
-  NewsWCL50r): an object ``{"train": [ids], "val": [ids], "test": [ids]}`` whose ids are topic or subtopic ids
-  (integers or strings; ``1`` and ``"1"`` are the same id). A split that is not a list (a number, or a string
-  such as ``"1,2,3"`` that would be read character by character), an id that is not an integer or string, an id
-  listed in two splits, or a split name other than train/val/test is an error.
 """
 
 from __future__ import annotations
@@ -20,9 +16,8 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from ucdcr.errors import FormatError, MissingRawData
+from ucdcr.errors import FormatError
 from ucdcr.formats.inputs import read_text
-from ucdcr.records import SPLITS, Split
 
 JsonKind = Literal["object", "list", "string", "integer", "number", "id", "boolean"]
 _KIND_NAMES: dict[str, str] = {
@@ -108,25 +103,3 @@ def int_of(value: Any, path: str | Path, where: str) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         return int(value)
     return int(expect(value, "integer", path, where))
-
-
-def read_split_map(path: Path) -> dict[str, Split]:
-    """id -> split from a uCDCR split file (MissingRawData when the file is absent)."""
-    if not path.exists():
-        raise MissingRawData(f"split file not found: {path}")
-    data = expect(read_json(path), "object", path, "the split file", of="split -> list of ids")
-    split_of: dict[str, Split] = {}
-    for split, ids in data.items():
-        if split not in SPLITS:
-            raise FormatError(path, f"unknown split {split!r}; expected one of {SPLITS}")
-        for item in list_of(ids, "id", path, f"split {split!r} (a list of ids)"):
-            key = str(item)
-            if key in split_of:
-                problem = (
-                    f"id {key!r} is listed twice in {split}"
-                    if split_of[key] == split
-                    else f"id {key!r} is in both {split_of[key]} and {split} (topic {key} is in two splits)"
-                )
-                raise FormatError(path, problem)
-            split_of[key] = split
-    return split_of

@@ -63,17 +63,13 @@ class MmaxDocument:
     files: list[Path] = field(default_factory=list)
 
 
-def _parse_xml(path: Path) -> etree._Element:
-    return read_xml(path)
-
-
 def _local(tag: object) -> str:
     return etree.QName(tag).localname if isinstance(tag, str) else ""
 
 
 def read_words(path: Path) -> list[Word]:
     """The ``<word id=…>`` elements of a base-data file, in file (= document) order."""
-    root = _parse_xml(path)
+    root = read_xml(path)
     words: list[Word] = []
     seen: set[str] = set()
     for element in root:
@@ -110,7 +106,7 @@ def parse_span(span: str, position: dict[str, int], order: list[str], path: Path
 
 def read_markables(path: Path, words: list[Word]) -> list[Markable]:
     """The markables of one level file, spans resolved to word ids (file order kept)."""
-    root = _parse_xml(path)
+    root = read_xml(path)
     order = [w.word_id for w in words]
     position = {word_id: i for i, word_id in enumerate(order)}
     markables: list[Markable] = []
@@ -144,7 +140,7 @@ def _folder_paths(folder: Path) -> tuple[Path, Path]:
     common = folder / "common_paths.xml"
     basedata, markables = DEFAULT_BASEDATA, DEFAULT_MARKABLES
     if common.exists():
-        root = _parse_xml(common)
+        root = read_xml(common)
         for element in root:
             name, text = _local(element.tag), (element.text or "").strip()
             if name == "basedata_path" and text:
@@ -156,7 +152,7 @@ def _folder_paths(folder: Path) -> tuple[Path, Path]:
 
 def words_file_of(project: Path) -> str:
     """The base-data file name a ``.mmax`` project file names in ``<words>``."""
-    root = _parse_xml(project)
+    root = read_xml(project)
     for element in root:
         if _local(element.tag) == "words" and (element.text or "").strip():
             return (element.text or "").strip()

@@ -1,14 +1,19 @@
 """Export unified mentions as CoNLL-2012 coreference files that the reference scorer v8.01 reads.
 
-Format written (one file per split and level)::
+:func:`export_dataset` writes a built dataset, one file per split: ``<out>/<name>_<split>_<level>[_<type>].conll``
+(``name`` the dataset folder's name in lower case; ``_event`` / ``_entity`` when only those mentions are exported)
+and its mapping file ``<file>.chains.json``; a split without documents writes nothing. :func:`export_conll` writes
+one file from mention and token tables.
+
+Format written::
 
     #begin document (<name>); part 000
     <doc_key>\t<sent_id>\t<token_id>\t<token>\t<coref>
     ...                                   (a blank line after every sentence)
     #end document
 
-The coref column is the last TAB field, as v8.01 reads it (SCORER.md §4.1), written by the scorer's own
-:func:`ucdcr.scoring.conll.coref_annotations`: ``-`` for no mention, else labels joined by ``|``: ``(N)`` a
+The coref column is the last TAB field, as v8.01 reads it, written by :func:`ucdcr.formats.conll2012.bracket_labels`
+(checked: what it writes reads back as written): ``-`` for no mention, else labels joined by ``|``: ``(N)`` a
 one-token mention, ``(N`` the first and ``N)`` the last token of a longer one. ``N`` is an
 integer chain id (v8.01 ignores non-numeric ids); the JSON mapping file written beside the CoNLL file gives the
 original ``coref_chain`` of every integer. Token text has its whitespace replaced by ``_`` so that one token is one
@@ -26,27 +31,25 @@ such a mention is left out and listed in :attr:`ExportSummary.left_out` (and the
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from ucdcr.errors import FormatError
+from ucdcr.api import dataset_dir, load
+from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.formats.conll2012 import bracket_labels
+from ucdcr.io.atomic import write_json, write_text
+from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
-from ucdcr.scoring.conll import coref_annotations
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 
 Level = Literal["document", "subtopic", "topic"]
 LEVELS: tuple[Level, ...] = ("document", "subtopic", "topic")
 EXPORT_FIELDS: tuple[str, ...] = ("mention_id", "coref_chain", "conll_doc_key", "sent_id", "tokens_number", "split")
+MentionSelection = Literal["all", "event", "entity"]
+MENTION_SELECTIONS: tuple[MentionSelection, ...] = ("all", "event", "entity")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,59 @@ class ExportSummary:
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (mention_id, reason)
 
 
+@dataclass
+class DatasetExport:
+    """What :func:`export_dataset` wrote: per split, its summary, or None when the split has no documents."""
+
+    dataset: str
+    splits: dict[str, ExportSummary | None] = field(default_factory=dict)
+
+
+def export_dataset(
+    dataset: str | Path,
+    out: Path,
+    split: str | None = None,
+    level: str = "document",
+    mentions: str = "all",
+    data_dir: str | Path | None = None,
+) -> DatasetExport:
+    """Export a built dataset (an id in the data dir or a folder path) as CoNLL key files into ``out``: every split,
+    or only ``split``; ``mentions``: all, or only the event or entity mentions (file names in the module docstring).
+    """
+    chosen_level = _choice(level, LEVELS, "level")
+    selection = _choice(mentions, MENTION_SELECTIONS, "mentions")
+    folder = dataset_dir(dataset, data_dir)
+    result = DatasetExport(folder.name.lower())
+    documents = load(folder, kind="documents")
+    table = load(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS)
+    for one_split in [split] if split else list(SPLITS):
+        split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)
+        if split_documents.num_rows == 0:
+            result.splits[one_split] = None
+            continue
+        split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
+        path = out / export_file_name(result.dataset, one_split, chosen_level, selection)
+        result.splits[one_split] = export_conll(split_mentions, split_documents, chosen_level, path)
+    return result
+
+
+Choice = TypeVar("Choice", bound=str)
+
+
+def _choice(value: str, valid: tuple[Choice, ...], what: str) -> Choice:
+    """``value`` as one of ``valid``; anything else is an error listing them."""
+    for choice in valid:
+        if value == choice:
+            return choice
+    raise UcdcrError(f"unknown {what} {value!r}; valid: {', '.join(valid)}")
+
+
+def export_file_name(dataset: str, split: str, level: Level, mentions: MentionSelection) -> str:
+    """``<dataset>_<split>_<level>.conll``, with ``_event`` or ``_entity`` before ``.conll`` for one type only."""
+    suffix = "" if mentions == "all" else f"_{mentions}"
+    return f"{dataset}_{split}_{level}{suffix}.conll"
+
+
 def group_name(doc_key: str, level: Level) -> str:
     """The CoNLL document a uCDCR document belongs to at a level."""
     if level == "document":
@@ -88,8 +144,7 @@ def export_conll(
     Every document of ``documents`` is written (documents without mentions too). The mapping file (default
     ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain.
     """
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
+    level = _choice(level, LEVELS, "level")
     mapping_path = mapping_path or conll_path.with_name(conll_path.name + ".chains.json")
     summary = ExportSummary(conll_path, mapping_path)
     tokens_by_doc = _tokens_by_document(documents)
@@ -111,8 +166,8 @@ def export_conll(
         "chains": {str(number): chain for chain, number in chain_ids.items()},
         "left_out": [{"mention_id": mention_id, "reason": reason} for mention_id, reason in summary.left_out],
     }
-    write_text_atomic(conll_path, "\n".join(lines) + "\n")
-    write_text_atomic(mapping_path, json.dumps(mapping, indent=1, ensure_ascii=False) + "\n")
+    write_text(conll_path, "\n".join(lines) + "\n")
+    write_json(mapping_path, mapping)
     return summary
 
 
@@ -202,10 +257,7 @@ def _document_lines(
     name: str, doc_keys: list[str], tokens_by_doc: dict[str, list[TokenRow]], spans: list[Span]
 ) -> list[str]:
     n_tokens = sum(len(tokens_by_doc[key]) for key in doc_keys)
-    clusters: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for span in spans:
-        clusters[str(span.chain)].append((span.start, span.end))
-    labels = iter(coref_annotations(n_tokens, clusters))
+    labels = iter(bracket_labels(n_tokens, [(span.start, span.end, str(span.chain)) for span in spans], check=True))
     lines = [f"#begin document ({name}); part 000"]
     for doc_key in doc_keys:
         previous_sent = None
@@ -223,20 +275,3 @@ def _token_field(text: str) -> str:
     return "_".join(text.split()) or "_"
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write a text file through a temporary file in the same folder and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temp, 0o666 & ~_UMASK)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def select(table: pa.Table, column: str, values: set[str]) -> pa.Table:
-    """Rows of ``table`` whose ``column`` is one of ``values``."""
-    return table.filter(pc.is_in(table[column], pa.array(sorted(values), pa.string())))

@@ -13,11 +13,11 @@ authors append random characters to ``mention_id`` to force this).
 
 Where JSON files are missing (the authors' release here lacks some of its larger files), the rows of that split
 come from ``all_mentions.parquet``. Their ``type`` is then taken from the split's other JSON file when present
-(every parquet row not in it is of the other type), else from the rule the authors' parsers used to pick the file:
-single-type datasets put everything in one file; ECB+ and ECB+METAm put a mention in the event file iff its
-chain id starts with ACT/NEG (regenerated "…-regener-…" chains and Singleton_… chains went to the entity file).
-The inferred types must form one block per type within each split, as the authors' parquet is written file by
-file; otherwise the folder is rejected with a message asking for the JSON files.
+(every parquet row not in it is of the other type), else from the rule the authors' parsers used to pick the file,
+as the dataset declares it (:class:`~ucdcr.registry.DatasetSpec`): a dataset with one mention kind has everything
+in one file; where the authors chose the file by the chain id (``authors_event_chains``), that rule applies to
+their parquet (repr-string lists). The inferred types must form one block per type within each split, as the
+authors' parquet is written file by file; otherwise the folder is rejected with a message asking for the JSON files.
 
 Every value is checked, never coerced: a JSON file must be UTF-8 (:mod:`ucdcr.io.text`) and hold a list of
 objects; each record needs every requested field with a value of its schema type (a string, an integer, a
@@ -37,7 +37,6 @@ from __future__ import annotations
 import ast
 import itertools
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -50,7 +49,7 @@ import pyarrow.parquet as pq
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.text import decode_text, read_bytes
 from ucdcr.records import SPLITS, MentionKind
-from ucdcr.registry import normalize_id
+from ucdcr.registry import DatasetSpec, by_authors_folder, get, known_ids, normalize_id
 from ucdcr.schema import (
     DOC_KEY_COLUMN,
     DOCUMENT_SCHEMA,
@@ -73,40 +72,21 @@ KINDS: tuple[MentionKind, ...] = ("event", "entity")
 KIND_FILES: dict[MentionKind, str] = {"event": EVENT_FILE, "entity": ENTITY_FILE}
 ANALYSIS_SCHEMA = MENTION_SCHEMA.append(pa.field(KIND_COLUMN, pa.string()))
 
-# The authors' dataset folder names (REFERENCE.md, top) and our dataset ids.
-REFERENCE_NAMES: dict[str, str] = {
-    "CD2CR": "cd2cr",
-    "CEREC": "cerec",
-    "ECBplus": "ecbplus",
-    "ECBplusMETAm": "ecbplus_metam",
-    "FCC": "fcct",
-    "GVC": "gvc",
-    "HyperCoref": "hypercoref",
-    "MEANTIME": "meantime",
-    "NewsWCL50": "newswcl50r",
-    "NIdent": "nident",
-    "NP4E": "np4e",
-    "WECEng": "wec_eng",
-}
-_SINGLE_KIND: dict[str, MentionKind] = {
-    "cd2cr": "entity",
-    "cerec": "entity",
-    "nident": "entity",
-    "np4e": "entity",
-    "fcct": "event",
-    "gvc": "event",
-    "wec_eng": "event",
-}
-_ECB_EVENT_CHAIN = re.compile(r"^(ACT|NEG)(?!.*regener)")
 
 
 def dataset_id(folder: str | Path) -> str | None:
     """Our dataset id for a folder named by our id (``ecbplus``) or the authors' name (``ECBplus``, ``NP4E-prep``)."""
+    spec = _dataset_of(folder)
+    return spec.id if spec else None
+
+
+def _dataset_of(folder: str | Path) -> DatasetSpec | None:
+    """The dataset of a folder named by its id, or by the authors' folder name (which wins over an id)."""
     name = Path(folder).name.removesuffix("-prep")
-    if name in REFERENCE_NAMES:
-        return REFERENCE_NAMES[name]
     key = normalize_id(name)
-    return key if key in REFERENCE_NAMES.values() else None
+    if name == key and key in known_ids():  # our own folder name: no need to import every dataset module
+        return get(key)
+    return by_authors_folder(name) or (get(key) if key in known_ids() else None)
 
 
 def is_dataset_folder(folder: Path) -> bool:
@@ -482,14 +462,15 @@ def _type_parquet_rows(
 
 
 def _kind_rule(folder: Path) -> Callable[[dict[str, Any]], MentionKind]:
-    key = dataset_id(folder)
-    if key in _SINGLE_KIND:
-        kind = _SINGLE_KIND[key]
+    spec = _dataset_of(folder)
+    if spec is not None and len(spec.mention_kinds) == 1:
+        kind = spec.mention_kinds[0]
         return lambda row: kind
-    # The chain-prefix rule is how the AUTHORS' ECB+ parsers chose the file; our builds choose by annotation type
-    # and always write the JSON files, so it applies to the authors' parquet (repr-string lists) only.
-    if key in ("ecbplus", "ecbplus_metam") and _is_authors_parquet(folder / MENTIONS_PARQUET):
-        return lambda row: "event" if _ECB_EVENT_CHAIN.match(row["coref_chain"]) else "entity"
+    # The chain-id rule is how the AUTHORS' parsers chose the file; our builds choose by annotation type and always
+    # write the JSON files, so it applies to the authors' parquet (repr-string lists) only.
+    events = spec.authors_event_chains if spec is not None else None
+    if events is not None and _is_authors_parquet(folder / MENTIONS_PARQUET):
+        return lambda row: "event" if events.match(row["coref_chain"]) else "entity"
     raise FormatError(
         folder,
         "mention files are missing and the event/entity file of a mention cannot be inferred for this dataset: "

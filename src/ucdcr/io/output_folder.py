@@ -39,6 +39,7 @@ import re
 import secrets
 import shutil
 import sys
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -46,6 +47,7 @@ from types import TracebackType
 from typing import Self
 
 from ucdcr.errors import UcdcrError
+from ucdcr.io.atomic import fsync_file, fsync_folder, reason
 
 try:
     import fcntl
@@ -108,19 +110,12 @@ class OutputFolder:
                 os.rename(staging, self.path)
             elif not exchange(staging, self.path):
                 _swap_by_renames(staging, self.path)
-            _sync_folder(self.path.parent)
+            fsync_folder(self.path.parent)
         except OSError as exc:
             raise UcdcrError(f"cannot replace {self.path} by the new build: {reason(exc)}") from exc
         # staging now holds the old folder (or nothing); removing it is tidying, so failures are left to step 3
         shutil.rmtree(staging, ignore_errors=True)
         self._staging = None
-
-
-def reason(exc: BaseException) -> str:
-    """The readable part of an OSError (or any error): 'No space left on device', not '[Errno 28] ...'."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
 
 
 def exchange(first: Path, second: Path) -> bool:
@@ -231,21 +226,8 @@ def _sync_tree(folder: Path) -> None:
     """fsync every file and folder below ``folder`` (so the swap never points at data still in flight)."""
     for root, _, files in os.walk(folder):
         for name in files:
-            _fsync(Path(root) / name, os.O_RDONLY)
-        _sync_folder(Path(root))
-
-
-def _sync_folder(folder: Path) -> None:
-    if hasattr(os, "O_DIRECTORY"):  # folders cannot be opened for fsync on Windows
-        _fsync(folder, os.O_RDONLY | os.O_DIRECTORY)
-
-
-def _fsync(path: Path, flags: int) -> None:
-    handle = os.open(path, flags)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
+            fsync_file(Path(root) / name)
+        fsync_folder(Path(root))
 
 
 class _Lock:
@@ -302,11 +284,16 @@ def _open_lock_file(path: Path) -> int:
 
 
 def _read_holder(handle: int) -> str:
-    try:
-        pid = os.pread(handle, 32, 0).decode("ascii", "replace").strip()
-    except OSError:
-        pid = ""
-    return f"pid {pid}" if pid.isdigit() else "pid unknown"
+    """The holder's pid; it writes it just after taking the lock, so an empty file is read again for a moment."""
+    for _ in range(50):
+        try:
+            pid = os.pread(handle, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            break
+        if pid.isdigit():
+            return f"pid {pid}"
+        time.sleep(0.01)
+    return "pid unknown"
 
 
 def _is_current(handle: int, path: Path) -> bool:

@@ -8,8 +8,8 @@ One folder per dataset::
     <data-dir>/<dataset>/build_report.json
 
 Every split folder has both JSON files (``[]`` when empty). The ``reference`` column is the CoNLL coreference
-column built from the mentions of each sentence, ordered by last token descending then span length ascending,
-labels ``(C)``, ``(C``, ``C)`` joined by the standard ``|`` ("-" for none).
+column of each sentence's mentions, written by :func:`ucdcr.formats.conll2012.bracket_labels` (labels ``(C)``,
+``(C``, ``C)`` joined by ``|``, "-" for none).
 
 Crash safety (:mod:`ucdcr.io.output_folder`): the files are written into a hidden staging folder next to the
 dataset folder, fsynced, and swapped in atomically; killed at any moment, ``<data-dir>/<dataset>`` is the complete
@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ucdcr.errors import UcdcrError
-from ucdcr.io.output_folder import OutputFolder, reason
+from ucdcr.formats.conll2012 import bracket_labels
+from ucdcr.io.atomic import write_errors
+from ucdcr.io.output_folder import OutputFolder
 from ucdcr.records import SPLITS
 from ucdcr.schema import (
     BUILD_REPORT,
@@ -83,7 +83,7 @@ def _write_mention_files(folder: Path, records: Sequence[Mapping[str, Any]], kin
         grouped[(record["split"], kind)].append({name: record[name] for name in MENTION_FIELDS})
     ordered: list[dict] = []
     for split in SPLITS:
-        with _writing(folder / split):
+        with write_errors(folder / split):
             (folder / split).mkdir()
         for kind, file_name in KIND_FILES:
             rows = grouped.get((split, kind), [])
@@ -98,36 +98,17 @@ def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
         body = "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in data) + ("\n]\n" if data else "]\n")
     else:
         body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=sort_keys) + "\n"
-    with _writing(path):
+    with write_errors(path):
         path.write_bytes(body.encode("utf-8"))
 
 
 def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> None:
     """Rows as a zstd parquet file with the declared schema. Not atomic by itself: write into a staging folder."""
-    with _writing(path):
+    with write_errors(path, pa.ArrowException):
         table = pa.Table.from_pylist(list(rows), schema=schema)
         pq.write_table(table, path, compression="zstd")
 
 
-@contextmanager
-def _writing(path: Path) -> Iterator[None]:
-    """OS and pyarrow errors while writing ``path`` become one UcdcrError naming it."""
-    try:
-        yield
-    except (OSError, pa.ArrowException) as exc:
-        raise UcdcrError(f"cannot write {path}: {reason(exc)}") from exc
-
-
-def reference_column(sentence_tokens: int, mentions: Sequence[tuple[int, int, str]]) -> list[str]:
-    """CoNLL coreference labels for one sentence; ``mentions``: (first token, last token, chain) inclusive."""
-    labels: list[list[str]] = [[] for _ in range(sentence_tokens)]
-    for first, last, chain in sorted(mentions, key=lambda m: (-m[1], m[1] - m[0], m[0], m[2])):
-        if first == last:
-            labels[first].append(f"({chain})")
-            continue
-        labels[first].append(f"({chain}")
-        labels[last].append(f"{chain})")
-    return ["|".join(tags) if tags else "-" for tags in labels]
 
 
 def document_rows(
@@ -141,7 +122,7 @@ def document_rows(
     sizes: dict[int, int] = defaultdict(int)
     for token in tokens:
         sizes[token.sent_id] += 1
-    columns = {sent: reference_column(size, by_sentence.get(sent, [])) for sent, size in sizes.items()}
+    columns = {sent: bracket_labels(size, by_sentence.get(sent, [])) for sent, size in sizes.items()}
     return [
         {
             DOC_KEY_COLUMN: doc_key,

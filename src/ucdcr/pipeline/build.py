@@ -1,35 +1,39 @@
 """Build one dataset: read -> detokenize -> parse -> align -> enrich -> finalize -> validate -> write.
 
-:func:`build_dataset` is the one entry point every dataset shares. The reader of the dataset (its
+:func:`build_dataset` is the one entry point every dataset shares. The dataset's required raw files (its manifest)
+are checked first, all at once; then the output folder is reserved, before the input is read: an unwritable data
+dir, or another build of the same dataset, fails before any work. The reader of the dataset (its
 :class:`~ucdcr.registry.DatasetSpec`) gives a :class:`~ucdcr.records.SourceCorpus`; the per-document stages
-(:mod:`ucdcr.pipeline.document`) run in batches over a process pool; the dataset's ``finalize`` hook (if any) sees
-the enriched records; ``is_singleton`` is set per split; the invariants of DESIGN.md §4 are checked; the folder is
-written crash-safely (:mod:`ucdcr.io.writer`). The output folder is reserved first, before the input is read: an
-unwritable data dir, or another build of the same dataset, fails before any work. The returned :class:`BuildReport` is the content of
-``build_report.json`` (plus the wall time, which stays out of the files so rebuilds are byte-identical).
+(:mod:`ucdcr.pipeline.document`) run in batches over a process pool and give typed
+:class:`~ucdcr.records.MentionRecord` s; the dataset's ``finalize`` hook (if any) takes and returns them;
+``is_singleton`` is set per split; the invariants of DESIGN.md §4 are checked; the folder is written crash-safely
+(:mod:`ucdcr.io.writer`). The returned :class:`BuildReport` is the content of ``build_report.json`` (plus the wall
+time, the output folder and, for a build with the default options, the differences from the dataset's declared
+counts, which stay out of the files so rebuilds are byte-identical).
 """
 
 from __future__ import annotations
 
-import hashlib
 import platform
 import time
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ucdcr import __version__
-from ucdcr.errors import FormatError, MissingRawData, UcdcrError
+from ucdcr.download import file_sha256
+from ucdcr.errors import FormatError
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.io.writer import document_rows, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.document import DocumentResult, DocumentTask, StageConfig, process_documents
 from ucdcr.pipeline.executor import batched, map_batches
 from ucdcr.pipeline.validate import check_disjoint_splits, check_records, singleton_flags
-from ucdcr.records import SPLITS, DroppedMention, SourceCorpus, SourceDocument, SourceMention
+from ucdcr.records import SPLITS, DroppedMention, MentionRecord, SourceCorpus, SourceDocument, SourceMention
 from ucdcr.registry import DatasetSpec, ReadOptions, get
 
 DOCUMENTS_PER_BATCH = 16
@@ -52,12 +56,14 @@ class BuildReport:
     options: dict[str, Any]
     output_dir: str = ""
     seconds: float = field(default=0.0, compare=False)
+    count_differences: list[str] = field(default_factory=list, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The build_report.json content (no wall time, no output path: rebuilds stay byte-identical)."""
+        """The build_report.json content (no wall time, output path or count differences: rebuilds stay
+        byte-identical)."""
         data = asdict(self)
-        data.pop("seconds")
-        data.pop("output_dir")
+        for key in ("seconds", "output_dir", "count_differences"):
+            data.pop(key)
         return data
 
 
@@ -67,24 +73,24 @@ def build_dataset(
     data_dir: str | Path,
     jobs: int = 1,
     progress: bool = True,
-    options: ReadOptions | None = None,
+    options: ReadOptions | Mapping[str, object] | None = None,
     output_name: str | None = None,
 ) -> BuildReport:
     """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report.
 
-    output_name: the folder name under ``data_dir`` instead of the dataset id (e.g. ``ecbplus_sample``).
+    options: the dataset's reader options, or their values by name (checked, see
+        :meth:`~ucdcr.registry.DatasetSpec.read_options`).
+    output_name: the folder name under ``data_dir`` instead of the dataset id (e.g. ``ecbplus_sample``); such a
+        build is not compared with the dataset's declared counts.
     """
     started = time.perf_counter()
     spec = get(dataset_id)
-    options = options or ReadOptions()
+    checked = spec.read_options(options)
     raw = Path(raw_dir) / spec.raw_folder
-    if not raw.is_dir():
-        from ucdcr.download import manual_steps_message
-
-        raise MissingRawData(manual_steps_message(spec.id, raw, ["the whole folder"]))
+    spec.check_raw_files(raw, checked)
     with OutputFolder(Path(data_dir) / (output_name or spec.id)) as output, _progress(progress) as bar:
         task = bar.add_task(f"{spec.id}: reading", total=None) if bar else None
-        corpus = spec.read(raw, options)
+        corpus = spec.reader(raw, checked)
         check_disjoint_splits([(d.doc_key, d.split) for d in corpus.documents])
         tasks, orphans = _tasks(corpus)
         if bar:
@@ -92,8 +98,10 @@ def build_dataset(
         results = _run_document_stages(spec, tasks, jobs, lambda n: bar.advance(task, n) if bar else None)
         if bar:
             bar.update(task, description=f"{spec.id}: validating and writing")
-        report = _finish(spec, raw, corpus, results, orphans, output, options)
+        report = _finish(spec, raw, corpus, results, orphans, output, checked)
     report.seconds = time.perf_counter() - started
+    if not checked.given() and output_name is None:  # the dataset itself, not a sample or a partial build
+        report.count_differences = spec.count_differences(report.counts, report.splits)
     return report
 
 
@@ -167,73 +175,53 @@ def _finish(
     options: ReadOptions,
 ) -> BuildReport:
     documents = {d.doc_key: d for d in corpus.documents}
-    kinds = {}
-    records: list[dict[str, Any]] = []
-    dropped = list(corpus.dropped) + orphans
-    for result in results:
-        dropped.extend(result.dropped)
-        for record in result.records:
-            kinds[record["mention_id"]] = record.pop("_kind")
-            records.append(record)
+    records = [record for result in results for record in result.records]
+    dropped = list(corpus.dropped) + orphans + [d for result in results for d in result.dropped]
     aligned = len(records)
     if spec.finalize is not None:
         records, finalize_dropped = spec.finalize(records)
         dropped.extend(finalize_dropped)
-        for record in records:  # a finalize hook may choose the output file by setting "_kind"
-            if "_kind" in record:
-                kinds[record["mention_id"]] = record.pop("_kind")
     order = {key: i for i, key in enumerate(documents)}
     records.sort(
         key=lambda r: (
-            SPLITS.index(r["split"]),
-            order.get(r["conll_doc_key"], -1),
-            r["sent_id"],
-            r["tokens_number"][0],
-            len(r["tokens_number"]),
-            r["mention_id"],
+            SPLITS.index(r.split),  # type: ignore[arg-type]
+            order.get(r.conll_doc_key, -1),
+            r.sent_id,
+            r.tokens_number[0],
+            len(r.tokens_number),
+            r.mention_id,
         )
     )
-    for record, flag in zip(records, singleton_flags(records)):
-        record["is_singleton"] = flag
+    records = [replace(record, is_singleton=flag) for record, flag in zip(records, singleton_flags(records))]
     tokens = {r.doc_key: r.tokens for r in results}
     check_records(
         records,
         {key: [(t.sent_id, t.token_id, t.token) for t in toks] for key, toks in tokens.items()},
         {key: d.split for key, d in documents.items()},
     )
-    record_kinds = [_kind(spec, kinds, r) for r in records]
-    report = _report(spec, raw, corpus, results, records, record_kinds, dropped, aligned, options)
-    document_table = _document_table(spec, corpus, tokens, records) if spec.texts_redistributable else None
-    write_dataset(output, records, record_kinds, document_table, report.to_json())
+    rows = [record.as_row() for record in records]
+    kinds = [record.kind for record in records]
+    report = _report(spec, raw, corpus, results, records, dropped, aligned, options)
+    document_table = _document_table(corpus, tokens, rows) if spec.texts_redistributable else None
+    write_dataset(output, rows, kinds, document_table, report.to_json())
     report.output_dir = str(output.path)
     return report
 
 
-def _kind(spec: DatasetSpec, kinds: dict[str, str], record: dict[str, Any]) -> str:
-    kind = kinds.get(record["mention_id"])
-    if kind is None and len(spec.mention_kinds) == 1:
-        kind = spec.mention_kinds[0]
-    if kind is None:
-        raise UcdcrError(
-            f"mention {record['mention_id']}: finalize created a mention whose kind (event/entity) is unknown"
-        )
-    return kind
-
-
 def _document_table(
-    spec: DatasetSpec, corpus: SourceCorpus, tokens: dict[str, list[Any]], records: list[dict[str, Any]]
+    corpus: SourceCorpus, tokens: dict[str, list[Any]], rows: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     by_document: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        by_document[record["conll_doc_key"]].append(record)
-    rows: list[dict[str, Any]] = []
+    for row in rows:
+        by_document[row["conll_doc_key"]].append(row)
+    table: list[dict[str, Any]] = []
     for split in SPLITS:
         for document in corpus.documents:
             if document.split == split:
-                rows.extend(
+                table.extend(
                     document_rows(document.doc_key, split, tokens[document.doc_key], by_document[document.doc_key])
                 )
-    return rows
+    return table
 
 
 def _report(
@@ -241,8 +229,7 @@ def _report(
     raw: Path,
     corpus: SourceCorpus,
     results: list[DocumentResult],
-    records: list[dict[str, Any]],
-    kinds: list[str],
+    records: list[MentionRecord],
     dropped: list[DroppedMention],
     aligned: int,
     options: ReadOptions,
@@ -265,34 +252,39 @@ def _report(
         paper_name=spec.paper_name,
         counts=counts,
         parse_rate=round(100.0 * len(records) / annotated, 2) if annotated else 0.0,
-        splits=_split_counts(corpus, results, records, kinds),
+        splits=_split_counts(corpus, results, records),
         dropped=[asdict(d) for d in dropped],
         unavailable_splits=dict(corpus.unavailable_splits),
         notes=list(corpus.notes),
         versions={"ucdcr": __version__, "python": platform.python_version(), **spacy_nlp.model_info()},
         inputs=_input_hashes(raw, corpus.inputs),
-        options={k: str(v) for k, v in sorted(options.extra.items())},
+        options={name: _option_text(value) for name, value in sorted(options.given().items())},
     )
 
 
+def _option_text(value: Any) -> str:
+    """An option value as the build report shows it (a tuple of names as a list)."""
+    return str(list(value)) if isinstance(value, tuple) else str(value)
+
+
 def _split_counts(
-    corpus: SourceCorpus, results: list[DocumentResult], records: list[dict[str, Any]], kinds: list[str]
+    corpus: SourceCorpus, results: list[DocumentResult], records: list[MentionRecord]
 ) -> dict[str, dict[str, int]]:
     tokens = {r.doc_key: len(r.tokens) for r in results}
     counts: dict[str, dict[str, int]] = {}
     for split in SPLITS:
         documents = [d for d in corpus.documents if d.split == split]
-        mentions = [(r, k) for r, k in zip(records, kinds) if r["split"] == split]
+        mentions = [r for r in records if r.split == split]
         counts[split] = {
             "topics": len({d.topic_id for d in documents}),
             "subtopics": len({d.subtopic_id for d in documents}),
             "documents": len(documents),
             "tokens": sum(tokens.get(d.doc_key, 0) for d in documents),
             "mentions": len(mentions),
-            "event_mentions": sum(1 for _, k in mentions if k == "event"),
-            "entity_mentions": sum(1 for _, k in mentions if k == "entity"),
-            "chains": len({r["coref_chain"] for r, _ in mentions}),
-            "singletons": sum(1 for r, _ in mentions if r["is_singleton"]),
+            "event_mentions": sum(1 for r in mentions if r.kind == "event"),
+            "entity_mentions": sum(1 for r in mentions if r.kind == "entity"),
+            "chains": len({r.coref_chain for r in mentions}),
+            "singletons": sum(1 for r in mentions if r.is_singleton),
         }
     return counts
 
@@ -300,13 +292,9 @@ def _split_counts(
 def _input_hashes(raw: Path, inputs: list[Path]) -> dict[str, str]:
     hashes = {}
     for path in inputs:
-        digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
         try:
             name = Path(path).resolve().relative_to(raw.resolve()).as_posix()
         except ValueError:
             name = str(path)
-        hashes[name] = digest.hexdigest()
+        hashes[name] = file_sha256(path)
     return dict(sorted(hashes.items()))

@@ -1,8 +1,9 @@
 """The per-document stages: detokenize -> parse -> align -> enrich, as a pure function over picklable records.
 
 Input: a :class:`DocumentTask` (one SourceDocument and its SourceMentions). Output: a :class:`DocumentResult` with
-the document's output tokens (one row per token, REFERENCE.md §1.7) and its mention records (the 29 fields of
-REFERENCE.md §1.2, ``is_singleton`` still unset), plus every mention dropped on the way with its reason.
+the document's output tokens (one row per token, REFERENCE.md §1.7) and its mention records
+(:class:`~ucdcr.records.MentionRecord`: the 29 fields and the output file, ``is_singleton`` still unset), plus every
+mention dropped on the way with its reason.
 
 - Sentences are the source's sentences (``sent_id`` as given); each is rebuilt as a string
   (:mod:`ucdcr.pipeline.detokenize`) and re-tokenized by spaCy on its own, like the reference (§3.3). With
@@ -20,8 +21,9 @@ REFERENCE.md §1.2, ``is_singleton`` still unset), plus every mention dropped on
   sentence, and it must cover exactly those characters (whitespace at either end aside). This is checked for every
   mention; one that is not covered exactly is dropped with the reason :data:`SPAN_NOT_COVERED`. No string search.
   :func:`span_mismatches` checks the written records against the reader's tokens independently of this stage.
-- Head: source-given head (``attributes["head"]``, first occurrence in the mention) or the syntactic rule of
-  :mod:`ucdcr.pipeline.heads`; lemma / POS / NER of the head token unless the source gives them.
+- Head: source-given head (:attr:`~ucdcr.records.SourceMention.given_head`, first occurrence in the mention) or
+  the syntactic rule of :mod:`ucdcr.pipeline.heads`; lemma / POS / NER of the head token unless the source gives
+  them.
 - Context: :mod:`ucdcr.pipeline.context`.
 """
 
@@ -38,7 +40,16 @@ from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.context import SentenceIndex, context_window
 from ucdcr.pipeline.detokenize import normalized_token, rebuild_sentence, space_before_flags
 from ucdcr.pipeline.heads import syntactic_head
-from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken
+from ucdcr.records import (
+    DroppedMention,
+    GivenHead,
+    MentionRecord,
+    SourceCorpus,
+    SourceDocument,
+    SourceMention,
+    SourceToken,
+)
+from ucdcr.registry import ContextRule
 
 SPAN_NOT_COVERED = "no re-parsed tokens cover exactly the markable"
 DISCONTINUOUS = "discontinuous markable"
@@ -48,7 +59,7 @@ DISCONTINUOUS = "discontinuous markable"
 class StageConfig:
     """What the per-document stages need to know about the dataset."""
 
-    context_rule: str = "first_token"
+    context_rule: ContextRule = ContextRule.AROUND_FIRST_TOKEN
     reparse: bool = True
     mention_id_prefix: str = ""
 
@@ -75,7 +86,7 @@ class OutputToken:
 class DocumentResult:
     doc_key: str
     tokens: list[OutputToken]
-    records: list[dict[str, Any]]
+    records: list[MentionRecord]
     dropped: list[DroppedMention] = field(default_factory=list)
     parsed_sentences: int = 0
 
@@ -258,8 +269,8 @@ def _dropped(mention: SourceMention, document: SourceDocument, reason: str) -> D
 
 def _mention_record(
     markable: _Markable, document: SourceDocument, index: SentenceIndex, config: StageConfig, doc_texts: list[str]
-) -> dict[str, Any] | str:
-    """The 29-field record of one mention, or the reason its re-parsed tokens do not cover exactly its markable."""
+) -> MentionRecord | str:
+    """The record of one mention, or the reason its re-parsed tokens do not cover exactly its markable."""
     sentence = markable.sentence
     start, end = markable.characters()
     positions = _overlapping_tokens(sentence, start, end)
@@ -288,7 +299,7 @@ def _overlapping_tokens(sentence: _Sentence, start: int, end: int) -> list[int]:
 
 
 def _head(span: Any, mention: SourceMention) -> Any:
-    given = mention.attributes.get("head")
+    given = mention.given_head.text if mention.given_head else ""
     if given:
         for token in span:
             if token.text == given:
@@ -307,43 +318,42 @@ def _record(
     index: SentenceIndex,
     config: StageConfig,
     doc_texts: list[str],
-) -> dict[str, Any]:
+) -> MentionRecord:
     first_global = sentence.first_global + span.start
     last_global = sentence.first_global + span.end - 1
     window = context_window(index, config.context_rule, first_global, last_global, span.start)
-    attributes = mention.attributes
-    return {
-        "coref_chain": mention.chain_id,
-        "mention_id": mention_id(config.mention_id_prefix, mention, sentence.sent_id),
-        "tokens_str": sentence.text[span[0].idx : span[-1].idx + len(span[-1].text)],
-        "description": mention.description,
-        "coref_type": mention.coref_type,
-        "mention_type": mention.full_type[:3],
-        "mention_full_type": mention.full_type,
-        "tokens_text": [t.text for t in span],
-        "tokens_number": [t.i for t in span],
-        "mention_head": head.text,
-        "mention_head_id": head.i,
-        "mention_head_pos": attributes.get("head_pos") or head.pos_,
-        "mention_head_lemma": attributes.get("head_lemma") or head.lemma_,
-        "mention_ner": attributes.get("ner") or head.ent_type_ or "O",
-        "sent_id": sentence.sent_id,
-        "topic": document.topic,
-        "topic_id": document.topic_id,
-        "subtopic_id": document.subtopic_id,
-        "subtopic": document.subtopic,
-        "doc_id": document.doc_id,
-        "doc": document.doc,
-        "mention_context": doc_texts[window.left : window.right + 1],
-        "context_start_end_global_id": [window.left, window.right],
-        "mention_sentence_start_end": [window.sentence_start, window.sentence_end],
-        "tokens_number_context": [first_global - window.left + k for k in range(len(span))],
-        "mention_head_id_context": sentence.first_global + head.i - window.left,
-        "is_singleton": False,
-        "conll_doc_key": document.doc_key,
-        "split": document.split,
-        "_kind": mention.kind,
-    }
+    given = mention.given_head or GivenHead("")
+    return MentionRecord(
+        coref_chain=mention.chain_id,
+        mention_id=mention_id(config.mention_id_prefix, mention, sentence.sent_id),
+        tokens_str=sentence.text[span[0].idx : span[-1].idx + len(span[-1].text)],
+        description=mention.description,
+        coref_type=mention.coref_type,
+        mention_full_type=mention.full_type,
+        tokens_text=[t.text for t in span],
+        tokens_number=[t.i for t in span],
+        mention_head=head.text,
+        mention_head_id=head.i,
+        mention_head_pos=given.pos or head.pos_,
+        mention_head_lemma=given.lemma or head.lemma_,
+        mention_ner=given.ner or head.ent_type_ or "O",
+        sent_id=sentence.sent_id,
+        topic=document.topic,
+        topic_id=document.topic_id,
+        subtopic_id=document.subtopic_id,
+        subtopic=document.subtopic,
+        doc_id=document.doc_id,
+        doc=document.doc,
+        mention_context=doc_texts[window.left : window.right + 1],
+        context_start_end_global_id=[window.left, window.right],
+        mention_sentence_start_end=[window.sentence_start, window.sentence_end],
+        tokens_number_context=[first_global - window.left + k for k in range(len(span))],
+        mention_head_id_context=sentence.first_global + head.i - window.left,
+        is_singleton=False,
+        conll_doc_key=document.doc_key,
+        split=document.split,
+        kind=mention.kind,
+    )
 
 
 def mention_id(prefix: str, mention: SourceMention, sent_id: int) -> str:

@@ -26,7 +26,7 @@ import pyarrow as pa
 from ucdcr.analysis.chains import chain_ids
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms
 from ucdcr.extras import install_hint
-from ucdcr.io.conll_export import write_text_atomic
+from ucdcr.io.atomic import write_text
 from ucdcr.io.load import load_mentions
 from ucdcr.report import figures, paper_tables
 from ucdcr.report.html import render_html, render_markdown
@@ -123,9 +123,9 @@ def build_report(
     report.figures.append(_mention_map(data, out_dir, embed))
     say("writing index.html, report.md")
     tables = [table for section in report.sections for table in section.tables]
-    write_text_atomic(out_dir / "tables.json", render(tables, "json"))
-    write_text_atomic(out_dir / "report.md", render_markdown(report))
-    write_text_atomic(out_dir / "index.html", render_html(report))
+    write_text(out_dir / "tables.json", render(tables, "json"))
+    write_text(out_dir / "report.md", render_markdown(report))
+    write_text(out_dir / "index.html", render_html(report))
     return report
 
 

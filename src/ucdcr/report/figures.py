@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ucdcr.embed import load_sentence_encoder  # noqa: F401  (the mention map's encoder, used as figures.load_sentence_encoder)
+from ucdcr.io.atomic import atomic_path, write_errors
 
 SEED = 0
 _PNG_METADATA = {"Software": None}  # keeps the files free of version strings
@@ -161,9 +162,9 @@ def plot_map(points: np.ndarray, labels: Sequence[str], title: str, path: Path) 
 
 
 def _save(fig, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(temp, dpi=110, metadata=_PNG_METADATA)
-    _pyplot().close(fig)
-    os.replace(temp, path)
+    try:
+        with atomic_path(path) as temporary, write_errors(path):
+            fig.savefig(temporary, format="png", dpi=110, metadata=_PNG_METADATA)
+    finally:
+        _pyplot().close(fig)
     return path

@@ -15,19 +15,22 @@ from typing import Any
 
 import pyarrow as pa
 
-from ucdcr.analysis.baseline import (
-    EVAL_FIELDS,
-    SCORE_COLUMNS,
-    DatasetMean,
-    ProtocolResult,
-    has_cross_subtopic_chains,
-    run_baseline,
-    ucdcr_means,
-)
+from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.chains import chain_ids, scopes
 from ucdcr.analysis.diversity import TABLE5_COLUMNS, chain_diversity, scope_diversity, table5_row
 from ucdcr.analysis.evaluate import SPAN_COLUMNS, Evaluation, Predictions, evaluate_predictions
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
+from ucdcr.analysis.protocol import (
+    EVAL_FIELDS,
+    LEVELS,
+    PARTS,
+    PROTOCOL_METRICS,
+    TYPES,
+    DatasetMean,
+    ProtocolResult,
+    has_cross_subtopic_chains,
+    ucdcr_means,
+)
 from ucdcr.analysis.stats import (
     STATS_FIELDS,
     distribution,
@@ -42,8 +45,10 @@ from ucdcr.analysis.stats import (
 )
 from ucdcr.errors import UcdcrError
 from ucdcr.io.load import dataset_id, load_columns, load_documents, load_mentions
+from ucdcr.registry import all_specs
 from ucdcr.report.tables import ResultTable
 from ucdcr.schema import BUILD_REPORT
+from ucdcr.scoring import CONLL
 
 STATS_TABLES = ("2", "3", "4", "12", "9", "10", "11", "summary")
 DEFAULT_STATS_TABLES = STATS_TABLES[:-1]
@@ -54,7 +59,16 @@ _DIVERSITY_NOTES = [
     "Non-singleton chains; AL, UL-a, PD and MTLD over the whole dataset, UL-o on the test split (paper Table 5).",
     "MTLD is the uCDCR variant the paper reports; MTLD (standard) is McCarthy & Jarvis (2010), not in the paper.",
 ]
-_F1_COLUMNS = {"MUC": "F1_MUC", "B3": "F1_B3", "CEAFe": "F1_CEAF_E", "CoNLL": "F1_CONLL"}
+_F1_COLUMNS = {
+    **{metric.paper_label: metric.column("F1") for metric in PROTOCOL_METRICS},
+    CONLL.paper_label: CONLL.column,
+}
+"""Tables 6 and 7: paper label (MUC, B3, CEAFe, CoNLL) -> the protocol's score column."""
+_SCORE_COLUMNS = {
+    **{f"{part}_{metric.paper_label}": metric.column(part) for metric in PROTOCOL_METRICS for part in PARTS},
+    CONLL.paper_label: CONLL.column,
+}
+"""Table 13 and every setting: paper label (R_MUC, ..., F1_CEAFe, CoNLL) -> the protocol's score column."""
 _TYPE_LABEL = {"": "joint", "event": "event", "entity": "entity"}
 
 
@@ -86,9 +100,11 @@ def stats_tables(folders: dict[str, Path], wanted: tuple[str, ...] = DEFAULT_STA
         table = _dataset_table("Table 2: general statistics", rows2)
         if len(rows2) > 1:
             by_id = {dataset_id(name) or name: row for name, row in rows2.items()}
-            table.add({"Dataset": "uCDCR", **ucdcr_table2_row(by_id)})
+            reannotations = [spec for spec in all_specs() if spec.reannotates]
+            table.add({"Dataset": "uCDCR", **ucdcr_table2_row(by_id, {spec.id for spec in reannotations})})
             table.notes.append(
-                "uCDCR: topic/subtopic/doc/token sums without NIdent and ECB+METAm; chains, mentions, "
+                f"uCDCR: topic/subtopic/doc/token sums without the re-annotations "
+                f"{' and '.join(spec.paper_name for spec in reannotations)}; chains, mentions, "
                 "singletons summed over all; per-doc and context values are unweighted means."
             )
         tables.append(table)
@@ -281,20 +297,19 @@ def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bo
     summary = ucdcr_means(means) if len(results) > 1 else []
     table6 = ResultTable(f"Table 6: {title}, subtopic and topic level (F1)", ["Dataset", "Level", *_F1_COLUMNS])
     table7 = ResultTable(f"Table 7: {title} per type, subtopic level (F1)", ["Dataset", "Type", *_F1_COLUMNS])
-    full_columns = {column.replace("CEAF_E", "CEAFe").replace("F1_CONLL", "CoNLL"): column for column in SCORE_COLUMNS}
     table13 = ResultTable(
         f"Table 13: {title}, all metrics",
-        ["Dataset", "Level", "Type", "Settings", *full_columns],
+        ["Dataset", "Level", "Type", "Settings", *_SCORE_COLUMNS],
         notes=["Unweighted means over settings (uCDCR: over datasets; Settings = number of datasets)."],
     )
-    for level in ("subtopic", "topic"):
+    for level in LEVELS:
         for mean in [m for m in means + summary if m.level == level and m.type == ""]:
             table6.add({"Dataset": mean.dataset, "Level": level, **_score_row(mean, _F1_COLUMNS)})
-    for kind in ("event", "entity"):
+    for kind in TYPES[1:]:
         for mean in [m for m in means + summary if m.level == "subtopic" and m.type == kind]:
             table7.add({"Dataset": mean.dataset, "Type": kind, **_score_row(mean, _F1_COLUMNS)})
-    for level in ("subtopic", "topic"):
-        for kind in ("", "event", "entity"):
+    for level in LEVELS:
+        for kind in TYPES:
             for mean in [m for m in means + summary if m.level == level and m.type == kind]:
                 table13.add(
                     {
@@ -302,12 +317,12 @@ def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bo
                         "Level": level,
                         "Type": _TYPE_LABEL[kind],
                         "Settings": mean.settings,
-                        **_score_row(mean, full_columns),
+                        **_score_row(mean, _SCORE_COLUMNS),
                     }
                 )
     tables = [table6, table7, table13]
     if per_setting:
-        tables.append(_settings_table(results, title, full_columns))
+        tables.append(_settings_table(results, title))
     return tables
 
 
@@ -315,9 +330,9 @@ def _score_row(mean: DatasetMean, columns: dict[str, str]) -> dict[str, object]:
     return {label: mean.scores[column] for label, column in columns.items()}
 
 
-def _settings_table(results: Sequence[ProtocolResult], title: str, full_columns: dict[str, str]) -> ResultTable:
+def _settings_table(results: Sequence[ProtocolResult], title: str) -> ResultTable:
     settings = ResultTable(
-        f"{title}: every setting", ["Dataset", "Level", "Unit", "Type", "Mentions", *full_columns], digits=3
+        f"{title}: every setting", ["Dataset", "Level", "Unit", "Type", "Mentions", *_SCORE_COLUMNS], digits=3
     )
     for result in results:
         for item in result.settings:
@@ -328,7 +343,7 @@ def _settings_table(results: Sequence[ProtocolResult], title: str, full_columns:
                     "Unit": item.setting.unit,
                     "Type": _TYPE_LABEL[item.setting.type],
                     "Mentions": item.mentions,
-                    **{label: item.scores[column] for label, column in full_columns.items()},
+                    **{label: item.scores[column] for label, column in _SCORE_COLUMNS.items()},
                 }
             )
     return settings

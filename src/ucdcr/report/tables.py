@@ -27,6 +27,8 @@ from rich.console import Console, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ucdcr.io.atomic import write_text
+
 TableFormat = Literal["md", "csv", "json", "latex"]
 FORMATS: tuple[str, ...] = ("md", "csv", "json", "latex")
 MISSING = "–"
@@ -268,8 +270,6 @@ def print_tables(
     """Without ``fmt``: on a terminal rich tables fitted to its width (:func:`fit_to_width`), elsewhere Markdown.
     With ``fmt``: the rendering in that format on stdout, or with ``output`` written atomically to that file (its
     absolute path is printed)."""
-    from ucdcr.io.conll_export import write_text_atomic
-
     if fmt is None and output is None and console.is_terminal:
         for table in tables:
             for part in fit_to_width(table, console):
@@ -281,5 +281,5 @@ def print_tables(
         console.file.flush()
         return
     target = Path(output)
-    write_text_atomic(target, text)
+    write_text(target, text)
     console.print(Text(f"wrote {target.resolve()}"), soft_wrap=True)

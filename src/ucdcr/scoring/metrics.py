@@ -1,4 +1,5 @@
-"""MUC, B3, CEAFm, CEAFe, BLANC and LEA on one identified document, as the CoNLL-2012 reference scorer v8.01 does.
+"""MUC, B3, CEAFm, CEAFe, BLANC and LEA on one identified document, as the CoNLL-2012 reference scorer v8.01 does,
+and :data:`METRIC_TABLE`, the one table of the metrics and their names.
 
 Each metric is a pure function of an :class:`~ucdcr.scoring.mentions.IdentifiedDocument` (key and response chains
 after v8.01's mention identification, singletons kept on both sides) returning a
@@ -37,7 +38,8 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import overload
 
@@ -422,11 +424,76 @@ def _lea_side(
     return sequential_sum(sizes * common / links)
 
 
-METRIC_FUNCTIONS: dict[str, Callable[[DocumentOverlap], MetricScore]] = {
-    "muc": muc,
-    "bcub": bcub,
-    "ceafm": ceafm,
-    "ceafe": ceafe,
-    "blanc": blanc,
-    "lea": lea,
-}
+@dataclass(frozen=True)
+class Metric:
+    """One metric of :data:`METRIC_TABLE`: its function and how each output names it."""
+
+    name: str
+    """Its id in the API, ``ucdcr score --metric`` and JSON, and the name v8.01 prints (``METRIC muc:``)."""
+    paper_label: str
+    """Its name in the paper's tables."""
+    csv_stem: str | None
+    """Its column stem in the authors' result CSVs (``R_<stem>``, ``P_<stem>``, ``F1_<stem>``); None if absent."""
+    function: Callable[[DocumentOverlap], MetricScore]
+    """Its counts on one identified document."""
+    in_conll: bool = False
+    """Whether its F1 is one of the three the CoNLL F1 averages."""
+    in_v801: bool = True
+    """Whether the reference scorer v8.01 computes it (LEA is coval's)."""
+    link_lines: bool = False
+    """Printed as v8.01 prints BLANC: coreference-link, non-coreference-link and overall lines (a BlancScore)."""
+
+    def column(self, part: str) -> str:
+        """The authors' CSV column of one part, ``R``, ``P`` or ``F1`` (``F1_CEAF_E``)."""
+        if self.csv_stem is None:
+            raise KeyError(f"{self.name} has no column in the authors' CSVs")
+        return f"{part}_{self.csv_stem}"
+
+
+METRIC_TABLE: tuple[Metric, ...] = (
+    Metric("muc", "MUC", "MUC", muc, in_conll=True),
+    Metric("bcub", "B3", "B3", bcub, in_conll=True),
+    Metric("ceafm", "CEAFm", None, ceafm),
+    Metric("ceafe", "CEAFe", "CEAF_E", ceafe, in_conll=True),
+    Metric("blanc", "BLANC", None, blanc, link_lines=True),
+    Metric("lea", "LEA", None, lea, in_v801=False),
+)
+"""Every metric ucdcr computes, in the order v8.01 prints them (LEA, not in v8.01, last). Every other list of
+metrics (names, print order, the CoNLL F1, the protocol's score columns, the paper tables' columns) derives from
+this table."""
+
+
+@dataclass(frozen=True)
+class F1Mean:
+    """An F1 averaged over metrics, with the names the outputs give it."""
+
+    name: str
+    """Its id in the API and ``ucdcr score --metric`` (it selects its parts)."""
+    label: str
+    """The name ``ucdcr score`` prints (v8.01 does not print it)."""
+    paper_label: str
+    """Its column in the paper's tables."""
+    column: str
+    """Its column in the authors' result CSVs."""
+    parts: tuple[Metric, ...]
+
+    def f1(self, scores: Mapping[str, MetricScore]) -> float:
+        """The unweighted mean of the parts' exact F1 (not of their truncated printed values)."""
+        missing = [metric.name for metric in self.parts if metric.name not in scores]
+        if missing:
+            raise KeyError(f"{self.label} needs the metrics {', '.join(missing)}, which were not computed")
+        return sum(scores[metric.name].f1 for metric in self.parts) / len(self.parts)
+
+
+CONLL = F1Mean("conll", "CoNLL F1", "CoNLL", "F1_CONLL", tuple(metric for metric in METRIC_TABLE if metric.in_conll))
+"""The CoNLL F1: the mean of the MUC, B3 and CEAFe F1."""
+
+METRICS: tuple[str, ...] = tuple(metric.name for metric in METRIC_TABLE)
+"""Metric names, in the order v8.01 prints them."""
+CONLL_METRICS: tuple[str, ...] = tuple(metric.name for metric in CONLL.parts)
+"""The metrics whose F1 mean is the CoNLL F1."""
+METRIC_BY_NAME: dict[str, Metric] = {metric.name: metric for metric in METRIC_TABLE}
+ALL = "all"
+"""The name that selects every metric."""
+METRIC_CHOICES: tuple[str, ...] = (ALL, *METRICS, CONLL.name)
+"""Every name ``ucdcr score --metric`` and :func:`~ucdcr.scoring.resolve_metrics` accept."""

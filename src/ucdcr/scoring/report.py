@@ -8,15 +8,18 @@ Per metric a block::
     Coreference: Recall: (rn / rd) R%<TAB>Precision: (pn / pd) P%<TAB>F1: F%
     --------------------------------------------------------------------------
 
-preceded by ``METRIC name:`` when several metrics are printed. BLANC prints ``Coreference links``,
-``Non-coreference links`` and ``BLANC`` lines instead (R and P over 1). Counts are printed as Perl prints numbers
-(``%.15g``), percentages truncated (``int(x*10000)/100``). After v8.01's five metrics come LEA (same layout) and
-the CoNLL F1 line. The first line names ucdcr instead of v8.01's ``version:`` line.
+preceded by ``METRIC name:`` when several metrics are printed. BLANC (``link_lines`` in the metric table) prints
+``Coreference links``, ``Non-coreference links`` and ``BLANC`` lines instead (R and P over 1). Counts are printed as
+Perl prints numbers (``%.15g``), percentages truncated (``int(x*10000)/100``). Names and order come from
+:data:`~ucdcr.scoring.metrics.METRIC_TABLE` (v8.01's five metrics, then LEA in the same layout), followed by the
+CoNLL F1 line. The first line names ucdcr instead of v8.01's ``version:`` line.
 """
 
 from __future__ import annotations
 
-from ucdcr.scoring.results import CONLL_METRICS, BlancScore, MetricScore, Scores, truncate_percent
+from ucdcr.scoring.api import Scores
+from ucdcr.scoring.metrics import CONLL, METRIC_BY_NAME
+from ucdcr.scoring.results import BlancScore, MetricScore, truncate_percent
 
 RULE = "-" * 74
 
@@ -46,7 +49,8 @@ def metric_block(name: str, scores: Scores, header: bool) -> str:
     text = f"\nMETRIC {name}:\n" if header else ""
     text += "\n====== TOTALS =======\nIdentification of Mentions: " + rpf_line(scores.mentions)
     score = scores[name]
-    if isinstance(score, BlancScore):
+    if METRIC_BY_NAME[name].link_lines:
+        assert isinstance(score, BlancScore)
         text += "\nCoreference:\nCoreference links: " + rpf_line(score.coreference)
         text += "Non-coreference links: " + rpf_line(score.non_coreference)
         text += "BLANC: " + rpf_line(score, score.f1)
@@ -57,7 +61,8 @@ def metric_block(name: str, scores: Scores, header: bool) -> str:
 
 def conll_line(scores: Scores) -> str:
     """The CoNLL F1 (mean of the exact MUC, B3 and CEAFe F1), truncated like the other figures."""
-    return f"\nCoNLL F1: {percent(scores.conll_f1)}%\t(mean of the {', '.join(CONLL_METRICS)} F1)\n"
+    parts = ", ".join(metric.name for metric in CONLL.parts)
+    return f"\n{CONLL.label}: {percent(scores.conll_f1)}%\t(mean of the {parts} F1)\n"
 
 
 def format_report(scores: Scores, show_conll: bool, title: str) -> str:

@@ -1,4 +1,4 @@
-"""Score containers with the arithmetic of the CoNLL-2012 reference scorer v8.01 (``ShowRPF`` in ``CorScorer.pm``).
+"""One metric's counts with the arithmetic of the CoNLL-2012 reference scorer v8.01 (``ShowRPF`` in ``CorScorer.pm``).
 
 A metric result is kept as four exact counts (recall numerator/denominator, precision numerator/denominator) so
 results of several documents add up before recall, precision and F1 are derived (micro-average, as v8.01):
@@ -14,14 +14,7 @@ no key non-coreference links: coreference part only; neither: 0).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-
-METRICS: tuple[str, ...] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-"""Metric names, in the order v8.01 prints them (LEA, not in v8.01, last)."""
-
-CONLL_METRICS: tuple[str, ...] = ("muc", "bcub", "ceafe")
-"""The metrics whose F1 mean is the CoNLL F1."""
 
 
 def truncate_percent(fraction: float) -> float:
@@ -127,57 +120,3 @@ def _blanc_rpf(coref: MetricScore, non_coref: MetricScore) -> tuple[float, float
     if recall_n == -1:
         return recall_c, precision_c, f1_c
     return (recall_c + recall_n) / 2, (precision_c + precision_n) / 2, (f1_c + f1_n) / 2
-
-
-@dataclass(frozen=True)
-class Scores(Mapping[str, MetricScore]):
-    """Results of one scoring run: ``scores["muc"]`` etc., the mention identification counts and diagnostics.
-
-    ``repeated_response_mentions`` counts response mentions removed because their span already occurred in the
-    response and matched a key mention (v8.01 removes them too, and refuses to score above 10: ucdcr warns).
-    ``repeated_key_mentions`` counts extra occurrences of key mentions (kept in their chains, as v8.01), and
-    ``repeated_twinless_mentions`` extra occurrences of response mentions not in the key (kept too, as v8.01).
-    ``warnings`` holds human-readable notes about both and about missing or extra documents.
-    """
-
-    metrics: Mapping[str, MetricScore]
-    mentions: MetricScore = field(default_factory=MetricScore)
-    documents: int = 0
-    repeated_response_mentions: int = 0
-    repeated_key_mentions: int = 0
-    repeated_twinless_mentions: int = 0
-    missing_documents: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-
-    def __getitem__(self, metric: str) -> MetricScore:
-        return self.metrics[metric]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.metrics)
-
-    def __len__(self) -> int:
-        return len(self.metrics)
-
-    @property
-    def conll_f1(self) -> float:
-        """Unweighted mean of the MUC, B3 and CEAFe F1 (exact, not of the truncated printed values)."""
-        missing = [name for name in CONLL_METRICS if name not in self.metrics]
-        if missing:
-            raise KeyError(f"CoNLL F1 needs the metrics {', '.join(missing)}, which were not computed")
-        return sum(self.metrics[name].f1 for name in CONLL_METRICS) / 3
-
-    def as_dict(self) -> dict[str, object]:
-        """Everything as plain JSON-ready values."""
-        result: dict[str, object] = {
-            "documents": self.documents,
-            "mentions": self.mentions.as_dict(),
-            "metrics": {name: score.as_dict() for name, score in self.metrics.items()},
-        }
-        if all(name in self.metrics for name in CONLL_METRICS):
-            result["conll_f1"] = self.conll_f1
-        result["repeated_response_mentions"] = self.repeated_response_mentions
-        result["repeated_key_mentions"] = self.repeated_key_mentions
-        result["repeated_twinless_mentions"] = self.repeated_twinless_mentions
-        result["missing_documents"] = list(self.missing_documents)
-        result["warnings"] = list(self.warnings)
-        return result

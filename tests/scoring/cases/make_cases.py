@@ -17,11 +17,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ucdcr.scoring.conll import coref_annotations
+from ucdcr.formats.conll2012 import bracket_labels
+from ucdcr.scoring import METRIC_TABLE
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "generated"
-V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+V801_METRICS = tuple(metric.name for metric in METRIC_TABLE if metric.in_v801)
 
 
 def doc(name: str, rows: list[str]) -> str:
@@ -37,8 +38,13 @@ def doc(name: str, rows: list[str]) -> str:
     return "\n".join(lines + ["#end document"]) + "\n"
 
 
+def chains_column(n_tokens: int, chains: dict[str, list[tuple[int, int]]]) -> list[str]:
+    """The coreference column of the chains (ValueError if brackets cannot express them)."""
+    return bracket_labels(n_tokens, [(start, end, chain) for chain, spans in chains.items() for start, end in spans], True)
+
+
 def spans_doc(name: str, n_tokens: int, chains: dict[str, list[tuple[int, int]]], sentence: int = 7) -> str:
-    columns = coref_annotations(n_tokens, chains)
+    columns = chains_column(n_tokens, chains)
     rows: list[str] = []
     for token, column in enumerate(columns):
         if token and token % sentence == 0:
@@ -214,7 +220,7 @@ def perturb(rng: random.Random, key: dict, n_tokens: int, twinless_dups: bool) -
 
 def writable(n_tokens: int, chains: dict) -> bool:
     try:
-        coref_annotations(n_tokens, chains)
+        chains_column(n_tokens, chains)
     except ValueError:
         return False
     return True

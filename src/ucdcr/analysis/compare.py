@@ -1,11 +1,13 @@
 """Compare a built dataset with another build of it (e.g. the authors' release) mention by mention.
 
-Mentions are matched by document key and exact token span: (conll_doc_key, sent_id, tokens_number). Reported:
-how many of the other side's mentions are matched; on matched mentions, how often the head lemma, head text and
-the context window token list (mention_context) agree; how many sentences holding a mention on both sides have
-identical tokens (``mention_sentences_identical``, read from the windows with mention_sentence_start_end); and
-the window's text (its tokens joined without spaces: the same characters, whatever the tokenization); and how well the chain partitions agree, as MUC and B³
-(the other side's chains as key, ours as response, over the matched mentions, one cross-document pseudo-document).
+Tooling that checks our builds against the authors' release (``bench/compare_*_reference.py``, the integration
+tests); the build never uses it. Mentions are matched by document key and exact token span: (conll_doc_key,
+sent_id, tokens_number). Reported: how many of the other side's mentions are matched; on matched mentions, how
+often the head lemma, head text and the context window token list (mention_context) agree, and the window's text
+(its tokens joined without spaces: the same characters, whatever the tokenization); how many sentences holding a
+mention on both sides have identical tokens (``mention_sentences_identical``, read from the windows with
+mention_sentence_start_end); and how well the chain partitions agree, as MUC and B³ (the other side's chains as
+key, ours as response, over the matched mentions, one cross-document pseudo-document).
 
 :func:`context_differences` explains the windows that differ: the two token lists are diffed (difflib) and every
 differing stretch gets one category (:data:`CATEGORIES`); a window counts once per category it shows.
@@ -45,7 +47,7 @@ def compare_builds(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
     """Agreement figures between two dataset folders in the uCDCR layout (``theirs`` is the reference)."""
     mine, reference = _by_span(Path(ours)), _by_span(Path(theirs))
     matched = [span for span in reference if span in mine]
-    same = Counter()
+    same: Counter[str] = Counter()
     for span in matched:
         a, b = mine[span], reference[span]
         same["head_lemma"] += a["mention_head_lemma"] == b["mention_head_lemma"]

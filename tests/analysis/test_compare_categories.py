@@ -1,10 +1,10 @@
-"""Categories of context-window differences (ucdcr.pipeline.compare._categorize), on hand-made token lists."""
+"""Categories of context-window differences (ucdcr.analysis.compare._categorize), on hand-made token lists."""
 
 from __future__ import annotations
 
 import pytest
 
-from ucdcr.pipeline.compare import CATEGORIES, _categorize, _sentence_agreement
+from ucdcr.analysis.compare import CATEGORIES, _categorize, _sentence_agreement
 
 
 @pytest.mark.parametrize(

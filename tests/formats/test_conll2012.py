@@ -1,4 +1,4 @@
-"""CoNLL-2012 reader/writer of the scorer: bracket rules, documents, and every malformed-input error."""
+"""ucdcr.formats.conll2012, the CoNLL-2012 reader and writer: bracket rules, documents, every malformed input."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from ucdcr.errors import FormatError
+from ucdcr.formats.conll2012 import bracket_labels, parse_brackets, read_blocks, read_conll, write_conll
 from ucdcr.scoring.api import score_files
-from ucdcr.scoring.conll import coref_annotations, read_conll, write_conll
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -28,6 +28,41 @@ def test_brackets_nesting_and_order(tmp_path: Path) -> None:
     assert doc.n_tokens == 6
     # chains by first appearance; one-token mentions before closes on a token; string and zero-padded ids kept
     assert doc.chains == {"1": [(2, 2), (0, 2)], "2": [(0, 1)], "x": [(4, 4)], "05": [(5, 5)], "5": [(5, 5)]}
+
+
+def test_parse_brackets_gives_singles_opens_and_closes_in_column_order() -> None:
+    assert parse_brackets("(10|9)|(8)", "f", 1) == (["8"], ["10"], ["9"])
+    assert parse_brackets("(1(2", "f", 1) == ([], ["1", "2"], [])
+
+
+class _Lines:
+    """A document reader that keeps (line, number, sentence) of every token line."""
+
+    def __init__(self, name: str, line: int) -> None:
+        self.name, self.line, self.tokens = name, line, []
+
+    def add(self, line: str, number: int, sentence: int) -> None:
+        self.tokens.append((line, number, sentence))
+
+    def finish(self, number: int) -> tuple[str, int, int, list]:
+        return self.name, self.line, number, self.tokens
+
+
+def test_read_blocks_numbers_sentences_and_ignores_or_refuses_lines_outside() -> None:
+    lines = ["outside", "#begin document (a); part 000", "x", "", " ", "y", "# z", "#end document", "", "tail"]
+    (document,) = read_blocks(lines, "f", _Lines, lines_outside="ignore")
+    # two blank lines are one sentence break; a "#" line inside a document is a token
+    assert document == ("(a); part 000", 2, 8, [("x", 3, 0), ("y", 6, 1), ("# z", 7, 1)])
+    with pytest.raises(FormatError, match="f:1: token line outside #begin/#end document"):
+        read_blocks(lines, "f", _Lines, lines_outside="refuse")
+    with pytest.raises(FormatError, match="f: the file is empty: not a CoNLL-2012 coreference file"):
+        read_blocks(["", " "], "f", _Lines, lines_outside="refuse")
+
+
+def test_bracket_labels_open_longer_first_then_singles_then_close_shorter_first() -> None:
+    # token 2: opens c (2..4), is b, closes d (1..2) before the longer a (0..2); same-span chains by id
+    mentions = [(0, 2, "a"), (2, 2, "b"), (2, 4, "c"), (1, 2, "d"), (3, 3, "y"), (3, 3, "x")]
+    assert bracket_labels(6, mentions) == ["(a", "(d", "(c|(b)|d)|a)", "(x)|(y)", "c)", "-"]
 
 
 def test_sentence_breaks_do_not_count_and_mentions_cross_them(tmp_path: Path) -> None:
@@ -121,7 +156,7 @@ def test_writer_round_trip(tmp_path: Path) -> None:
 )
 def test_writer_refuses_what_brackets_cannot_express(chains: dict, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
-        coref_annotations(4, chains)
+        bracket_labels(4, [(start, end, chain) for chain, spans in chains.items() for start, end in spans], check=True)
 
 
 @pytest.mark.parametrize(

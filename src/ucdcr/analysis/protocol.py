@@ -1,0 +1,195 @@
+"""The uCDCR evaluation protocol (paper Tables 6, 7, 13): how a clustering of a dataset's mentions is scored.
+
+1. Mentions: the test split (event and entity files); drop every mention flagged is_singleton; then keep a chain
+   only if it has more than one remaining mention in some subtopic or in some topic (so fragments of a
+   cross-subtopic chain can remain as gold singletons at subtopic level, as in the reference numbers).
+2. Settings: one per subtopic_id with events and entities together (type ""), plus one per (subtopic_id, type)
+   when both types remain; for datasets with cross-subtopic chains also one per topic_id (and per (topic_id, type)).
+   Settings with fewer than 2 mentions are skipped.
+3. Each setting is one pseudo-document scored with the metrics of the CoNLL F1 (MUC, B3 and CEAFe,
+   :data:`ucdcr.scoring.CONLL`), printed as the CoNLL-2012 scorer v8.01 prints them: R, P and F1 truncated to 2
+   decimals (F1 from the exact R and P); CoNLL = mean of the three truncated F1s, to 3 decimals. The columns are
+   named as in the authors' result CSVs (:data:`SCORE_COLUMNS`: ``R_MUC`` ... ``F1_CEAF_E``, ``F1_CONLL``).
+4. A dataset's value at a level and type is the unweighted mean over its settings of each column; a single-type
+   dataset's joint mean is repeated under its type. The uCDCR row is the unweighted mean of the dataset means.
+
+A system's clustering is a cluster label per mention (:func:`run_protocol`); the same-head-lemma baseline is one
+(:mod:`ucdcr.analysis.baseline`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from statistics import fmean
+from typing import Literal
+
+import pyarrow as pa
+
+from ucdcr.analysis.chains import chain_ids
+from ucdcr.io.load import KIND_COLUMN
+from ucdcr.scoring import CONLL, score_clusters, truncate_percent
+
+Level = Literal["subtopic", "topic"]
+LEVELS: tuple[Level, ...] = ("subtopic", "topic")
+TYPES = ("", "event", "entity")  # "" = joint (events and entities together)
+PROTOCOL_METRICS = CONLL.parts
+"""The metrics each setting is scored with: those of the CoNLL F1."""
+PARTS = ("R", "P", "F1")
+SCORE_COLUMNS: tuple[str, ...] = (
+    *(metric.column(part) for metric in PROTOCOL_METRICS for part in PARTS),
+    CONLL.column,
+)
+"""A setting's scores, named as in the authors' CSVs: R_MUC, P_MUC, F1_MUC, ..., F1_CEAF_E, F1_CONLL."""
+EVAL_FIELDS = ("coref_chain", "mention_id", "mention_head_lemma", "topic_id", "subtopic_id", "is_singleton", "split")
+"""The mention fields loaded for the protocol (with ``type``): those it reads plus the baseline's head lemma."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One evaluation unit: a subtopic or topic, joint ("") or one type."""
+
+    level: Level
+    unit: str
+    type: str
+
+
+@dataclass(frozen=True)
+class SettingResult:
+    """The scores of one setting: SCORE_COLUMNS -> value (percentages as v8.01 prints them)."""
+
+    setting: Setting
+    mentions: int
+    scores: dict[str, float]
+
+
+@dataclass
+class DatasetMean:
+    """The mean of a dataset's settings at one level and type; ``settings`` = how many were averaged."""
+
+    dataset: str
+    level: Level
+    type: str
+    settings: int
+    scores: dict[str, float]
+    duplicated_from_joint: bool = False
+
+
+@dataclass
+class ProtocolResult:
+    """Everything the protocol gives for one dataset."""
+
+    dataset: str
+    topic_level: bool
+    evaluated_mentions: int
+    settings: list[SettingResult] = field(default_factory=list)
+    means: list[DatasetMean] = field(default_factory=list)
+
+
+def evaluation_rows(table: pa.Table, split: str = "test") -> list[int]:
+    """Rows of the mentions the protocol evaluates (step 1 of the module docstring; ``ucdcr evaluate`` may
+    evaluate another split)."""
+    chains = chain_ids(table)
+    splits = table["split"].to_pylist()
+    singleton = table["is_singleton"].to_pylist()
+    topics = table["topic_id"].to_pylist()
+    subtopics = table["subtopic_id"].to_pylist()
+    remaining = [i for i in range(table.num_rows) if splits[i] == split and not singleton[i]]
+    per_unit = Counter((chains[i], "s", subtopics[i]) for i in remaining)
+    per_unit.update((chains[i], "t", topics[i]) for i in remaining)
+    kept_chains = {chain for (chain, _, _), count in per_unit.items() if count > 1}
+    return [i for i in remaining if chains[i] in kept_chains]
+
+
+def has_cross_subtopic_chains(chains: Sequence[str], subtopics: Sequence[str]) -> bool:
+    """True if some chain has mentions in two subtopics: such datasets are also evaluated per topic."""
+    first_subtopic: dict[str, str] = {}
+    for chain, subtopic in zip(chains, subtopics, strict=True):
+        if first_subtopic.setdefault(chain, subtopic) != subtopic:
+            return True
+    return False
+
+
+def settings_of(table: pa.Table, rows: Sequence[int], topic_level: bool) -> list[tuple[Setting, list[int]]]:
+    """The settings with at least 2 mentions, each with its rows, sorted by level, unit and type."""
+    kinds = table[KIND_COLUMN].to_pylist()
+    units = {"subtopic": table["subtopic_id"].to_pylist(), "topic": table["topic_id"].to_pylist()}
+    both_types = len({kinds[i] for i in rows}) > 1
+    groups: dict[Setting, list[int]] = {}
+    for level in LEVELS if topic_level else ("subtopic",):
+        for i in rows:
+            groups.setdefault(Setting(level, units[level][i], ""), []).append(i)
+            if both_types:
+                groups.setdefault(Setting(level, units[level][i], kinds[i]), []).append(i)
+    order = {level: n for n, level in enumerate(LEVELS)}
+    ranked = sorted(groups.items(), key=lambda item: (order[item[0].level], TYPES.index(item[0].type), item[0].unit))
+    return [(setting, members) for setting, members in ranked if len(members) >= 2]
+
+
+def _clusters(rows: Sequence[int], labels: Sequence[Hashable]) -> list[list[int]]:
+    grouped: dict[Hashable, list[int]] = {}
+    for row in rows:
+        grouped.setdefault(labels[row], []).append(row)
+    return list(grouped.values())
+
+
+def score_setting(rows: Sequence[int], gold: Sequence[Hashable], predicted: Sequence[Hashable]) -> dict[str, float]:
+    """MUC, B3, CEAFe and CoNLL of one setting, truncated like v8.01's printout (step 3), by SCORE_COLUMNS."""
+    names = [metric.name for metric in PROTOCOL_METRICS]
+    scores = score_clusters(_clusters(rows, gold), _clusters(rows, predicted), names)
+    result: dict[str, float] = {}
+    for metric in PROTOCOL_METRICS:
+        score = scores[metric.name]
+        for part, value in zip(PARTS, (score.recall, score.precision, score.f1), strict=True):
+            result[metric.column(part)] = truncate_percent(value)
+    f1s = [result[metric.column("F1")] for metric in PROTOCOL_METRICS]
+    result[CONLL.column] = float(format(sum(f1s) / len(f1s), ".3f"))
+    return result
+
+
+def run_protocol(
+    dataset: str, table: pa.Table, predicted: Sequence[Hashable], topic_level: bool, split: str = "test"
+) -> ProtocolResult:
+    """Score a clustering of ``table``'s rows (``predicted[i]`` = cluster label of row i) with the protocol.
+
+    ``table`` needs EVAL_FIELDS and ``type``; only its evaluated rows of ``split`` are read from ``predicted``.
+    """
+    rows = evaluation_rows(table, split)
+    gold = chain_ids(table)
+    result = ProtocolResult(dataset, topic_level, len(rows))
+    for setting, members in settings_of(table, rows, topic_level):
+        result.settings.append(SettingResult(setting, len(members), score_setting(members, gold, predicted)))
+    all_kinds = table[KIND_COLUMN].to_pylist()
+    kinds = {all_kinds[i] for i in rows}
+    result.means = dataset_means(dataset, result.settings, kinds)
+    return result
+
+
+def dataset_means(dataset: str, settings: Sequence[SettingResult], kinds: set[str]) -> list[DatasetMean]:
+    """Step 4: unweighted means per level and type; single-type datasets repeat the joint mean under their type."""
+    means = []
+    for level in LEVELS:
+        for kind in TYPES if len(kinds) > 1 else ("",):
+            chosen = [s.scores for s in settings if s.setting.level == level and s.setting.type == kind]
+            if chosen:
+                means.append(DatasetMean(dataset, level, kind, len(chosen), _mean_scores(chosen)))
+        if len(kinds) == 1 and means and means[-1].level == level:
+            joint = means[-1]
+            means.append(DatasetMean(dataset, level, next(iter(kinds)), joint.settings, joint.scores, True))
+    return means
+
+
+def _mean_scores(rows: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    return {column: fmean(row[column] for row in rows) for column in SCORE_COLUMNS}
+
+
+def ucdcr_means(means: Sequence[DatasetMean]) -> list[DatasetMean]:
+    """The uCDCR rows: per level and type, the unweighted mean over datasets; ``settings`` = number of datasets."""
+    result = []
+    for level in LEVELS:
+        for kind in TYPES:
+            chosen = [m.scores for m in means if m.level == level and m.type == kind]
+            if chosen:
+                result.append(DatasetMean("uCDCR", level, kind, len(chosen), _mean_scores(chosen)))
+    return result
