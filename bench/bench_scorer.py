@@ -173,8 +173,11 @@ def bench_scorch(key: list[list[str]], response: list[list[str]], scores: Scores
         differences[name] = max_difference(values, scores[name])
         print(f"scorch {scorch_name:8s} {seconds:8.3f} s   max |scorch - ucdcr| over R,P,F1 = {differences[name]:.2e}")
     print(f"scorch total (metrics run)                          {total:8.3f} s")
-    return {"scorch": total, "scorch_complete": run_all,
-            "scorch_agree": agreement(differences, ("muc", "bcub", "ceafm", "ceafe"))}
+    return {
+        "scorch": total,
+        "scorch_complete": run_all,
+        "scorch_agree": agreement(differences, ("muc", "bcub", "ceafm", "ceafe")),
+    }
 
 
 def import_coval(path: Path) -> tuple[Any, Any]:
@@ -211,23 +214,32 @@ def coval_all_seconds(results: dict[str, tuple[float, Any]]) -> float:
     return sum(seconds for name, (seconds, _) in results.items() if name != "ceafm")
 
 
-def bench_coval(coval: tuple[Any, Any], key: list[list[str]], response: list[list[str]], scores: Scores,
-                files: tuple[Path, Path], run_ceaf: bool) -> dict[str, Any]:
+def bench_coval(
+    coval: tuple[Any, Any],
+    key: list[list[str]],
+    response: list[list[str]],
+    scores: Scores,
+    files: tuple[Path, Path],
+    run_ceaf: bool,
+) -> dict[str, Any]:
     """coval's metric functions on the same clusters, then coval's reader + metrics on the CoNLL files."""
     evaluator, reader = coval
     start = time.perf_counter()
-    info = (key, response, reader.get_mention_assignments(key, response),
-            reader.get_mention_assignments(response, key))
+    info = (key, response, reader.get_mention_assignments(key, response), reader.get_mention_assignments(response, key))
     prepare = time.perf_counter() - start
     results = coval_metrics(evaluator, [info], run_ceaf)
     differences = {name: max_difference(values, scores[name]) for name, (_, values) in results.items()}
     for name, (seconds, _) in results.items():
         note = "   (coval's CEAFm is wrong: chain counts as denominators)" if name == "ceafm" else ""
-        print(f"coval  {COVAL_NAMES[name]:8s} {seconds:8.3f} s   max |coval - ucdcr| over R,P,F1 = "
-              f"{differences[name]:.2e}{note}")
+        print(
+            f"coval  {COVAL_NAMES[name]:8s} {seconds:8.3f} s   max |coval - ucdcr| over R,P,F1 = "
+            f"{differences[name]:.2e}{note}"
+        )
     if not run_ceaf:
-        print(f"coval  ceafe/ceafm skipped ({len(key):,} x {len(response):,} chain pairs in Python; "
-              "--coval-ceaf-large to run)")
+        print(
+            f"coval  ceafe/ceafm skipped ({len(key):,} x {len(response):,} chain pairs in Python; "
+            "--coval-ceaf-large to run)"
+        )
     print("coval  blanc    (coval has no BLANC)")
     total = prepare + coval_all_seconds(results)
     print(f"coval total (mention assignments + muc bcub ceafe lea){total:8.3f} s")
@@ -237,18 +249,26 @@ def bench_coval(coval: tuple[Any, Any], key: list[list[str]], response: list[lis
     file_results = coval_metrics(evaluator, list(infos.values()), run_ceaf)
     file_total = read + coval_all_seconds(file_results)
     file_differences = {name: max_difference(values, scores[name]) for name, (_, values) in file_results.items()}
-    print(f"coval on the CoNLL files: read {read:.3f} s + muc bcub ceafe lea = {file_total:8.3f} s; "
-          f"agreement with ucdcr: {agreement(file_differences, COVAL_EXPECTED_EQUAL)}")
-    return {"coval": total, "coval_files": file_total, "coval_complete": run_ceaf,
-            "coval_agree": agreement(differences, COVAL_EXPECTED_EQUAL)}
+    print(
+        f"coval on the CoNLL files: read {read:.3f} s + muc bcub ceafe lea = {file_total:8.3f} s; "
+        f"agreement with ucdcr: {agreement(file_differences, COVAL_EXPECTED_EQUAL)}"
+    )
+    return {
+        "coval": total,
+        "coval_files": file_total,
+        "coval_complete": run_ceaf,
+        "coval_agree": agreement(differences, COVAL_EXPECTED_EQUAL),
+    }
 
 
 def bench_case(n_mentions: int, n_chains: int, args: argparse.Namespace, coval: tuple | None) -> dict[str, Any]:
     """Every in-process scorer on one generated meta document; returns the figures for the summary."""
     key, response = meta_document(n_mentions, n_chains)
     n_response = sum(map(len, response))
-    print(f"\n== meta document: {n_mentions:,} key mentions / {n_chains:,} chains; "
-          f"response {n_response:,} mentions / {len(response):,} chains ==")
+    print(
+        f"\n== meta document: {n_mentions:,} key mentions / {n_chains:,} chains; "
+        f"response {n_response:,} mentions / {len(response):,} chains =="
+    )
     with tempfile.TemporaryDirectory(prefix="bench_scorer_") as folder:
         row = {"size": n_mentions, **bench_ucdcr(key, response, Path(folder), args.repeat)}
         scores = row["scores"]
@@ -256,8 +276,11 @@ def bench_case(n_mentions: int, n_chains: int, args: argparse.Namespace, coval: 
         row.update(bench_scorch(key, response, scores, run_all=not large or args.scorch_large))
         if coval is not None:
             row.update(bench_coval(coval, key, response, scores, row["files"], not large or args.coval_ceaf_large))
-    print("ucdcr F1: " + "  ".join(f"{name} {scores[name].f1 * 100:.2f}" for name in scores)
-          + f"  conll {scores.conll_f1 * 100:.2f}")
+    print(
+        "ucdcr F1: "
+        + "  ".join(f"{name} {scores[name].f1 * 100:.2f}" for name in scores)
+        + f"  conll {scores.conll_f1 * 100:.2f}"
+    )
     return row
 
 
@@ -293,8 +316,10 @@ def compare_lines(v801: list[str], ours: list[str]) -> list[tuple[str, str]]:
 def bench_refscorer(scorer_dir: Path, n_mentions: int, repeat: int) -> dict[str, Any]:
     """v8.01 ``all`` on one meta document (5 mentions per chain) beside ``ucdcr score`` on the same files."""
     key, response = meta_document(n_mentions, n_mentions // 5)
-    print(f"\n== v8.01 on a meta document of {n_mentions:,} key mentions / {n_mentions // 5:,} chains; "
-          f"response {sum(map(len, response)):,} mentions / {len(response):,} chains ==")
+    print(
+        f"\n== v8.01 on a meta document of {n_mentions:,} key mentions / {n_mentions // 5:,} chains; "
+        f"response {sum(map(len, response)):,} mentions / {len(response):,} chains =="
+    )
     metrics = ",".join(V801_METRICS)
     with tempfile.TemporaryDirectory(prefix="bench_scorer_v801_") as name:
         folder = Path(name)
@@ -311,15 +336,26 @@ def bench_refscorer(scorer_dir: Path, n_mentions: int, repeat: int) -> dict[str,
     differing = compare_lines(v801_lines, our_lines)
     memory = "unknown (no /usr/bin/time)" if perl_gb is None else f"{perl_gb:.2f} GB"
     print(f"v8.01 scorer.pl all: {perl_seconds:9.2f} s, peak RSS {memory}")
-    print(f"ucdcr score (CLI process, same 5 metrics): {cli_seconds:6.2f} s   -> v8.01 / ucdcr CLI = "
-          f"{ratio_text(perl_seconds / cli_seconds)}")
-    print(f"ucdcr score_files in process (same 5 metrics): {in_process:.4f} s -> v8.01 / ucdcr = "
-          f"{ratio_text(perl_seconds / in_process)}")
+    print(
+        f"ucdcr score (CLI process, same 5 metrics): {cli_seconds:6.2f} s   -> v8.01 / ucdcr CLI = "
+        f"{ratio_text(perl_seconds / cli_seconds)}"
+    )
+    print(
+        f"ucdcr score_files in process (same 5 metrics): {in_process:.4f} s -> v8.01 / ucdcr = "
+        f"{ratio_text(perl_seconds / in_process)}"
+    )
     print(f"printed lines compared: {len(v801_lines) - 1}; differing: {len(differing)}")
     for v801_line, our_line in differing[:10]:
         print(f"  v8.01: {v801_line}\n  ucdcr: {our_line}")
-    return {"size": n_mentions, "v801": perl_seconds, "v801_gb": perl_gb, "ucdcr_cli": cli_seconds,
-            "ucdcr_files": in_process, "lines": len(v801_lines) - 1, "differing": len(differing)}
+    return {
+        "size": n_mentions,
+        "v801": perl_seconds,
+        "v801_gb": perl_gb,
+        "ucdcr_cli": cli_seconds,
+        "ucdcr_files": in_process,
+        "lines": len(v801_lines) - 1,
+        "differing": len(differing),
+    }
 
 
 def ratio_text(ratio: float | None, complete: bool = True) -> str:
@@ -337,43 +373,63 @@ def seconds_text(value: float | None, complete: bool = True) -> str:
 
 def print_summary(rows: list[dict[str, Any]], v801_rows: list[dict[str, Any]]) -> None:
     """One table of in-process times and agreement, one of v8.01 against ucdcr."""
-    print("\n== summary: seconds (best of --repeat for ucdcr, one run for peers; "
-          "* = peer ran without its CEAF (scorch: and BLANC)) ==")
-    print(f"{'mentions':>8} {'ucdcr':>7} {'ucdcr files':>11} {'scorch':>8} {'coval':>8} {'coval files':>11} "
-          f"{'scorch/ucdcr':>12} {'coval/ucdcr':>11} {'coval files/ucdcr files':>23}  agreement")
+    print(
+        "\n== summary: seconds (best of --repeat for ucdcr, one run for peers; "
+        "* = peer ran without its CEAF (scorch: and BLANC)) =="
+    )
+    print(
+        f"{'mentions':>8} {'ucdcr':>7} {'ucdcr files':>11} {'scorch':>8} {'coval':>8} {'coval files':>11} "
+        f"{'scorch/ucdcr':>12} {'coval/ucdcr':>11} {'coval files/ucdcr files':>23}  agreement"
+    )
     for row in rows:
         coval = row.get("coval")
         coval_complete = row.get("coval_complete", True)
-        ratios = [ratio_text(row["scorch"] / row["ucdcr"], row["scorch_complete"]),
-                  ratio_text(coval / row["ucdcr"] if coval else None, coval_complete),
-                  ratio_text(row["coval_files"] / row["ucdcr_files"] if coval else None, coval_complete)]
+        ratios = [
+            ratio_text(row["scorch"] / row["ucdcr"], row["scorch_complete"]),
+            ratio_text(coval / row["ucdcr"] if coval else None, coval_complete),
+            ratio_text(row["coval_files"] / row["ucdcr_files"] if coval else None, coval_complete),
+        ]
         agree = f"scorch {row['scorch_agree']}"
         if coval:
             agree += f"; coval {row['coval_agree']}"
-        print(f"{row['size']:>8,} {row['ucdcr']:>7.3f} {row['ucdcr_files']:>11.3f} "
-              f"{seconds_text(row['scorch'], row['scorch_complete']):>8} "
-              f"{seconds_text(coval, row.get('coval_complete', True)):>8} "
-              f"{seconds_text(row.get('coval_files'), row.get('coval_complete', True)):>11} "
-              f"{ratios[0]:>12} {ratios[1]:>11} {ratios[2]:>23}  {agree}")
+        print(
+            f"{row['size']:>8,} {row['ucdcr']:>7.3f} {row['ucdcr_files']:>11.3f} "
+            f"{seconds_text(row['scorch'], row['scorch_complete']):>8} "
+            f"{seconds_text(coval, row.get('coval_complete', True)):>8} "
+            f"{seconds_text(row.get('coval_files'), row.get('coval_complete', True)):>11} "
+            f"{ratios[0]:>12} {ratios[1]:>11} {ratios[2]:>23}  {agree}"
+        )
     if v801_rows:
-        print(f"\n{'mentions':>8} {'v8.01':>9} {'v8.01 GB':>8} {'ucdcr CLI':>9} {'ucdcr in-proc':>13} "
-              f"{'v8.01/CLI':>9} {'v8.01/in-proc':>13}  printed lines equal")
+        print(
+            f"\n{'mentions':>8} {'v8.01':>9} {'v8.01 GB':>8} {'ucdcr CLI':>9} {'ucdcr in-proc':>13} "
+            f"{'v8.01/CLI':>9} {'v8.01/in-proc':>13}  printed lines equal"
+        )
         for row in v801_rows:
-            print(f"{row['size']:>8,} {row['v801']:>9.2f} {row['v801_gb'] or float('nan'):>8.2f} {row['ucdcr_cli']:>9.2f} "
-                  f"{row['ucdcr_files']:>13.4f} {ratio_text(row['v801'] / row['ucdcr_cli']):>9} "
-                  f"{ratio_text(row['v801'] / row['ucdcr_files']):>13}  {row['lines'] - row['differing']}/{row['lines']}")
+            print(
+                f"{row['size']:>8,} {row['v801']:>9.2f} {row['v801_gb'] or float('nan'):>8.2f} "
+                f"{row['ucdcr_cli']:>9.2f} "
+                f"{row['ucdcr_files']:>13.4f} {ratio_text(row['v801'] / row['ucdcr_cli']):>9} "
+                f"{ratio_text(row['v801'] / row['ucdcr_files']):>13}  {row['lines'] - row['differing']}/{row['lines']}"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per ucdcr timing (best is printed)")
-    parser.add_argument("--scorch-large", "--scorch-ceaf-large", action="store_true",
-                        help="also run scorch's CEAF (10^8 chain pairs) and BLANC (13.7 GB) on 50,000 mentions")
+    parser.add_argument(
+        "--scorch-large",
+        "--scorch-ceaf-large",
+        action="store_true",
+        help="also run scorch's CEAF (10^8 chain pairs) and BLANC (13.7 GB) on 50,000 mentions",
+    )
     parser.add_argument("--coval", type=Path, help="checkout of github.com/ns-moosavi/coval to compare with")
     parser.add_argument("--coval-ceaf-large", action="store_true", help="also run coval's CEAF on 50,000 mentions")
     parser.add_argument("--refscorer", type=Path, help="checkout of github.com/conll/reference-coreference-scorers")
-    parser.add_argument("--refscorer-sizes", default="1000,2000",
-                        help="meta-document sizes for v8.01 (comma-separated; 5000 takes ~17 min and 7.4 GB)")
+    parser.add_argument(
+        "--refscorer-sizes",
+        default="1000,2000",
+        help="meta-document sizes for v8.01 (comma-separated; 5000 takes ~17 min and 7.4 GB)",
+    )
     args = parser.parse_args()
     coval = import_coval(args.coval) if args.coval else None
     if args.refscorer and not (args.refscorer / "scorer.pl").is_file():
@@ -381,10 +437,14 @@ def main() -> None:
     rows = [bench_case(5_000, 1_000, args, coval), bench_case(50_000, 10_000, args, coval)]
     v801_rows = []
     if args.refscorer:
-        v801_rows = [bench_refscorer(args.refscorer, int(size), args.repeat) for size in args.refscorer_sizes.split(",")]
+        v801_rows = [
+            bench_refscorer(args.refscorer, int(size), args.repeat) for size in args.refscorer_sizes.split(",")
+        ]
     print_summary(rows, v801_rows)
-    print("\nTargets (DESIGN.md §7): 5,000-mention meta document: >= 1000x faster than v8.01, >= 10x faster than "
-          "coval;\n50,000-mention meta document < 2 s (all metrics); every printed digit equal to v8.01.")
+    print(
+        "\nTargets (DESIGN.md §7): 5,000-mention meta document: >= 1000x faster than v8.01, >= 10x faster than "
+        "coval;\n50,000-mention meta document < 2 s (all metrics); every printed digit equal to v8.01."
+    )
     if not any(row["size"] == 5_000 for row in v801_rows):
         print("v8.01 on 5,000 mentions not run here (SCORER.md: 1,026 s and 7.4 GB; --refscorer-sizes 5000 runs it).")
 

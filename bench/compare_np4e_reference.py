@@ -56,8 +56,10 @@ def compare(ours: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> None:
         their_by_span.setdefault(span_key(row), row)
     matched = [(our_by_span[k], their_by_span[k]) for k in their_by_span if k in our_by_span]
     print(f"mentions: ours {len(ours)}, reference {len(theirs)} ({duplicates} reference rows repeat a span)")
-    print(f"mention match (doc, sentence, token span): {percent(len(matched), len(their_by_span))} of reference spans, "
-          f"{percent(len(matched), len(our_by_span))} of ours")
+    print(
+        f"mention match (doc, sentence, token span): {percent(len(matched), len(their_by_span))} of reference spans, "
+        f"{percent(len(matched), len(our_by_span))} of ours"
+    )
     n = len(matched)
     for label, same in (
         ("head token id", lambda a, b: a["mention_head_id"] == b["mention_head_id"]),
@@ -76,8 +78,10 @@ def compare(ours: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> None:
         chains = defaultdict(set)
         for r in rows:
             chains[r["split"]].add(r["coref_chain"])
-        print(f"{name:9s}: " + ", ".join(f"{s} {per_split[s]} mentions / {len(chains[s])} chains"
-                                         for s in ("train", "val", "test")))
+        print(
+            f"{name:9s}: "
+            + ", ".join(f"{s} {per_split[s]} mentions / {len(chains[s])} chains" for s in ("train", "val", "test"))
+        )
 
 
 def chain_agreement(matched: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
@@ -91,11 +95,14 @@ def chain_agreement(matched: list[tuple[dict[str, Any], dict[str, Any]]]) -> Non
             mention = span_key(theirs)
             key[theirs["coref_chain"]].add(mention)
             response[ours["coref_chain"]].add(mention)
-        scores = score_documents({k: (list(a.values()), list(b.values())) for k, (a, b) in documents.items()},
-                                 CONLL_METRICS)
-        print(f"  chains {split:5s} (ours vs reference, matched mentions): "
-              + ", ".join(f"{m} F1 {scores[m].f1 * 100:.2f}" for m in CONLL_METRICS)
-              + f", CoNLL F1 {scores.conll_f1 * 100:.2f}")
+        scores = score_documents(
+            {k: (list(a.values()), list(b.values())) for k, (a, b) in documents.items()}, CONLL_METRICS
+        )
+        print(
+            f"  chains {split:5s} (ours vs reference, matched mentions): "
+            + ", ".join(f"{m} F1 {scores[m].f1 * 100:.2f}" for m in CONLL_METRICS)
+            + f", CoNLL F1 {scores.conll_f1 * 100:.2f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,14 +119,18 @@ def main(argv: list[str] | None = None) -> int:
         data_dir = tempfile.mkdtemp(prefix="np4e-")
         report = build_dataset("np4e", raw_dir=args.raw, data_dir=data_dir, jobs=1, progress=False)
         built = Path(report.output_dir)
-        print(f"built np4e in {time.perf_counter() - started:.1f} s: {report.counts['mentions_written']} mentions, "
-              f"parse rate {report.parse_rate}%")
+        print(
+            f"built np4e in {time.perf_counter() - started:.1f} s: {report.counts['mentions_written']} mentions, "
+            f"parse rate {report.parse_rate}%"
+        )
     compare(load(built / "all_mentions.parquet"), load(args.reference / "all_mentions.parquet"))
     from ucdcr.analysis.compare import compare_builds, print_context_differences
 
     figures = compare_builds(built, args.reference)
-    print(f"sentences holding a mention on both sides with identical tokens: "
-          f"{figures['mention_sentences_identical']:.2f}%")
+    print(
+        f"sentences holding a mention on both sides with identical tokens: "
+        f"{figures['mention_sentences_identical']:.2f}%"
+    )
     print_context_differences(built, args.reference)
     return 0
 

@@ -48,8 +48,14 @@ def chromium_binary() -> str:
 def render(page: Path, png: Path, height: int = 1000) -> tuple[list[str], float]:
     """Screenshot ``page`` to ``png`` (1400 px wide); returns the page's console messages and the seconds it took."""
     with tempfile.TemporaryDirectory(prefix="ucdcr-chromium-") as profile:
-        command = [chromium_binary(), *CHROMIUM_FLAGS, f"--window-size=1400,{height}", f"--user-data-dir={profile}",
-                   f"--screenshot={png.resolve()}", page.resolve().as_uri()]
+        command = [
+            chromium_binary(),
+            *CHROMIUM_FLAGS,
+            f"--window-size=1400,{height}",
+            f"--user-data-dir={profile}",
+            f"--screenshot={png.resolve()}",
+            page.resolve().as_uri(),
+        ]
         start = time.perf_counter()
         result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
         elapsed = time.perf_counter() - start
@@ -97,8 +103,10 @@ def main() -> int:
         png = args.out / (page.stem + ".png")
         messages, seconds = render(page, png, args.height)
         ok = png.is_file() and png.stat().st_size > 0
-        print(f"{page}: {'rendered' if ok else 'NOT rendered'} -> {png} "
-              f"({png.stat().st_size if ok else 0} bytes, {seconds:.1f} s), console messages: {len(messages)}")
+        print(
+            f"{page}: {'rendered' if ok else 'NOT rendered'} -> {png} "
+            f"({png.stat().st_size if ok else 0} bytes, {seconds:.1f} s), console messages: {len(messages)}"
+        )
         for message in messages:
             print(f"  console: {message}")
         failed |= bool(messages) or not ok

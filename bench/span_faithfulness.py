@@ -34,7 +34,8 @@ def main() -> None:
     args = parser.parse_args()
 
     print(
-        f"{'dataset':10s} {'written':>8s} {'differ':>7s} {'raw':>5s} {'not covered':>12s} {'discontinuous':>14s} {'build s':>8s}"
+        f"{'dataset':10s} {'written':>8s} {'differ':>7s} {'raw':>5s} {'not covered':>12s} "
+        f"{'discontinuous':>14s} {'build s':>8s}"
     )
     with tempfile.TemporaryDirectory() as scratch:
         for dataset in args.datasets:

@@ -17,10 +17,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.pipeline.ecb_fixture import write_ecb_raw
 from typer.testing import CliRunner
 
 import ucdcr
-from tests.pipeline.ecb_fixture import write_ecb_raw
 from ucdcr.api import list_datasets, load
 from ucdcr.cli.app import app
 from ucdcr.errors import FormatError, MissingRawData, UcdcrError, UnknownDatasetError
@@ -210,7 +210,7 @@ def test_the_public_names() -> None:
     ]
     assert set(PUBLIC_FUNCTIONS) <= set(dir(ucdcr))
     with pytest.raises(AttributeError, match="module 'ucdcr' has no attribute 'no_such_name'"):
-        ucdcr.no_such_name  # noqa: B018
+        _ = ucdcr.no_such_name
 
 
 @pytest.mark.parametrize("name", PUBLIC_FUNCTIONS)

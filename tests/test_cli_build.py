@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
-
 from tests.datasets.test_cerec import write_zip
 from tests.datasets.test_newswcl50r import make_raw
 from tests.formats.test_cerec_conll import THREAD
+from typer.testing import CliRunner
+
 from ucdcr.cli.app import app
 from ucdcr.cli.build import reader_options
 from ucdcr.datasets.hypercoref import HypercorefOptions

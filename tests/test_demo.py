@@ -24,10 +24,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from lxml import etree
+from tests.conftest import REPO_ROOT
 from typer.testing import CliRunner
 
 import ucdcr
-from tests.conftest import REPO_ROOT
 from ucdcr.cli.app import app
 from ucdcr.demo import SAMPLE_NAME, sample_dir
 
@@ -38,6 +38,7 @@ SPLIT_FILE = SAMPLE / "ucdcr-meta" / "train_val_test_split.json"
 SUBTOPIC_FILE = SAMPLE / "ucdcr-meta" / "subtopic_names.json"
 FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
 README_FIRST_COMMAND = "pip install -e . && ucdcr demo"
+TEST_COMMAND = "pip install -e '.[test]' && ruff check . && ruff format --check . && mypy && pytest"  # lint, types, tests
 
 
 @dataclass
@@ -180,7 +181,7 @@ def test_readme_first_block_is_install_plus_demo_then_the_ci_test_command() -> N
     block = re.search(r"```bash\n(.*?)```", (REPO_ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL)
     assert block is not None
     commands = [line.split("  #", 1)[0].strip() for line in block.group(1).splitlines()]
-    assert commands == [README_FIRST_COMMAND, "pip install -e '.[test]' && pytest"]
+    assert commands == [README_FIRST_COMMAND, TEST_COMMAND]
     assert (REPO_ROOT / ".ci" / "run").read_text().rstrip().splitlines()[-1] == commands[1]
 
 

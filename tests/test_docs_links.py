@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import REPO_ROOT
 
 MARKDOWN_FILES = sorted([REPO_ROOT / "README.md", *(REPO_ROOT / "docs").rglob("*.md")])

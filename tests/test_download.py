@@ -152,7 +152,7 @@ def test_tree_and_one_of_group(tmp_path: Path, mirror: Path, monkeypatch: pytest
 
 def test_tree_mismatch(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     use(monkeypatch, manifest(tree_entry(mirror, tree_sha256="f" * 64)))
-    with pytest.raises(ChecksumError, match="tree hash mismatch: expected f{64}"):
+    with pytest.raises(ChecksumError, match=r"tree hash mismatch: expected f{64}"):
         dl.download("ecbplus", tmp_path / "raw", mirror)
     assert not (tmp_path / "raw" / "ECBplus" / "t" / "ECB+").exists()
 

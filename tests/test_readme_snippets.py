@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from tests.pipeline.ecb_fixture import write_ecb_raw
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +35,7 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
     monkeypatch.chdir(REPO_ROOT)
     namespace: dict[str, object] = {}
     for number, block in enumerate(python_blocks(), start=1):
-        exec(compile(block, f"README.md python block {number}", "exec"), namespace)  # noqa: S102
+        exec(compile(block, f"README.md python block {number}", "exec"), namespace)
     # what the API snippet left behind: the fixture built, loaded and scored
     report, mentions, scores = namespace["report"], namespace["mentions"], namespace["scores"]
     assert report.counts["mentions_written"] == 13  # type: ignore[attr-defined]  # ecb_fixture: 13 validated

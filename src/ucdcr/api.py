@@ -136,9 +136,7 @@ def build(
     ids = [datasets] if isinstance(datasets, str) else list(datasets)
     raw, data = resolve_raw_dir(raw_dir), resolve_data_dir(data_dir)
     reports = [
-        build_dataset(
-            dataset_id, raw, data, jobs=jobs, progress=progress, options=dict(options or {})
-        )
+        build_dataset(dataset_id, raw, data, jobs=jobs, progress=progress, options=dict(options or {}))
         for dataset_id in ids
     ]
     return reports[0] if isinstance(datasets, str) else reports

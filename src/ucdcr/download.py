@@ -10,7 +10,7 @@ Each dataset ships ``ucdcr/manifests/<id>.json``::
                 "required": false, ["one_of": "group"], "note": "extracted ECB+.zip"}]}
 
 Paths are relative to ``<raw-dir>/<DatasetSpec.raw_folder>/``. A file is verified by size and sha256 (or, when only
-its git blob id is known, by ``sha1("blob <size>\\0" + content)``); a tree by the tree hash of ``../shared/raw/MANIFEST.md``
+its git blob id is known, by ``sha1("blob <size>\\0" + content)``); a tree by its tree hash
 (sha256 over the ``sha256sum`` lines of its files, paths relative to the dataset folder, sorted bytewise). Entries
 sharing a ``one_of`` group are alternatives (ECB+.zip or its extracted tree): one of them is enough.
 
@@ -473,7 +473,7 @@ def _install_tree(entry: dict[str, Any], folder: Path, fill: Any) -> None:
 
 
 def _extract_archive(entry: dict[str, Any], staging: Path) -> None:
-    """Download the entry's zip and extract it so that ``staging/<path>`` is the tree (macOS resource forks left out)."""
+    """Download the entry's zip and extract it so that ``staging/<path>`` is the tree (without macOS resource forks)."""
     archive = staging / (entry.get("archive") or "archive.zip")
     with archive.open("wb") as handle:
         download_url(entry["url"], handle)

@@ -28,7 +28,7 @@ def mention(
 ) -> dict[str, Any]:
     """One mention record with all 29 fields; the head defaults to the last token, the lemma to the head."""
     head = tokens[-1] if head is None else head
-    record = {name: None for name in MENTION_FIELDS}
+    record = dict.fromkeys(MENTION_FIELDS)
     record.update(
         coref_chain=chain,
         mention_id=mention_id or f"{chain}_{doc}_{'_'.join(tokens)}",

@@ -94,13 +94,16 @@ def test_means_are_unweighted_and_ucdcr_averages_datasets(tmp_path: Path) -> Non
     result = run_baseline("keep", table, topic_level=True)
     event_topic = next(s for s in result.settings if s.setting == Setting("topic", "1", "event"))
     # topic 1 events: gold {z1, z2}, {p1, p2}; lemmas strike, strike, attack, assault -> predicted {z1, z2}, {p1}, {p2}
-    # MUC R = 1/2, P = 1/1; B3 R = (1+1+1/2+1/2)/4 = 0.75, P = 1; CEAFe: phi(Z)=1, phi(P,{p1})=2/3 -> R=(5/3)/2, P=(5/3)/3
+    # MUC R = 1/2, P = 1/1; B3 R = (1+1+1/2+1/2)/4 = 0.75, P = 1;
+    # CEAFe: phi(Z)=1, phi(P,{p1})=2/3 -> R=(5/3)/2, P=(5/3)/3
     assert (event_topic.scores["R_MUC"], event_topic.scores["P_MUC"]) == (50.0, 100.0)
     assert (event_topic.scores["R_B3"], event_topic.scores["P_B3"]) == (75.0, 100.0)
     assert (event_topic.scores["R_CEAF_E"], event_topic.scores["P_CEAF_E"]) == (83.33, 55.55)
     joint = next(m for m in result.means if m.level == "subtopic" and m.type == "")
     assert joint.settings == 1
-    combined = ucdcr_means(result.means + [joint.__class__("other", "subtopic", "", 1, {k: 0.0 for k in joint.scores})])
+    combined = ucdcr_means(
+        [*result.means, joint.__class__("other", "subtopic", "", 1, dict.fromkeys(joint.scores, 0.0))]
+    )
     first = next(m for m in combined if m.level == "subtopic" and m.type == "")
     assert first.settings == 2 and first.scores["F1_CONLL"] == pytest.approx(joint.scores["F1_CONLL"] / 2)
 

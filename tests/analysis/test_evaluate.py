@@ -1,4 +1,4 @@
-"""`evaluate`: predictions files and their rules, coverage, --split, CoNLL responses, and agreement with the baseline."""
+"""`evaluate`: predictions files and their rules, coverage, --split, CoNLL responses, agreement with the baseline."""
 
 from __future__ import annotations
 

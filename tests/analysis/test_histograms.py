@@ -43,18 +43,27 @@ def test_histogram_agrees_with_the_authors_digitize() -> None:
 
 def _table(rows: list[tuple[str, str, list[str], str]]) -> pa.Table:
     chains, splits, tokens, heads = (list(column) for column in zip(*rows))
-    return pa.table({"coref_chain": chains, "split": splits, "tokens_text": tokens, "mention_head": heads,
-                     "mention_head_lemma": heads})
+    return pa.table(
+        {
+            "coref_chain": chains,
+            "split": splits,
+            "tokens_text": tokens,
+            "mention_head": heads,
+            "mention_head_lemma": heads,
+        }
+    )
 
 
 def test_chain_histograms_count_each_chain_of_the_whole_dataset_once() -> None:
-    table = _table([
-        ("A", "test", ["the", "fire"], "fire"),
-        ("A", "test", ["the", "fire"], "fire"),
-        ("B", "val", ["Tony", "Reagins", "said"], "Reagins"),
-        ("C", "train", ["a", "blaze"], "blaze"),
-        ("C", "test", ["the", "inferno"], "inferno"),
-    ])
+    table = _table(
+        [
+            ("A", "test", ["the", "fire"], "fire"),
+            ("A", "test", ["the", "fire"], "fire"),
+            ("B", "val", ["Tony", "Reagins", "said"], "Reagins"),
+            ("C", "train", ["a", "blaze"], "blaze"),
+            ("C", "test", ["the", "inferno"], "inferno"),
+        ]
+    )
     counts = chain_histograms(table)
     # Hand computation (REFERENCE.md §4.3-4.4):
     # A: PD = (1/2)·1/2 = 0.25; MTLD: the, fire, the -> TTR 2/3 <= 0.72, factor 3, partial 1 -> mean 2 (both ways).
@@ -93,13 +102,12 @@ def test_diversity_command_prints_the_histograms_in_the_csv_layout(make_dataset)
         },
         name="gvc",
     )
-    result = CliRunner().invoke(
-        app, ["diversity", "--data-dir", str(folder.parent), "--histograms", "--format", "csv"]
-    )
+    result = CliRunner().invoke(app, ["diversity", "--data-dir", str(folder.parent), "--histograms", "--format", "csv"])
     assert result.exit_code == 0, result.output
     blocks = [block for block in result.output.split("\n\n") if "per MTLD bin" in block or "per PD bin" in block]
     assert [block.splitlines()[0] for block in blocks] == [
-        "# Chains per MTLD bin (paper Figure 5)", "# Chains per PD bin (paper Figure 6)"
+        "# Chains per MTLD bin (paper Figure 5)",
+        "# Chains per PD bin (paper Figure 6)",
     ]
     mtld = list(csv.reader(io.StringIO("\n".join(blocks[0].splitlines()[1:]))))
     # the authors' header (empty bin column, then the datasets) and 31 bins; A has MTLD 2 and B 3 (hand computation

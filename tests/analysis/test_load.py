@@ -137,7 +137,7 @@ def test_ecb_file_rule_only_for_the_authors_parquet(tmp_path: Path) -> None:
     folder = tmp_path / "ecbplus"
     folder.mkdir()
     pq.write_table(pa.Table.from_pylist([mention("ACT1", ["a"], split="train")]), folder / "all_mentions.parquet")
-    with pytest.raises(FormatError, match="provide the event_mentions.json"):
+    with pytest.raises(FormatError, match=r"provide the event_mentions.json"):
         load_mentions(folder)
 
 

@@ -14,8 +14,6 @@ from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
 from ucdcr.registry import dataset_ids
-
-DATASET_IDS = dataset_ids()
 from ucdcr.report.tables import (
     ResultTable,
     format_cell,
@@ -27,6 +25,8 @@ from ucdcr.report.tables import (
     to_markdown,
     to_rich,
 )
+
+DATASET_IDS = dataset_ids()
 
 
 def _table() -> ResultTable:

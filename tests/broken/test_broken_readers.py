@@ -32,8 +32,6 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
-
 from tests.datasets.test_cd2cr import write_corpus as write_cd2cr
 from tests.datasets.test_cerec import write_zip
 from tests.datasets.test_ecbplus_metam import write_raw as write_metam
@@ -48,6 +46,8 @@ from tests.datasets.test_np4e import write_np4e
 from tests.datasets.test_wec_eng import write_raw as write_wec
 from tests.formats.test_cerec_conll import THREAD
 from tests.pipeline.ecb_fixture import write_ecb_raw
+from typer.testing import CliRunner
+
 from ucdcr.cli.app import app
 from ucdcr.errors import FormatError, MissingRawData, UcdcrError
 from ucdcr.records import SourceCorpus
@@ -1176,10 +1176,8 @@ def test_utf8_byte_order_mark_is_accepted(dataset: str, relative: str, tmp_path:
 PARTIAL = [
     case
     for case in CASES
-    if case.category == "missing"
-    and case.error is MissingRawData
-    or case.category == "missing"
-    and case.dataset in ("fcct", "hypercoref")
+    if (case.category == "missing" and case.error is MissingRawData)
+    or (case.category == "missing" and case.dataset in ("fcct", "hypercoref"))
 ]
 
 

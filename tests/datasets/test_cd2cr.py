@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.datasets.mention_records import mention_record
+
 from ucdcr.datasets import cd2cr
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline import build

@@ -6,12 +6,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from tests.datasets.mention_records import mention_record
 from tests.formats.test_cerec_conll import (  # the same 7-column thread fixture
     THREAD,
     line,
 )
+
 from ucdcr.datasets import cerec
 from ucdcr.errors import MissingRawData
 from ucdcr.records import MentionRecord

@@ -8,9 +8,9 @@ import pkgutil
 from pathlib import Path
 
 import pytest
+from tests.datasets.mention_records import mention_record
 
 import ucdcr.datasets
-from tests.datasets.mention_records import mention_record
 from ucdcr.datasets.ecbplus import EcbplusOptions
 from ucdcr.datasets.hypercoref import HypercorefOptions
 from ucdcr.datasets.newswcl50r import NewsWCL50rOptions

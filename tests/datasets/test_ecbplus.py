@@ -130,11 +130,11 @@ def test_bad_sentence_csv_row(tmp_path: Path) -> None:
 def test_missing_files(tmp_path: Path) -> None:
     raw = write_ecb_raw(tmp_path)
     (raw / "ECBplus" / "ucdcr-meta" / "subtopic_names.json").unlink()
-    with pytest.raises(MissingRawData, match="subtopic_names.json"):
+    with pytest.raises(MissingRawData, match=r"subtopic_names.json"):
         read(raw)
     shutil.rmtree(raw / "ECBplus" / "ECB+_LREC2014")
     (raw / "ECBplus" / "ucdcr-meta" / "subtopic_names.json").write_text("{}")
-    with pytest.raises(MissingRawData, match="ECBplus_coreference_sentences.csv"):
+    with pytest.raises(MissingRawData, match=r"ECBplus_coreference_sentences.csv"):
         read(raw)
 
 

@@ -6,8 +6,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from tests.formats.test_fcc_csv import ACTION_HEADER, DOCUMENT_HEADER, TOKEN_HEADER, tokens_of, write_csv
+
 from ucdcr.datasets.fcct import read_fcct
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.shortuuid import name_shortuuid

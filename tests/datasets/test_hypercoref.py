@@ -1,4 +1,4 @@
-"""HyperCoref_exp dataset module: sampling rules, structure, finalize hook, and a full build on fixture parquet files."""
+"""HyperCoref_exp dataset module: sampling rules, structure, finalize hook, a full build on fixture parquet files."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from tests.datasets.mention_records import mention_record
 from tests.formats.test_hypercoref_parquet import write_split
+
 from ucdcr.datasets.hypercoref import HypercorefOptions, downsample, filter_lonely, read_hypercoref, split_by_head_pos
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.hypercoref_parquet import Hyperlink
@@ -76,16 +76,16 @@ def test_filter_lonely_rules() -> None:
         link(4, "bbc.com/weather/5", "d"),
     ]
     # train/val: only the weather mention is alone in both its chain and its subtopic
-    assert [l.row for l in filter_lonely(links, "train")] == [0, 1, 2, 3]
+    assert [kept.row for kept in filter_lonely(links, "train")] == [0, 1, 2, 3]
     # test: every subtopic needs two mentions; weather has one
-    assert [l.row for l in filter_lonely(links, "test")] == [0, 1, 2, 3]
-    assert [l.row for l in filter_lonely(links[:1] + links[2:3], "test")] == []
+    assert [kept.row for kept in filter_lonely(links, "test")] == [0, 1, 2, 3]
+    assert [kept.row for kept in filter_lonely(links[:1] + links[2:3], "test")] == []
 
 
 def test_downsample_keeps_largest_chains_whole() -> None:
     links = [link(i, FOOT + str(i), target) for i, target in enumerate("aaabbbcc" + "d")]
     # sizes a=3, b=3, c=2, d=1; limit 4: a (3) then b (3, crosses the limit, kept whole) -> 6 mentions
-    assert Counter(l.target for l in downsample(links, 4)) == {"a": 3, "b": 3}
+    assert Counter(kept.target for kept in downsample(links, 4)) == {"a": 3, "b": 3}
     assert len(downsample(links, 3)) == 3  # a alone reaches the limit
     assert downsample(links, None) == links
 

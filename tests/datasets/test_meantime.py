@@ -99,7 +99,7 @@ def test_topic_without_split(tmp_path: Path) -> None:
 def test_missing_zip(tmp_path: Path) -> None:
     (tmp_path / "ucdcr-meta").mkdir()
     (tmp_path / meantime.SPLIT_FILE).write_text("{}")
-    with pytest.raises(MissingRawData, match="meantime_newsreader_english_oct15.zip"):
+    with pytest.raises(MissingRawData, match=r"meantime_newsreader_english_oct15.zip"):
         get("meantime").read(tmp_path)
 
 

@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from tests.datasets.mention_records import mention_record
 from tests.formats.test_maxqda_csv import maxqda_row, write_article, write_maxqda
+
 from ucdcr.datasets.newswcl50r import NewsWCL50rOptions, chain_id, drop_duplicate_heads, read_newswcl50r
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.records import MentionRecord

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tests.datasets.mention_records import mention_record
+
 from ucdcr.datasets import np4e
 from ucdcr.datasets._chains import chain_entity_type
 from ucdcr.errors import FormatError, MissingRawData

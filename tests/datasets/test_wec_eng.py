@@ -160,5 +160,5 @@ def test_head_not_in_mention_is_dropped_and_bad_topic_is_an_error(tmp_path: Path
     assert [d.reason for d in corpus.dropped] == ["head 'Tour' is not among the mention tokens"]
     topics = folder / "ucdcr-meta" / "topics" / "topics_val.csv"
     topics.write_text(",doc,subtopic,topic\n0,Ice Cube,Family Values Tour 1998,Music\n", encoding="utf-8")
-    with pytest.raises(FormatError, match="'Music' is not in topics.json"):
+    with pytest.raises(FormatError, match=r"'Music' is not in topics.json"):
         wec_eng.read(folder, ReadOptions())

@@ -55,7 +55,10 @@ def test_reads_threads_tokens_and_mentions() -> None:
             "#begin document a.txt\n" + line("x", coref="(4") + "\n#end document\n",
             r"val\.conll:3: document 'a\.txt' ends with mention\(s\) never closed: '\(4' at line 2",
         ),
-        ("#begin document a.txt\n" + line("x", coref="((4") + "\n#end document\n", "cannot parse coreference annotation"),
+        (
+            "#begin document a.txt\n" + line("x", coref="((4") + "\n#end document\n",
+            "cannot parse coreference annotation",
+        ),
         (
             "#begin document a.txt\nx\t1\t1\tRita\t-\t-\t-\n#end document\n",
             r"val\.conll:2: expected 7 columns separated by double tabs, found 1",

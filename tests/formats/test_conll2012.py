@@ -187,7 +187,7 @@ def test_a_utf8_byte_order_mark_is_skipped(tmp_path: Path) -> None:
 
 
 def test_unreadable_files_are_one_error(tmp_path: Path) -> None:
-    with pytest.raises(FormatError, match="missing.conll: file not found"):
+    with pytest.raises(FormatError, match=r"missing.conll: file not found"):
         score_files(tmp_path / "missing.conll", tmp_path / "missing.conll")
     with pytest.raises(FormatError, match="is a folder, expected a file"):
         read_conll(tmp_path)

@@ -64,7 +64,7 @@ def test_mentions_and_chains(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda ls: ls[:5] + [ls[5].replace("\t-\t-", "\t-")] + ls[6:], "expected 5 tab-separated columns"),
+        (lambda ls: [*ls[:5], ls[5].replace("\t-\t-", "\t-"), *ls[6:]], "expected 5 tab-separated columns"),
         (lambda ls: ls[:-1], "no #end document"),
         (lambda ls: [line.replace("\t77)", "\t77") for line in ls], "not closed"),
         (lambda ls: [line.replace("\t(77", "\t77") for line in ls], "never opened"),

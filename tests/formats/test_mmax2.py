@@ -47,7 +47,7 @@ def write_project(
         else [
             '<markable id="markable_0" span="word_3..word_4" mmax_level="coref" coref_set="set_1"/>',
             '<markable id="markable_1" span="word_6" mmax_level="coref" coref_set="set_2"/>',
-            '<markable id="markable_2" span="word_8" mmax_level="coref" coref_set="set_2" dir_antecedent="markable_1"/>',
+            '<markable id="markable_2" span="word_8" mmax_level="coref" coref_set="set_2" dir_antecedent="markable_1"/>',  # noqa: E501
             '<markable id="markable_3" span="word_1..word_1,word_3" mmax_level="coref" coref_set="set_3"/>',
         ]
     )
@@ -117,7 +117,7 @@ def test_truncated_xml_names_file(tmp_path: Path) -> None:
 def test_missing_level_file(tmp_path: Path) -> None:
     project = write_project(tmp_path)
     (tmp_path / "markables" / "1newsML_coref_level.xml").unlink()
-    with pytest.raises(FormatError, match="coref_level.xml: file not found"):
+    with pytest.raises(FormatError, match=r"coref_level.xml: file not found"):
         mmax2.read_project(project)
 
 

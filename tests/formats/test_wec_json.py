@@ -97,7 +97,7 @@ def test_topic_map_unknown_topic_and_header(tmp_path: Path) -> None:
     path.write_text(
         ",doc,subtopic,topic\n0,Sinefekt,43rd Antalya Golden Orange Film Festival,Festival\n", encoding="utf-8"
     )
-    with pytest.raises(FormatError, match="'Festival' is not in topics.json") as info:
+    with pytest.raises(FormatError, match=r"'Festival' is not in topics.json") as info:
         read_topic_map(path, ["Concert"])
     assert info.value.line == 2
     path.write_text("doc,subtopic,topic\n", encoding="utf-8")

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import require
 from typer.testing import CliRunner
 
-from tests.conftest import require
 from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.diversity import chain_diversity, table5_row
 from ucdcr.analysis.evaluate import evaluate

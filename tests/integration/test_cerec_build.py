@@ -20,7 +20,10 @@ def test_reader(raw_dir: Path) -> None:
         assert corpus.unavailable_splits == {} and corpus.notes == []
         # paper appendix 7.1.2: 43 / 20 / 14 threads
         assert Counter(d.split for d in {d.subtopic_id: d for d in corpus.documents}.values()) == {
-            "train": 43, "val": 20, "test": 14}
+            "train": 43,
+            "val": 20,
+            "test": 14,
+        }
         return
     # MANIFEST.md §6: seed.conll (train) is not obtainable here
     assert set(corpus.unavailable_splits) == {"train"}

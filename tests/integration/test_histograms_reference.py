@@ -16,8 +16,8 @@ import csv
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import require
+
 from ucdcr.analysis.histograms import (
     AUTHORS_CSV_NAMES,
     METRIC_EDGES,

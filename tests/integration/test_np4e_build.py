@@ -35,8 +35,9 @@ def test_build(built: Any) -> None:
 
 
 def _spans(path: Path) -> dict[tuple[str, int, tuple[int, ...]], dict[str, Any]]:
-    rows = pq.read_table(path, columns=["conll_doc_key", "sent_id", "tokens_number", "mention_head_lemma",
-                                        "context_start_end_global_id"]).to_pylist()
+    rows = pq.read_table(
+        path, columns=["conll_doc_key", "sent_id", "tokens_number", "mention_head_lemma", "context_start_end_global_id"]
+    ).to_pylist()
     spans = {}
     for row in rows:
         for column in ("tokens_number", "context_start_end_global_id"):
@@ -90,7 +91,10 @@ def test_window_rule_reproduces_the_reference_on_its_own_tokens(reference_dir: P
     for row in mentions:
         lengths = sentence_lengths[row["conll_doc_key"]]
         ordered = sorted(lengths)
-        first = sum(lengths[s] for s in ordered[: ordered.index(row["sent_id"])]) + ast.literal_eval(row["tokens_number"])[0]
+        first = (
+            sum(lengths[s] for s in ordered[: ordered.index(row["sent_id"])])
+            + ast.literal_eval(row["tokens_number"])[0]
+        )
         index = SentenceIndex([lengths[s] for s in ordered])
         window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, first, first, 0)
         same += [window.left, window.right] == ast.literal_eval(row["context_start_end_global_id"]) and [

@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import require
+
 from ucdcr.datasets.ecbplus_metam import SPLIT_FILE, read_topic_splits
 from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
@@ -87,10 +87,17 @@ def _identity_mention_map(raw_dir: Path, paraphrase: bool) -> dict[str, dict[str
         for m in mentions:
             start = max(sentence.find(new_text[m.source_id]), 0)
             key = f"{document.doc}.xml_{m.source_id}"
-            records[key] = {"mention_id": key, "topic": document.topic_id, "doc_id": f"{document.doc}.xml",
-                            "m_id": m.source_id, "sentence_id": str(sent_id), "sentence": sentence,
-                            "mention_text": new_text[m.source_id], "start_char": start,
-                            "end_char": start + len(new_text[m.source_id])}
+            records[key] = {
+                "mention_id": key,
+                "topic": document.topic_id,
+                "doc_id": f"{document.doc}.xml",
+                "m_id": m.source_id,
+                "sentence_id": str(sent_id),
+                "sentence": sentence,
+                "mention_text": new_text[m.source_id],
+                "start_char": start,
+                "end_char": start + len(new_text[m.source_id]),
+            }
     return records
 
 

@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import require
+
 from ucdcr.datasets.gvc import read_structure
 from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData

@@ -15,8 +15,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import require
+
 from ucdcr.datasets.newswcl50r import NewsWCL50rOptions, load_annotations, read_newswcl50r
 from ucdcr.errors import MissingRawData
 from ucdcr.registry import get
@@ -28,7 +28,7 @@ def raw(raw_dir: Path) -> Path:
 
 
 def test_real_annotations_load(raw: Path) -> None:
-    segments, types, inputs = load_annotations(raw)
+    segments, types, _inputs = load_annotations(raw)
     rows = [row for rows in segments.values() for row in rows]
     spec = get("newswcl50r")
     assert len(segments) == spec.expected("topics") and len(rows) == 9746  # CSV rows, counted (see above)

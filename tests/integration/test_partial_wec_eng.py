@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import require
+
 from ucdcr.datasets.wec_eng import read_topic_maps
 from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
@@ -38,8 +38,11 @@ def test_build_without_mention_files_gives_manual_steps(raw_dir: Path, tmp_path:
     with pytest.raises(MissingRawData) as info:
         build_dataset("wec_eng", raw_dir=raw_dir, data_dir=tmp_path, jobs=1, progress=False)
     message = str(info.value)
-    for name in ("Train_Event_gold_mentions.json", "Dev_Event_gold_mentions_validated.json",
-                 "Test_Event_gold_mentions_validated.json"):
+    for name in (
+        "Train_Event_gold_mentions.json",
+        "Dev_Event_gold_mentions_validated.json",
+        "Test_Event_gold_mentions_validated.json",
+    ):
         assert name in message
     assert "https://huggingface.co/datasets/Intel/WEC-Eng" in message and "CC BY-SA 3.0" in message
 
@@ -50,7 +53,11 @@ def test_manifest_status_names_the_missing_files(raw_dir: Path) -> None:
     present = [e for e in status.entries if e.state != "missing"]
     if missing:
         assert not status.complete
-        assert missing == ["Dev_Event_gold_mentions_validated.json", "Test_Event_gold_mentions_validated.json", "Train_Event_gold_mentions.json"]  # MANIFEST.md: raw JSON missing
+        assert missing == [
+            "Dev_Event_gold_mentions_validated.json",
+            "Test_Event_gold_mentions_validated.json",
+            "Train_Event_gold_mentions.json",
+        ]  # MANIFEST.md: raw JSON missing
     assert all(e.state == "verified" for e in present if e.path.startswith("ucdcr-meta"))
 
 
@@ -68,10 +75,24 @@ def test_reader_on_mention_files_built_from_the_real_topic_maps(raw_dir: Path, t
     _, maps = read_topic_maps(source)
     for split, name in wec_eng.MENTION_FILES.items():
         mentions = [
-            {"coref_chain": i, "coref_link": row.subtopic, "doc_id": doc, "mention_context": ["The", "event", "."],
-             "mention_head": "event", "mention_head_lemma": "event", "mention_head_pos": "NOUN", "mention_id": str(i),
-             "mention_index": i, "mention_ner": "UNK", "mention_type": 8, "predicted_coref_chain": None,
-             "sent_id": 0, "tokens_number": [1], "tokens_str": "event", "topic_id": -1}
+            {
+                "coref_chain": i,
+                "coref_link": row.subtopic,
+                "doc_id": doc,
+                "mention_context": ["The", "event", "."],
+                "mention_head": "event",
+                "mention_head_lemma": "event",
+                "mention_head_pos": "NOUN",
+                "mention_id": str(i),
+                "mention_index": i,
+                "mention_ner": "UNK",
+                "mention_type": 8,
+                "predicted_coref_chain": None,
+                "sent_id": 0,
+                "tokens_number": [1],
+                "tokens_str": "event",
+                "topic_id": -1,
+            }
             for i, (doc, row) in enumerate(maps[split].items())
         ]
         (folder / name).write_text(json.dumps(mentions), encoding="utf-8")

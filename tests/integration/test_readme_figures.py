@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.conftest import REPO_ROOT
 
 from ucdcr.report.paper_tables import baseline_results, stats_tables
-from tests.conftest import REPO_ROOT
 
 README_IDS = {"ECB+": "ecbplus", "NP4E_cd": "np4e", "MEANTIME_eng": "meantime", "CD2CR": "cd2cr", "CEREC_exp": "cerec"}
 _ROW = re.compile(r"^\| (?P<name>[^|]+?)(?: val\+test)? \| (?P<cells>.+) \|$")

@@ -57,7 +57,12 @@ def test_conll_export_round_trip_scores_100(folder: Path, tmp_path: Path, level:
     # Every test mention is in the key, except those listed as left out (repeated spans).
     assert output["mentions"]["recall_den"] + len(mapping["left_out"]) == load(folder, split="test").num_rows
     assert {name: output["metrics"][name]["f1"] for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")} == {
-        "muc": 1.0, "bcub": 1.0, "ceafm": 1.0, "ceafe": 1.0, "blanc": 1.0, "lea": 1.0
+        "muc": 1.0,
+        "bcub": 1.0,
+        "ceafm": 1.0,
+        "ceafe": 1.0,
+        "blanc": 1.0,
+        "lea": 1.0,
     }
 
 
@@ -93,6 +98,7 @@ def test_viewer_page_contains_every_mention_of_the_document(folder: Path, tmp_pa
     result = CliRunner().invoke(app, ["view", str(folder), doc_key, "--out", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    ids = [m for m, key in zip(mentions["mention_id"].to_pylist(), mentions["conll_doc_key"].to_pylist())
-           if key == doc_key]
+    ids = [
+        m for m, key in zip(mentions["mention_id"].to_pylist(), mentions["conll_doc_key"].to_pylist()) if key == doc_key
+    ]
     assert ids and all(f'id="m-{mention_id}"' in page for mention_id in ids)

@@ -114,8 +114,9 @@ def test_round_trip_export_then_score_gold_against_gold_is_100(tmp_path: Path) -
 
     folder = tiny.write_tiny_dataset(tmp_path / "tiny")
     runner = CliRunner()
-    result = runner.invoke(app, ["export", "conll", str(folder), "--split", "test", "--level", "topic",
-                                 "--out", str(tmp_path / "out")])
+    result = runner.invoke(
+        app, ["export", "conll", str(folder), "--split", "test", "--level", "topic", "--out", str(tmp_path / "out")]
+    )
     assert result.exit_code == 0, result.output
     key = tmp_path / "out" / "tiny_test_topic.conll"
     documents = read_conll(key).documents
@@ -127,7 +128,12 @@ def test_round_trip_export_then_score_gold_against_gold_is_100(tmp_path: Path) -
     assert scored.exit_code == 0, scored.output
     metrics = json.loads(scored.output)["metrics"]
     assert {name: metrics[name]["f1"] for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")} == {
-        "muc": 1.0, "bcub": 1.0, "ceafm": 1.0, "ceafe": 1.0, "blanc": 1.0, "lea": 1.0
+        "muc": 1.0,
+        "bcub": 1.0,
+        "ceafm": 1.0,
+        "ceafe": 1.0,
+        "blanc": 1.0,
+        "lea": 1.0,
     }
 
 

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
 from tests.io.crash_script import built_rows, files_bytes, run_script, visible
 from tests.pipeline.ecb_fixture import write_ecb_raw
+
 from ucdcr.errors import UcdcrError
 from ucdcr.io import output_folder
 from ucdcr.io.output_folder import OutputFolder
@@ -234,7 +234,7 @@ def reserve_unprivileged(path: Path) -> str:
             OutputFolder(path).__enter__()
         except UcdcrError as exc:
             message = str(exc).encode()
-        except BaseException as exc:  # noqa: BLE001 - reported to the parent as a failure
+        except BaseException as exc:
             message = f"unexpected {exc!r}".encode()
         os.write(writer_end, message)
         os._exit(0)

@@ -141,7 +141,9 @@ def test_options_of_the_spec(raw: Path, tmp_path: Path, monkeypatch: pytest.Monk
     def finalize(records: list[MentionRecord]) -> tuple[list[MentionRecord], list[DroppedMention]]:
         dropped = [r for r in records if r.tokens_str == "Malibu"]
         kept = [r for r in records if r.tokens_str != "Malibu"]
-        return kept, [DroppedMention(r.conll_doc_key, "", "", r.tokens_str, "finalize test", "finalize") for r in dropped]
+        return kept, [
+            DroppedMention(r.conll_doc_key, "", "", r.tokens_str, "finalize test", "finalize") for r in dropped
+        ]
 
     with_spec(
         monkeypatch,

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
-
 from tests.io.crash_script import SCRIPT, child_env, files_bytes, run, run_script, visible
 from tests.pipeline.ecb_fixture import write_ecb_raw
+from typer.testing import CliRunner
+
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
 from ucdcr.io.output_folder import OutputFolder
@@ -108,7 +108,8 @@ def test_killed_during_a_two_job_parse_workers_exit_and_the_old_build_stays(
     assert lingering == []
     assert visible(data) == [DATASET] and files_bytes(data / DATASET) == files_bytes(builds["old"])
 
-    build_dataset(DATASET, raw_dir=raw, data_dir=data, jobs=2, progress=False, options={"all_sentences": True})  # fmt: skip
+    options = {"all_sentences": True}
+    build_dataset(DATASET, raw_dir=raw, data_dir=data, jobs=2, progress=False, options=options)
     assert sorted(p.name for p in data.iterdir()) == [DATASET]  # the debris of the killed build is gone
     assert files_bytes(data / DATASET) == files_bytes(builds["new"])
 

@@ -55,7 +55,9 @@ def test_every_token_recoverable_even_odd_ones() -> None:
     assert [text[a:b] for a, b in spans] == ["", "a\tb", '"', "''", "&amp;", "http://x.org/a_b", "."]
 
 
-@pytest.mark.parametrize(("word", "clitic"), [("I", "'m"), ("we", "'ve"), ("you", "'re"), ("they", "'ll"), ("she", "'d")])
+@pytest.mark.parametrize(
+    ("word", "clitic"), [("I", "'m"), ("we", "'ve"), ("you", "'re"), ("they", "'ll"), ("she", "'d")]
+)
 def test_clitic_stays_one_token_after_retokenization(word: str, clitic: str) -> None:
     # "I 'm" would come back from spaCy as "I", "'", "m" (measured); glued, the clitic is one token again
     from ucdcr.pipeline import nlp

@@ -73,7 +73,8 @@ def test_ties_prefer_content_then_depth_then_left() -> None:
 
 
 def test_np4e_worked_example_first_token_rule() -> None:
-    # REFERENCE.md §2.3, NP4E doc 0/0_bukavu/381791: g = 49, sentence 34..80 (47 tokens), 148 in a sentence ending at 153
+    # docs/build-pipeline.md#first-token-rule, NP4E doc 0/0_bukavu/381791: g = 49, sentence 34..80 (47 tokens),
+    # 148 in a sentence ending at 153
     index = SentenceIndex([34, 47, 73, 40])
     window = context_window(index, ContextRule.AROUND_FIRST_TOKEN, 49, 52, 15)
     assert (window.left, window.right, window.sentence_start, window.sentence_end) == (0, 153, 34, 81)

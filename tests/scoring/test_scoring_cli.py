@@ -75,4 +75,4 @@ def test_unknown_metric_is_refused() -> None:
 
 def test_metric_help_lists_the_metric_table() -> None:
     # written out in the CLI module so that start-up does not import the scorer
-    assert METRIC_HELP == f"{', '.join(METRIC_CHOICES[:-1])} or {METRIC_CHOICES[-1]} (comma-separated for several)."
+    assert f"{', '.join(METRIC_CHOICES[:-1])} or {METRIC_CHOICES[-1]} (comma-separated for several)." == METRIC_HELP

@@ -131,7 +131,7 @@ def _token_rows(documents: pa.Table | None, doc_keys: list[str], splits: list[st
     counts: Counter[str] = Counter()
     for key, rows in Counter(documents[DOC_KEY_COLUMN].to_pylist()).items():
         joined = doc_splits.get(key, set())
-        counts.update({split: rows for split in joined})
+        counts.update(dict.fromkeys(joined, rows))
         counts[FULL_SCOPE] += rows * max(len(joined), 1)
     return dict(counts)
 

@@ -88,7 +88,7 @@ def read(folder: Path, options: ReadOptions) -> SourceCorpus:
 def _evaluation_records(
     corpus: SourceCorpus, records: dict[tuple[str, str], MetamRecord], topic_split: dict[str, str], path: Path
 ) -> dict[tuple[str, str], MetamRecord]:
-    """The records of val/test topics; a train topic's record is dropped with its reason, an unknown topic is an error."""
+    """The records of val/test topics; a train topic's record is dropped with its reason, an unknown topic errs."""
     kept = {}
     for pair, record in records.items():
         split = topic_split.get(record.topic)
@@ -154,7 +154,7 @@ def _replace_sentence(
     position = next(i for i, t in enumerate(document.tokens) if t.sent_id == sent_id)
     document.tokens = [t for t in document.tokens if t.sent_id != sent_id]
     document.tokens[position:position] = new_tokens
-    for mention, record, (start, end) in located:
+    for mention, _record, (start, end) in located:
         ids = tuple(t.token_id for t, (s, e) in zip(new_tokens, token_spans) if s >= start and e <= end)
         mention.token_ids = ids
         corpus.mentions.append(mention)

@@ -2,7 +2,8 @@
 
 Raw folder ``<raw-dir>/FCC/`` = the ``datasets`` folder the tudatalib recipe (``mbugert/fcc``) writes:
 ``2020-10-05_FCC_cleaned/<split>/{documents,tokens}.csv`` and
-``2020-10-05_FCC-T/<split>/with_stacked_actions/cross_subtopic_mentions_action.csv`` (format: :mod:`ucdcr.formats.fcc_csv`).
+``2020-10-05_FCC-T/<split>/with_stacked_actions/cross_subtopic_mentions_action.csv``
+(format: :mod:`ucdcr.formats.fcc_csv`).
 
 Structure (paper §7.1.5, REFERENCE.md §1.3): one topic ``0`` (football matches); subtopic = the document's seminal
 event, id ``shortuuid(seminal event)``; a document without a seminal event gets a subtopic of its own

@@ -183,7 +183,7 @@ def url_structure(url: str) -> tuple[str, str]:
     components are used only when capitalised (topic ``Misc`` otherwise). Missing components fall back to the
     topic; the subtopic is lower-cased.
     """
-    parts = [part for part in url.split("/")]
+    parts = list(url.split("/"))
     outlet = "abcnews" if "abcnews.go.com" in parts[0] else parts[0].split(".")[0]
     first = parts[1] if len(parts) > 1 and parts[1] else "misc"
     second = parts[2] if len(parts) > 2 else ""

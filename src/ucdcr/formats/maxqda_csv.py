@@ -1,9 +1,10 @@
 """NewsWCL50r inputs: MAXQDA CSV code exports, the concept categorisation table, and news-please article JSON.
 
 MAXQDA CSV export (UTF-8 with BOM, comma-separated, quoted as needed), one file per topic
-(``<topic id>_<TopicName>.csv``), header::
+(``<topic id>_<TopicName>.csv``), header (one line)::
 
-    Color,Document name,Code,Weight score,Segment,Author,Creation date,Comment,Document group,Area,Coverage %,Beginning,End
+    Color,Document name,Code,Weight score,Segment,Author,Creation date,Comment,Document group,Area,
+    Coverage %,Beginning,End
 
 e.g. ``●,1_L,USA\\Trump,0,President Trump,maxku,07-May-18 09:22:49,,,15,0.17,1,1``. ``Document name`` is
 ``<topic id>_<outlet>``; ``Code`` is the (``\\``-separated, hierarchical) code = the chain; ``Segment`` is the

@@ -3,10 +3,10 @@
 Every output file of ucdcr that is not written into a staging folder (reports, tables, CoNLL files, figures,
 downloaded files) is written here. The content goes into a hidden temporary file in the target's folder
 (``.<name>.<random>.tmp``, on the same filesystem, so the rename is atomic), created with the usual permissions
-(0666 minus the umask), flushed to disk (fsync) and renamed over the target (``os.replace``). If anything fails, the temporary file is removed and
-the target stays as it was; a process killed meanwhile leaves at most a hidden ``.tmp`` file. A failure of the
-file system (a full disk, no permission, a file where a folder belongs) is one :class:`~ucdcr.errors.WriteError`
-naming the target and the reason.
+(0666 minus the umask), flushed to disk (fsync) and renamed over the target (``os.replace``). If anything fails,
+the temporary file is removed and the target stays as it was; a process killed meanwhile leaves at most a hidden
+``.tmp`` file. A failure of the file system (a full disk, no permission, a file where a folder belongs) is one
+:class:`~ucdcr.errors.WriteError` naming the target and the reason.
 
 A whole folder (a built dataset) is replaced with :class:`~ucdcr.io.output_folder.OutputFolder`, whose files are
 written into a staging folder and fsynced with :func:`fsync_file` before the folder is swapped in.

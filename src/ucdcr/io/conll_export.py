@@ -273,5 +273,3 @@ def _document_lines(
 
 def _token_field(text: str) -> str:
     return "_".join(text.split()) or "_"
-
-

@@ -73,7 +73,6 @@ KIND_FILES: dict[MentionKind, str] = {"event": EVENT_FILE, "entity": ENTITY_FILE
 ANALYSIS_SCHEMA = MENTION_SCHEMA.append(pa.field(KIND_COLUMN, pa.string()))
 
 
-
 def dataset_id(folder: str | Path) -> str | None:
     """Our dataset id for a folder named by our id (``ecbplus``) or the authors' name (``ECBplus``, ``NP4E-prep``)."""
     spec = _dataset_of(folder)

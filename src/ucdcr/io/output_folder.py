@@ -32,6 +32,7 @@ Without ``fcntl`` (Windows) no lock is taken: concurrent builds of one folder ar
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -268,10 +269,8 @@ class _Lock:
     def release(self) -> None:
         if self.handle is None:
             return
-        try:
+        with contextlib.suppress(OSError):  # a stale lock file is harmless: the kernel lock is what counts
             self.path.unlink(missing_ok=True)  # still holding the lock: see _is_current
-        except OSError:
-            pass  # a stale lock file is harmless: the kernel lock is what counts
         os.close(self.handle)
         self.handle = None
 

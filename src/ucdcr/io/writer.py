@@ -109,8 +109,6 @@ def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Sche
         pq.write_table(table, path, compression="zstd")
 
 
-
-
 def document_rows(
     doc_key: str, split: str, tokens: Sequence[Any], mentions: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:

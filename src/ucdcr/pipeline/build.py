@@ -148,7 +148,8 @@ def _check_document(document: SourceDocument) -> None:
             if token.sent_id in finished_sentences:
                 raise FormatError(
                     document.source_file or document.doc_key,
-                    f"sentence {token.sent_id} is not contiguous (token {token.token_id!r} comes after another sentence)",
+                    f"sentence {token.sent_id} is not contiguous "
+                    f"(token {token.token_id!r} comes after another sentence)",
                 )
             if current is not None:
                 finished_sentences.add(current)
@@ -184,7 +185,7 @@ def _finish(
     order = {key: i for i, key in enumerate(documents)}
     records.sort(
         key=lambda r: (
-            SPLITS.index(r.split),  # type: ignore[arg-type]
+            SPLITS.index(r.split),
             order.get(r.conll_doc_key, -1),
             r.sent_id,
             r.tokens_number[0],

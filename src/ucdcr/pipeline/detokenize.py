@@ -89,13 +89,8 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
             flags[i] = False
             if _LETTER.match(following):
                 flags[i + 1] = False
-        elif (
-            current in _NUMBER_JOINERS
-            and previous[-1:].isdigit()
-            and following[:1].isdigit()
-            or current == ","
-            and previous[-1:].isdigit()
-            and re.fullmatch(r"\d{3}", following)
+        elif (current in _NUMBER_JOINERS and previous[-1:].isdigit() and following[:1].isdigit()) or (
+            current == "," and previous[-1:].isdigit() and re.fullmatch(r"\d{3}", following)
         ):  # 6 . 1 -> 6.1
             flags[i] = flags[i + 1] = False
         elif current == "." and following[:1].isdigit() and previous.istitle():  # Nov . 30 -> Nov. 30
@@ -114,13 +109,8 @@ def _apply_glue_rules(texts: Sequence[str], flags: list[bool]) -> None:
             flags[i] = False
             if following:
                 flags[i + 1] = False
-        elif (
-            current == "$"
-            and previous.isupper()
-            and previous.isalpha()
-            or _INITIAL.match(previous)
-            and _LETTER.match(current)
-            and current.isupper()
+        elif (current == "$" and previous.isupper() and previous.isalpha()) or (
+            _INITIAL.match(previous) and _LETTER.match(current) and current.isupper()
         ):  # US $ -> US$
             flags[i] = False
 

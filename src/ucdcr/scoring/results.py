@@ -95,9 +95,7 @@ class BlancScore(MetricScore):
     def __add__(self, other: MetricScore) -> BlancScore:
         if not isinstance(other, BlancScore):
             return NotImplemented
-        return BlancScore.from_links(
-            self.coreference + other.coreference, self.non_coreference + other.non_coreference
-        )
+        return BlancScore.from_links(self.coreference + other.coreference, self.non_coreference + other.non_coreference)
 
     def as_dict(self) -> dict[str, object]:
         result: dict[str, object] = dict(super().as_dict())

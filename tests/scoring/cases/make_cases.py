@@ -35,12 +35,14 @@ def doc(name: str, rows: list[str]) -> str:
             continue
         lines.append(f"{name}\t0\t{token}\tw{token}\t{row}")
         token += 1
-    return "\n".join(lines + ["#end document"]) + "\n"
+    return "\n".join([*lines, "#end document"]) + "\n"
 
 
 def chains_column(n_tokens: int, chains: dict[str, list[tuple[int, int]]]) -> list[str]:
     """The coreference column of the chains (ValueError if brackets cannot express them)."""
-    return bracket_labels(n_tokens, [(start, end, chain) for chain, spans in chains.items() for start, end in spans], True)
+    return bracket_labels(
+        n_tokens, [(start, end, chain) for chain, spans in chains.items() for start, end in spans], True
+    )
 
 
 def spans_doc(name: str, n_tokens: int, chains: dict[str, list[tuple[int, int]]], sentence: int = 7) -> str:
@@ -138,9 +140,11 @@ HAND_CASES: dict[str, tuple[str, str]] = {
     ),
     # several documents and parts, micro-averaged
     "multi_document": (
-        doc("(x); part 000", ["(1)", "(1)", "(2)"]) + doc("(x); part 001", ["(1", "1)", "(2)", "(2)", "(1)"])
+        doc("(x); part 000", ["(1)", "(1)", "(2)"])
+        + doc("(x); part 001", ["(1", "1)", "(2)", "(2)", "(1)"])
         + doc("(y); part 000", ["(1)", "(2)", "(1)", "(2)"]),
-        doc("(x); part 000", ["(1)", "(2)", "(2)"]) + doc("(y); part 000", ["(1)", "(1)", "(1)", "(2)"])
+        doc("(x); part 000", ["(1)", "(2)", "(2)"])
+        + doc("(y); part 000", ["(1)", "(1)", "(1)", "(2)"])
         + doc("(x); part 001", ["(1", "1)", "(1)", "(2)", "(1)"]),
     ),
     # a document name occurring twice in the response: the last occurrence counts
@@ -173,9 +177,11 @@ HAND_CASES: dict[str, tuple[str, str]] = {
 
 def space_separated() -> tuple[str, str]:
     """t18: columns separated by spaces (no TAB)."""
+
     def build(rows: list[str]) -> str:
         body = [f"d 0 {i} w{i} {row}" for i, row in enumerate(rows)]
         return "#begin document (d); part 000\n" + "\n".join(body) + "\n#end document\n"
+
     return build(["(1", "1)", "(1)", "-", "(2)", "(2)"]), build(["(1", "1)", "(2)", "-", "(2)", "(1)"])
 
 
@@ -254,7 +260,9 @@ def all_cases() -> dict[str, tuple[str, str]]:
 def perl_block(scorer: Path, metric: str, key: Path, response: Path) -> str:
     run = subprocess.run(
         ["perl", str(scorer / "scorer.pl"), metric, str(key), str(response), "none"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     lines = run.stdout.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("====== TOTALS"))
