@@ -1,7 +1,7 @@
 """The benchmark's one door into the evaluation protocol, the loader and the atomic writer.
 
 Every call that :mod:`ucdcr.systems` makes into code it does not own goes through this module, so that a change
-of home of the protocol (today :mod:`ucdcr.analysis.baseline` and :mod:`ucdcr.analysis.evaluate`), of the loader
+of home of the protocol (:mod:`ucdcr.analysis.protocol`, with the checks of :mod:`ucdcr.analysis.evaluate`), of the loader
 (:mod:`ucdcr.io.load`, :mod:`ucdcr.api`) or of the atomic writer is re-pointed here and nowhere else.
 
 What the benchmark takes from them:
@@ -21,7 +21,9 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ucdcr.analysis.baseline import (
+from ucdcr.analysis.baseline import head_lemma_labels as baseline_labels
+from ucdcr.analysis.evaluate import check_coverage, cluster_label
+from ucdcr.analysis.protocol import (
     LEVELS,
     SCORE_COLUMNS,
     DatasetMean,
@@ -31,8 +33,7 @@ from ucdcr.analysis.baseline import (
     run_protocol,
     ucdcr_means,
 )
-from ucdcr.analysis.evaluate import check_coverage, cluster_label
-from ucdcr.io.conll_export import write_text_atomic
+from ucdcr.io.atomic import write_json
 from ucdcr.io.load import discover_datasets
 from ucdcr.report.paper_tables import load_for_protocol
 from ucdcr.schema import MENTION_FIELDS
@@ -51,7 +52,7 @@ __all__ = [
     "load_tokens",
     "mean_over_datasets",
     "score",
-    "write_text_atomic",
+    "write_json",
 ]
 
 
@@ -104,6 +105,4 @@ def covered(predictions: Mapping[str, str], table: pa.Table, dataset: str, split
 
 def head_lemma_labels(table: pa.Table) -> list[Hashable]:
     """The paper baseline's clustering of ``table``'s rows: a mention's cluster is its head lemma."""
-    from ucdcr.analysis.baseline import head_lemma_labels as baseline_labels
-
     return list(baseline_labels(table))

@@ -125,11 +125,13 @@ class System:
     """A CDCR system for ``ucdcr benchmark`` (see the module docstring); subclass it and override ``predict``.
 
     name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for
-    trainable systems only); version: change it when the system changes, so that stored results are not reused.
+    trainable systems only); needs_encoder: whether it needs the ``embed`` extra; version: change it when the system
+    changes, so that stored results are not reused.
     """
 
     name: ClassVar[str] = ""
     trainable: ClassVar[bool] = False
+    needs_encoder: ClassVar[bool] = False
     version: ClassVar[str] = "1"
 
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:

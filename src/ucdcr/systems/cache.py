@@ -56,7 +56,7 @@ class EncodingCache:
             for start in range(0, len(ordered), _CHUNK):
                 chunk = ordered[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))
-                query = f"SELECT key, value FROM entries WHERE key IN ({marks})"  # noqa: S608 (only "?" marks)
+                query = f"SELECT key, value FROM entries WHERE key IN ({marks})"
                 for key, value in connection.execute(query, chunk):
                     found[keys[key]] = value
         return found
@@ -75,7 +75,9 @@ class EncodingCache:
             self.folder.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(self.path, timeout=60)
         except (OSError, sqlite3.Error) as exc:
-            raise UcdcrError(f"cannot open the encoding cache {self.path}: {exc} (choose another --cache-dir)") from None
+            raise UcdcrError(
+                f"cannot open the encoding cache {self.path}: {exc} (choose another --cache-dir)"
+            ) from None
         try:
             connection.execute("CREATE TABLE IF NOT EXISTS entries (key BLOB PRIMARY KEY, value BLOB NOT NULL)")
             yield connection

@@ -27,6 +27,7 @@ class Embedding(System):
 
     name = "embedding"
     trainable = True
+    needs_encoder = True
 
     def __init__(self) -> None:
         self.threshold = THRESHOLDS[0]

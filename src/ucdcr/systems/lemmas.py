@@ -44,7 +44,9 @@ def _content_lemmas(data: SplitData) -> list[frozenset[str]]:
     content: dict[tuple[str, ...], frozenset[str]] = {}
     for words, lemmas in by_sentence.items():
         lowered = (lemma.lower() for lemma in lemmas)
-        content[words] = frozenset(lemma for lemma in lowered if any(c.isalnum() for c in lemma) and lemma not in stopwords)
+        content[words] = frozenset(
+            lemma for lemma in lowered if any(c.isalnum() for c in lemma) and lemma not in stopwords
+        )
     return [content[words] for words in sentence_words(data)]
 
 

@@ -46,6 +46,7 @@ class Pairwise(System):
 
     name = "pairwise"
     trainable = True
+    needs_encoder = True
 
     def __init__(self) -> None:
         self.stats: LemmaPairStats | None = None
