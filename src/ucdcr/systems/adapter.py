@@ -1,8 +1,8 @@
 """The benchmark's one door into the evaluation protocol, the loader and the atomic writer.
 
 Every call that :mod:`ucdcr.systems` makes into code it does not own goes through this module, so that a change
-of home of the protocol (:mod:`ucdcr.analysis.protocol`, with the checks of :mod:`ucdcr.analysis.evaluate`), of the loader
-(:mod:`ucdcr.io.load`, :mod:`ucdcr.api`) or of the atomic writer is re-pointed here and nowhere else.
+of home of the protocol (:mod:`ucdcr.analysis.protocol`, with the checks of :mod:`ucdcr.analysis.evaluate`), of
+the loader (:mod:`ucdcr.io.load`, :mod:`ucdcr.api`) or of the atomic writer is re-pointed here and nowhere else.
 
 What the benchmark takes from them:
 

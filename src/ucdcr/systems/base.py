@@ -75,7 +75,7 @@ class SplitData:
         """``compute()`` once per split and key (e.g. vectors shared by two systems in one run)."""
         if key not in self._memo:
             self._memo[key] = compute()
-        return self._memo[key]  # type: ignore[no-any-return]
+        return self._memo[key]
 
     @cached_property
     def _columns(self) -> dict[str, list[Any]]:

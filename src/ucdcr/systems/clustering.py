@@ -85,5 +85,5 @@ def tune(val: SplitData, candidates: Sequence[float], labels_at: Callable[[float
 
 def grid(low: float, high: float, step: float) -> list[float]:
     """``low, low + step, ..., high`` rounded to 4 decimals (no float drift in printed thresholds)."""
-    count = int(round((high - low) / step))
+    count = round((high - low) / step)
     return [round(low + index * step, 4) for index in range(count + 1)]

@@ -2,8 +2,9 @@
 
 A mention record has the lemma of its head only; the ``lemma-pairs`` and ``pairwise`` systems compare whole
 sentences by their content lemmas. A sentence (``mention_context[a:b]``, the words as the build tokenised them;
-a blank word becomes ``_``) is lemmatised as a pre-tokenised spaCy Doc by the tagger, attribute ruler and lemmatizer of the build's model;
-the lemmas are cached (:mod:`ucdcr.systems.cache`) under the model's name and version and the exact words.
+a blank word becomes ``_``) is lemmatised as a pre-tokenised spaCy Doc by the tagger, attribute ruler and
+lemmatizer of the build's model; the lemmas are cached (:mod:`ucdcr.systems.cache`) under the model's name and
+version and the exact words.
 
 Content lemmas (:func:`content_lemmas`): lower-cased lemmas with at least one letter or digit that are not NLTK
 English stop words (the list :mod:`ucdcr.analysis.diversity` uses).

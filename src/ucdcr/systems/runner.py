@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -41,6 +41,9 @@ from ucdcr.systems.base import GOLD_FIELDS, SplitData, System
 from ucdcr.systems.cache import COMPUTE_CLOCK, default_cache_dir
 from ucdcr.systems.registry import SystemSpec, resolve_system
 from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint
+
+if TYPE_CHECKING:
+    from ucdcr.report.tables import ResultTable
 
 Progress = Callable[[str, int, int], None]
 """progress(description, done, total): called before each step and once at the end."""
@@ -83,6 +86,12 @@ class Benchmark:
     encoding_seconds: float = 0.0
     reused: int = 0
     results_file: Path | None = None
+
+    def tables(self) -> list[ResultTable]:
+        """The tables ``ucdcr benchmark`` prints (:mod:`ucdcr.report.benchmark_tables`)."""
+        from ucdcr.report.benchmark_tables import benchmark_tables
+
+        return benchmark_tables(self.runs, self.systems, self.datasets, self.level)
 
 
 @dataclass
