@@ -7,7 +7,9 @@
   linking.
 - :func:`tune`: the candidate value with the best protocol score on the validation split (the mean CoNLL F1 of
   its units, :meth:`~ucdcr.systems.base.SplitData.conll_f1`); a tie goes to the first candidate in the given
-  order, so tuning is deterministic.
+  order, so tuning is deterministic. :func:`tune_distance`: the same for a distance threshold in [0.05, 0.95],
+  coarse to fine: the grid of step 0.1 (:data:`COARSE`), then steps of 0.025 within 0.075 of the best value
+  (15 scorings instead of the 37 of a 0.025 grid; scoring a large val split is the expensive part).
 
 Labels are ``"<group>:<cluster>"`` strings, unique across the groups of a split.
 """
@@ -81,6 +83,26 @@ def tune(val: SplitData, candidates: Sequence[float], labels_at: Callable[[float
         if score > best_score:
             best, best_score = candidate, score
     return best, best_score
+
+
+COARSE: tuple[float, ...] = (0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95)
+FINE_STEP = 0.025
+
+
+def tune_distance(val: SplitData, labels_at: Callable[[float], list[str]]) -> tuple[float, float]:
+    """The distance threshold with the best score on ``val``, coarse to fine (module docstring)."""
+    scores: dict[float, float] = {}
+
+    def best(candidates: Sequence[float]) -> float:
+        for candidate in candidates:
+            if candidate not in scores:
+                scores[candidate] = val.conll_f1(labels_at(candidate))
+        return max(candidates, key=lambda candidate: (scores[candidate], -candidates.index(candidate)))
+
+    coarse = best(COARSE)
+    fine = [round(coarse + step * FINE_STEP, 4) for step in range(-3, 4)]
+    chosen = best([value for value in fine if COARSE[0] <= value <= COARSE[-1]])
+    return chosen, scores[chosen]
 
 
 def grid(low: float, high: float, step: float) -> list[float]:

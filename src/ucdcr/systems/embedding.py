@@ -3,10 +3,11 @@
 Every mention is the mean of the all-MiniLM-L6-v2 subword vectors of its words, encoded inside its sentence
 (:mod:`ucdcr.systems.vectors`; ``embed`` extra). Inside each evaluation unit and type (event / entity), mentions
 are clustered by average linkage on the cosine distance (:mod:`ucdcr.systems.clustering`), cut at the distance
-threshold of :data:`THRESHOLDS` with the best mean CoNLL F1 on the validation split. Nothing else is learned, so
-the training split is not read. A distance-thresholded agglomerative clustering of contextual mention embeddings
-is the unsupervised baseline of the CDCR literature (e.g. Cattan et al. 2021, "Cross-document Coreference
-Resolution over Predicted Mentions", cluster with agglomerative clustering over learned pair scores).
+threshold with the best mean CoNLL F1 on the validation split (:func:`~ucdcr.systems.clustering.tune_distance`).
+Nothing else is learned, so the training split is not read. A distance-thresholded agglomerative clustering of
+contextual mention embeddings is the unsupervised baseline of the CDCR literature (e.g. Cattan et al. 2021,
+"Cross-document Coreference Resolution over Predicted Mentions", cluster with agglomerative clustering over learned
+pair scores).
 """
 
 from __future__ import annotations
@@ -16,10 +17,8 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 
 from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import Dendrogram, average_linkage, condensed, cut, grid, tune
+from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, condensed, cut, tune_distance
 from ucdcr.systems.vectors import encodings
-
-THRESHOLDS: tuple[float, ...] = tuple(grid(0.05, 0.95, 0.025))
 
 
 class Embedding(System):
@@ -30,13 +29,13 @@ class Embedding(System):
     needs_encoder = True
 
     def __init__(self) -> None:
-        self.threshold = THRESHOLDS[0]
+        self.threshold = COARSE[0]
         self.val_score = 0.0
 
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
         trees = self._dendrograms(val)
         size = val.mentions.num_rows
-        self.threshold, self.val_score = tune(val, THRESHOLDS, lambda value: cut(trees, value, size))
+        self.threshold, self.val_score = tune_distance(val, lambda value: cut(trees, value, size))
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
         labels = cut(self._dendrograms(test), self.threshold, test.mentions.num_rows)
@@ -47,6 +46,10 @@ class Embedding(System):
 
     @staticmethod
     def _dendrograms(data: SplitData) -> list[Dendrogram]:
+        return data.memo("embedding-dendrograms", lambda: Embedding._linkage(data))
+
+    @staticmethod
+    def _linkage(data: SplitData) -> list[Dendrogram]:
         vectors = encodings(data).mentions.astype(np.float64)
         trees = []
         for rows in data.units(by_type=True):

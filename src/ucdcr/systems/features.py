@@ -41,7 +41,6 @@ import numpy as np
 from scipy import sparse
 
 from ucdcr.systems.base import SplitData
-from ucdcr.systems.clustering import condensed
 from ucdcr.systems.lemmas import content_lemmas
 
 FOLDS = 5
@@ -252,14 +251,19 @@ def document_texts(data: SplitData) -> dict[str, str]:
 
 
 def pair_features(
-    features: RowFeatures, rows: Sequence[int], stats: LemmaPairStats, held_out: LemmaPairStats | None = None
+    features: RowFeatures,
+    rows: Sequence[int],
+    stats: LemmaPairStats,
+    held_out: LemmaPairStats | None = None,
+    pairs: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """The :data:`FEATURES` of the pairs ``i < j`` of ``rows`` (one row per pair, in scipy's condensed order).
+    """The :data:`FEATURES` of the pairs ``i < j`` of ``rows`` (one row per pair, in scipy's condensed order), or of
+    the given ``pairs`` (positions in ``rows``: first, second).
 
     held_out: statistics to subtract from ``stats`` (the training pair's own fold).
     """
     index = np.asarray(rows)
-    first, second = np.triu_indices(len(index), 1)
+    first, second = pairs if pairs is not None else np.triu_indices(len(index), 1)
     left, right = index[first], index[second]
     lemmas = features.lemmas
     lemma_a, lemma_b = [lemmas[row] for row in left], [lemmas[row] for row in right]
@@ -279,34 +283,36 @@ def pair_features(
         "lemma_pair_coreferent": np.log1p(coreferent),
         "lemma_pair_seen": np.log1p(seen),
         "lemma_pair_rate": np.where(seen > 0, coreferent / np.maximum(seen, 1), -1.0),
-        "mention_cosine": _cosines(features.mention_vectors, index),
-        "sentence_cosine": _cosines(features.sentence_vectors, index),
-        "document_cosine": condensed((features.documents[index] @ features.documents[index].T).toarray()),
+        "mention_cosine": _cosines(features.mention_vectors, index, first, second),
+        "sentence_cosine": _cosines(features.sentence_vectors, index, first, second),
+        "document_cosine": (features.documents[index] @ features.documents[index].T).toarray()[first, second],
         "same_document": same("document"),
         "same_sentence": same("sentence"),
         "same_ner": ner,
         "same_mention_type": same("mention_type"),
         "same_head_pos": same("pos"),
-        "token_overlap": jaccard(features.tokens, index),
-        "sentence_lemma_overlap": jaccard(features.sentence_lemmas, index),
+        "token_overlap": jaccard(features.tokens, index, (first, second)),
+        "sentence_lemma_overlap": jaccard(features.sentence_lemmas, index, (first, second)),
         "length_difference": np.abs(features.lengths[left] - features.lengths[right]),
     }
     return np.column_stack([columns[name] for name in FEATURES])
 
 
-def _cosines(vectors: np.ndarray | None, index: np.ndarray) -> np.ndarray:
-    count = len(index) * (len(index) - 1) // 2
+def _cosines(vectors: np.ndarray | None, index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
     if vectors is None:
-        return np.zeros(count)
+        return np.zeros(len(first))
     chosen = vectors[index].astype(np.float64)
-    return condensed(chosen @ chosen.T)
+    return (chosen @ chosen.T)[first, second]
 
 
-def jaccard(sets: sparse.csr_matrix, index: np.ndarray) -> np.ndarray:
-    """Jaccard overlap of the binary rows ``index`` of ``sets``, pairs ``i < j`` (0 when both are empty)."""
+def jaccard(
+    sets: sparse.csr_matrix, index: np.ndarray, pairs: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """Jaccard overlap of the binary rows ``index`` of ``sets`` for the pairs ``i < j`` (or the given positions),
+    0 when both are empty."""
     chosen = sets[index]
-    overlap = condensed((chosen @ chosen.T).toarray())
+    first, second = pairs if pairs is not None else np.triu_indices(len(index), 1)
+    overlap = (chosen @ chosen.T).toarray()[first, second]
     sizes = np.asarray(chosen.sum(axis=1)).ravel()
-    first, second = np.triu_indices(len(index), 1)
     union = sizes[first] + sizes[second] - overlap
     return np.divide(overlap, union, out=np.zeros_like(overlap), where=union > 0)

@@ -10,10 +10,11 @@ token and sentence-lemma overlap, length difference).
 Training pairs: every pair of evaluated mentions (non-singleton mentions of kept chains, as the protocol selects
 them) in one unit and of one type of the training split(s), labelled coreferent or not by the gold chains; their
 head-lemma statistics come from the other folds of the training units (:func:`~ucdcr.systems.features.
-fold_stats`), so that no pair counts itself. All coreferent pairs are kept and the others are sampled with a
-fixed seed down to :data:`MAX_PAIRS` pairs in all. At test time, inside each unit and type, the distance of two
-mentions is 1 - P(coreferent), clustered by average linkage and cut at the threshold of :data:`THRESHOLDS` with
-the best mean CoNLL F1 on the validation split.
+fold_stats`), so that no pair counts itself. Beyond :data:`MAX_PAIRS` pairs, a seeded sample of that size is
+drawn first (every coreferent pair when they are at most half of it), and features are computed for those pairs
+only. At test time, inside each unit and type, the distance of two
+mentions is 1 - P(coreferent), clustered by average linkage and cut at the threshold with
+the best mean CoNLL F1 on the validation split (:func:`~ucdcr.systems.clustering.tune_distance`).
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
+from ucdcr.errors import UcdcrError
 from ucdcr.systems import adapter
 from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import Dendrogram, average_linkage, cut, grid, tune
+from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, tune_distance
 from ucdcr.systems.features import FOLDS, LemmaPairStats, fold_stats, pair_features, row_features
 
-THRESHOLDS: tuple[float, ...] = tuple(grid(0.05, 0.95, 0.025))
-MAX_PAIRS = 300_000
+MAX_PAIRS = 100_000
 SEED = 0
 
 
@@ -37,7 +38,7 @@ def _model() -> Any:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     return HistGradientBoostingClassifier(
-        max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=50, early_stopping=False, random_state=SEED
+        max_iter=60, learning_rate=0.15, max_leaf_nodes=15, min_samples_leaf=50, early_stopping=False, random_state=SEED
     )
 
 
@@ -51,30 +52,18 @@ class Pairwise(System):
     def __init__(self) -> None:
         self.stats: LemmaPairStats | None = None
         self.model: Any = None
-        self.threshold = THRESHOLDS[0]
+        self.threshold = COARSE[0]
         self.val_score = 0.0
         self.pairs = (0, 0)
 
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
         self.stats, folds = fold_stats(train)
-        features, labels = [], []
-        for data in train:
-            rows_features = row_features(data)
-            chains = np.array(data.column("coref_chain"), dtype=object)
-            evaluated = set(adapter.evaluated_rows(data.mentions, data.split))
-            for index, rows in enumerate(data.units(by_type=True)):
-                kept = [row for row in rows if row in evaluated]
-                if len(kept) < 2:
-                    continue
-                features.append(pair_features(rows_features, kept, self.stats, folds[index % FOLDS]))
-                first, second = np.triu_indices(len(kept), 1)
-                labels.append(chains[kept][first] == chains[kept][second])
-        x, y = _sample(np.concatenate(features), np.concatenate(labels).astype(np.int8))
+        x, y = _training_pairs(train, self.stats, folds)
         self.pairs = (len(y), int(y.sum()))
         self.model = _model().fit(x, y)
         trees = self._dendrograms(val)
         size = val.mentions.num_rows
-        self.threshold, self.val_score = tune(val, THRESHOLDS, lambda value: cut(trees, value, size))
+        self.threshold, self.val_score = tune_distance(val, lambda value: cut(trees, value, size))
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
         labels = cut(self._dendrograms(test), self.threshold, test.mentions.num_rows)
@@ -99,13 +88,42 @@ class Pairwise(System):
         return trees
 
 
-def _sample(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every coreferent pair and a seeded sample of the others, :data:`MAX_PAIRS` in all (order kept)."""
-    if len(y) <= MAX_PAIRS:
-        return x, y
-    positive = np.flatnonzero(y == 1)
-    negative = np.flatnonzero(y == 0)
-    room = max(0, MAX_PAIRS - len(positive))
-    chosen = np.random.default_rng(SEED).choice(negative, size=min(room, len(negative)), replace=False)
-    keep = np.sort(np.concatenate([positive, chosen]))
-    return x[keep], y[keep]
+def _training_pairs(
+    train: Sequence[SplitData], stats: LemmaPairStats, folds: Sequence[LemmaPairStats]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels of the sampled training pairs (:func:`_sample`); features are computed for those only."""
+    groups = []
+    for data in train:
+        chains = np.array(data.column("coref_chain"), dtype=object)
+        evaluated = set(adapter.evaluated_rows(data.mentions, data.split))
+        for index, rows in enumerate(data.units(by_type=True)):
+            kept = [row for row in rows if row in evaluated]
+            if len(kept) >= 2:
+                first, second = np.triu_indices(len(kept), 1)
+                groups.append((data, index, kept, first, second, chains[kept][first] == chains[kept][second]))
+    if not groups:
+        raise UcdcrError(f"{', '.join(str(d.dataset) for d in train)}: no pair of evaluated training mentions to learn")
+    keep = _sample(np.concatenate([group[-1] for group in groups]))
+    features, labels, offset = [], [], 0
+    for data, index, kept, first, second, same in groups:
+        chosen = keep[offset : offset + len(same)]
+        offset += len(same)
+        if chosen.any():
+            pairs = (first[chosen], second[chosen])
+            features.append(pair_features(row_features(data), kept, stats, folds[index % FOLDS], pairs))
+            labels.append(same[chosen])
+    return np.concatenate(features), np.concatenate(labels).astype(np.int8)
+
+
+def _sample(labels: np.ndarray) -> np.ndarray:
+    """Which pairs to train on: all when there are at most :data:`MAX_PAIRS`, else a seeded sample of that size
+    with at most half coreferent pairs (so the rare class is kept whole where it can be)."""
+    if len(labels) <= MAX_PAIRS:
+        return np.ones(len(labels), dtype=bool)
+    rng = np.random.default_rng(SEED)
+    positive, negative = np.flatnonzero(labels), np.flatnonzero(~labels)
+    positive = rng.choice(positive, size=min(len(positive), MAX_PAIRS // 2), replace=False)
+    negative = rng.choice(negative, size=min(len(negative), MAX_PAIRS - len(positive)), replace=False)
+    keep = np.zeros(len(labels), dtype=bool)
+    keep[positive] = keep[negative] = True
+    return keep
