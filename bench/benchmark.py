@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -41,9 +42,9 @@ def run_pass(args: argparse.Namespace, cache_dir: Path, label: str) -> tuple[flo
     if args.datasets:
         command += ["--datasets", args.datasets]
     print(f"[{label}] load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
-    started = time.perf_counter()
+    started, cpu_before = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, _children_cpu() - cpu_before
     if done.returncode != 0:
         sys.exit(f"{label}: ucdcr benchmark failed:\n{done.stderr}")
     match = TIMING.search(done.stderr)
@@ -51,11 +52,19 @@ def run_pass(args: argparse.Namespace, cache_dir: Path, label: str) -> tuple[flo
         sys.exit(f"{label}: no timing line in:\n{done.stderr}")
     runs, reused, seconds, encoding = match.groups()
     print(
-        f"[{label}] {wall:7.1f} s wall (process), runner {float(seconds):7.1f} s, encoding {float(encoding):6.1f} s "
-        f"({float(encoding) / max(float(seconds), 1e-9):.0%}), {runs} runs, {reused} reused",
+        f"[{label}] {wall:7.1f} s wall (process), {cpu:7.1f} s CPU, runner {float(seconds):7.1f} s, "
+        f"encoding {float(encoding):6.1f} s ({float(encoding) / max(float(seconds), 1e-9):.0%}), "
+        f"{runs} runs, {reused} reused",
         flush=True,
     )
     return wall, float(seconds), float(encoding), done.stdout
+
+
+def _children_cpu() -> float:
+    """User + system CPU seconds of the finished child processes (the machine may be shared: CPU time is the
+    figure that does not depend on the other workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:

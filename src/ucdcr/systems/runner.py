@@ -121,7 +121,7 @@ class _DatasetSplits:
         if split not in self._splits:
             table = self.table(split)
             if split != "train":
-                table = table.take(adapter.evaluated_rows(table, split))
+                table = table.take(pa.array(adapter.evaluated_rows(table, split), type=pa.int64()))
             gold = split != "test"
             if not gold:
                 table = table.drop_columns([name for name in GOLD_FIELDS if name in table.column_names])
@@ -280,7 +280,7 @@ def _as_val(splits: _DatasetSplits, split: str) -> SplitData:
         splits.name,
         split,
         splits.level,
-        table.take(adapter.evaluated_rows(table, split)),
+        table.take(pa.array(adapter.evaluated_rows(table, split), type=pa.int64())),
         splits.folder,
         True,
         splits.cache_dir,
