@@ -39,11 +39,17 @@ def register(app: typer.Typer) -> None:
     def _cmd(
         systems: Annotated[
             str | None,
-            typer.Option("--systems", help="Comma-separated system names or module:attribute (default: all four)."),
+            typer.Option(
+                "--systems",
+                metavar="NAMES",
+                help="Comma-separated system names or module:attribute (default: all four).",
+            ),
         ] = None,
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
-        level: Annotated[str, typer.Option("--level", help="Evaluation unit: subtopic or topic.")] = "subtopic",
+        level: Annotated[
+            str, typer.Option("--level", metavar="LEVEL", help="Evaluation unit: subtopic or topic.")
+        ] = "subtopic",
         fmt: FormatOption = None,
         transfer: Annotated[
             bool, typer.Option("--transfer", help="Also fit on each dataset and test on every other (matrix).")

@@ -7,50 +7,43 @@ the loader (:mod:`ucdcr.io.load`, :mod:`ucdcr.api`) or of the atomic writer is r
 What the benchmark takes from them:
 
 - the protocol: which mentions are evaluated (:func:`evaluated_rows`), the scoring of a clustering
-  (:func:`score`), the means over datasets (:func:`mean_over_datasets`), the score columns;
-- the checks of ``ucdcr evaluate``: a prediction for every evaluated mention (:func:`check_coverage`) and cluster
-  ids that are strings or numbers (:func:`cluster_label`), with the same error messages;
-- the loader: a dataset split with every mention field (:func:`load_split`), its token table
-  (:func:`load_tokens`), the dataset folders of a data dir (:func:`dataset_folders`).
+  (:func:`score`), the paper baseline's clustering (:func:`head_lemma_labels`), the levels;
+- the check of ``ucdcr evaluate`` that cluster ids are strings or numbers (:func:`cluster_label`, same messages;
+  the runner scores through :func:`ucdcr.analysis.evaluate.evaluate` itself);
+- the loader: a dataset split with every mention field (:func:`load_split`), its token table (:func:`load_tokens`);
+- the atomic writer (:func:`write_json`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 import pyarrow as pa
 
 from ucdcr.analysis.baseline import head_lemma_labels as baseline_labels
-from ucdcr.analysis.evaluate import check_coverage, cluster_label
+from ucdcr.analysis.evaluate import cluster_label
 from ucdcr.analysis.protocol import (
+    EVAL_FIELDS,
     LEVELS,
-    SCORE_COLUMNS,
-    DatasetMean,
     Level,
     ProtocolResult,
     evaluation_rows,
     run_protocol,
-    ucdcr_means,
 )
 from ucdcr.io.atomic import write_json
-from ucdcr.io.load import discover_datasets
 from ucdcr.report.paper_tables import load_for_protocol
 from ucdcr.schema import MENTION_FIELDS
 
 __all__ = [
     "LEVELS",
-    "SCORE_COLUMNS",
-    "DatasetMean",
     "Level",
     "ProtocolResult",
-    "check_coverage",
     "cluster_label",
-    "dataset_folders",
     "evaluated_rows",
+    "head_lemma_labels",
     "load_split",
     "load_tokens",
-    "mean_over_datasets",
     "score",
     "write_json",
 ]
@@ -59,12 +52,7 @@ __all__ = [
 def load_split(folder: Path, split: str) -> tuple[pa.Table, bool]:
     """Every mention field (and ``type``) of one split of a dataset folder, and whether the protocol also
     evaluates the dataset per topic (it has chains that cross subtopics)."""
-    return load_for_protocol(folder, split, [name for name in MENTION_FIELDS if name not in _PROTOCOL_FIELDS])
-
-
-_PROTOCOL_FIELDS = frozenset(
-    ("coref_chain", "mention_id", "mention_head_lemma", "topic_id", "subtopic_id", "is_singleton", "split")
-)
+    return load_for_protocol(folder, split, [name for name in MENTION_FIELDS if name not in EVAL_FIELDS])
 
 
 def load_tokens(folder: Path, split: str) -> pa.Table | None:
@@ -77,11 +65,6 @@ def load_tokens(folder: Path, split: str) -> pa.Table | None:
     return load(folder, split=split, kind="documents")
 
 
-def dataset_folders(data_dir: Path, names: Sequence[str] | None = None) -> dict[str, Path]:
-    """The dataset folders of a data dir by name (all of them, or the named ones; unknown names are an error)."""
-    return discover_datasets(data_dir, names)
-
-
 def evaluated_rows(table: pa.Table, split: str) -> list[int]:
     """The rows of ``table`` the protocol evaluates (non-singleton mentions of chains it keeps)."""
     return evaluation_rows(table, split)
@@ -91,16 +74,6 @@ def score(dataset: str, table: pa.Table, labels: Sequence[Hashable], level: Leve
     """The protocol's scores of a clustering of ``table``'s rows (``labels[i]``: cluster of row i; rows that are
     not evaluated are not read). Topic-level settings are scored only for ``level="topic"``."""
     return run_protocol(dataset, table, labels, level == "topic", split)
-
-
-def mean_over_datasets(means: Sequence[DatasetMean]) -> list[DatasetMean]:
-    """The protocol's mean rows over datasets (per level and type, unweighted)."""
-    return ucdcr_means(means)
-
-
-def covered(predictions: Mapping[str, str], table: pa.Table, dataset: str, split: str, source: str) -> None:
-    """``ucdcr evaluate``'s coverage check: every evaluated mention of ``table`` has a prediction."""
-    check_coverage(predictions, {dataset: table}, split, source)
 
 
 def head_lemma_labels(table: pa.Table) -> list[Hashable]:
