@@ -3,7 +3,7 @@
 - Scores: per dataset, system and type (joint / event / entity) the F1 of MUC, B3, CEAFe and the CoNLL F1 of the
   in-domain run (or its fallback) at the benchmark's level, then a mean row per system and type: the protocol's
   unweighted mean over datasets (:func:`ucdcr.analysis.protocol.ucdcr_means`), over every dataset and, when some
-  dataset used the fallback, over the datasets tested in-domain only.
+  dataset has no train split (CEREC), over the datasets fitted on their own train split.
 - Models: per system and dataset, the split the model was fitted on, the split it was tuned on and what it learned.
 - Transfer: per trainable system, the CoNLL F1 (joint) of the model fitted and tuned on the row's dataset and
   tested on the column's dataset; the diagonal is in-domain.
@@ -38,9 +38,9 @@ def score_table(runs: Sequence[StoredRun], systems: Sequence[str], datasets: Seq
                 for kind in TYPES:
                     if run.score(kind) is not None:
                         table.add(_row(dataset, system, kind, run))
-    fallback = any(run.setting == "fallback" for run in chosen)
-    for label, subset in (("mean", chosen), ("mean, in-domain only", [r for r in chosen if r.setting == "in-domain"])):
-        if label != "mean" and not fallback:
+    with_train = [run for run in chosen if run.fit_on == f"{run.dataset} train"]
+    for label, subset in (("mean", chosen), ("mean, datasets with a train split", with_train)):
+        if label != "mean" and {run.dataset for run in with_train} == {run.dataset for run in chosen}:
             continue
         for system in systems:
             for mean in _means([run for run in subset if run.system == system], level):
