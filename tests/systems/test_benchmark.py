@@ -127,6 +127,18 @@ class NullCluster(OneCluster):
         return dict.fromkeys(super().predict(test))  # type: ignore[misc]
 
 
+class Crashes(OneCluster):
+    name = "Crashes"
+
+    def fit(self, train, val) -> None:
+        raise KeyError("no_such_column")
+
+
+def test_a_crashing_system_is_one_error_naming_it(toy: dict[str, Path], tmp_path: Path) -> None:
+    with pytest.raises(UcdcrError, match=r"system Crashes failed in fit\(\) on toy train / toy val: KeyError"):
+        benchmark([Crashes], {"toy": toy["toy"]}, cache_dir=tmp_path / "cache")
+
+
 def test_a_system_class_plugs_in(toy: dict[str, Path], tmp_path: Path) -> None:
     result = benchmark([OneCluster], {"toy": toy["toy"]}, cache_dir=tmp_path / "cache")
     # one cluster per subtopic: MUC recall 100, precision 5/9 of the links (hand: 10 mentions, 5 chains)

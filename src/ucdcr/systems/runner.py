@@ -28,7 +28,8 @@ the same key reuses the stored scores without loading a model, and ``ucdcr repor
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -267,8 +268,21 @@ def _fitted(spec: SystemSpec, run: Run, data: Mapping[str, _DatasetSplits]) -> S
         if spec.trainable:
             raise UcdcrError(f"{run.dataset}: no train or val split to fit {spec.name} on")
         return system
-    system.fit(train, _as_val(data[run.tune_on.dataset], run.tune_on.split))
+    with _failures(spec, f"fit() on {run.fit_on or '-'} / {run.tune_on}"):
+        system.fit(train, _as_val(data[run.tune_on.dataset], run.tune_on.split))
     return system
+
+
+@contextmanager
+def _failures(spec: SystemSpec, call: str) -> Iterator[None]:
+    """An exception raised by a system (not a UcdcrError) becomes one error naming the system and the call; the
+    original stays chained (``ucdcr --debug`` prints it)."""
+    try:
+        yield
+    except UcdcrError:
+        raise
+    except Exception as exc:
+        raise UcdcrError(f"system {spec.name} failed in {call}: {type(exc).__name__}: {exc}") from exc
 
 
 def _as_val(splits: _DatasetSplits, split: str) -> SplitData:
@@ -295,7 +309,8 @@ def _test(
     from ucdcr.analysis.evaluate import Predictions, evaluate, resolve
 
     test = splits.data("test")
-    predicted = system.predict(test)
+    with _failures(spec, f"predict() on {run.dataset}"):
+        predicted = system.predict(test)
     source = f"system {spec.name} on {run.dataset}"
     if not isinstance(predicted, Mapping):
         raise UcdcrError(
