@@ -200,6 +200,7 @@ PUBLIC_FUNCTIONS = sorted(set(ucdcr.__all__) - {"__version__"})
 def test_the_public_names() -> None:
     assert PUBLIC_FUNCTIONS == [
         "baseline_tables",
+        "benchmark",
         "build",
         "dataset_dir",
         "diversity_tables",

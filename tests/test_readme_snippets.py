@@ -32,6 +32,7 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
     data = tmp_path / "data"
     monkeypatch.setenv("UCDCR_RAW_DIR", str(raw))
     monkeypatch.setenv("UCDCR_DATA_DIR", str(data))
+    monkeypatch.setenv("UCDCR_CACHE_DIR", str(tmp_path / "cache"))  # `ucdcr.benchmark` stores its results there
     monkeypatch.chdir(REPO_ROOT)
     namespace: dict[str, object] = {}
     for number, block in enumerate(python_blocks(), start=1):
@@ -43,3 +44,6 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
     assert namespace["table5"].title.startswith("Table 5")  # type: ignore[attr-defined]
     assert (data / "ecbplus" / "all_mentions.parquet").is_file()
     assert 0 < scores.conll_f1 < 1  # type: ignore[attr-defined]  # examples/response.conll differs from the key
+    benchmarked = {(run.system, run.dataset) for run in namespace["result"].runs}  # type: ignore[attr-defined]
+    assert benchmarked == {("same-head-in-doc", "ecbplus"), ("head-lemma", "ecbplus")}
+    assert namespace["leaderboard"].title.startswith("Benchmark")  # type: ignore[attr-defined]

@@ -9,7 +9,8 @@ Public API (:mod:`ucdcr.api` unless said otherwise):
 - :func:`list_datasets`: the dataset ids (all, or those built in a data dir); :func:`dataset_dir`: a built
   dataset's folder; :func:`load`: a built dataset as a ``pyarrow.Table`` (mentions or tokens).
 - :func:`stats_tables`, :func:`diversity_tables`, :func:`baseline_tables`, :func:`evaluate`: the tables of
-  ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate``.
+  ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate``; :func:`benchmark`: CDCR systems fitted, tuned and
+  scored on every dataset (``ucdcr benchmark``).
 - :func:`load_hf` (:mod:`ucdcr.export.huggingface`, ``hf`` extra): a built dataset as a Hugging Face ``DatasetDict``;
   :func:`to_spacy_docs` (:mod:`ucdcr.export.spacy_docs`): its documents as spaCy ``Doc`` objects with the chains as
   span groups.
@@ -33,6 +34,7 @@ __version__ = "0.1.0"
 
 _FUNCTIONS = {
     "baseline_tables": "ucdcr.api",
+    "benchmark": "ucdcr.api",
     "build": "ucdcr.api",
     "dataset_dir": "ucdcr.api",
     "diversity_tables": "ucdcr.api",
@@ -48,6 +50,7 @@ _FUNCTIONS = {
 __all__ = [
     "__version__",
     "baseline_tables",
+    "benchmark",
     "build",
     "dataset_dir",
     "diversity_tables",
@@ -64,6 +67,7 @@ __all__ = [
 if TYPE_CHECKING:
     from ucdcr.api import (
         baseline_tables,
+        benchmark,
         build,
         dataset_dir,
         diversity_tables,

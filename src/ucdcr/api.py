@@ -22,6 +22,8 @@ folder loads with the same schema. ``mention_type="event"|"entity"`` keeps the m
 ``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention sits in (not its
 ``mention_type``) is what makes it an event or an entity.
 
+Benchmark: ``benchmark`` fits, tunes and tests CDCR systems on the built datasets (``ucdcr benchmark``).
+
 Tables: ``stats_tables``, ``diversity_tables``, ``baseline_tables`` and ``evaluate`` return the tables the
 ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate`` commands print
 (:class:`~ucdcr.report.tables.ResultTable`: title, columns, rows as dicts, notes), for the datasets chosen as the
@@ -69,6 +71,7 @@ from ucdcr.schema import (
 if TYPE_CHECKING:
     from ucdcr.pipeline.build import BuildReport
     from ucdcr.report.tables import ResultTable
+    from ucdcr.systems.runner import Benchmark
 
 TableKind = Literal["mentions", "documents"]
 MentionFile = Literal["event", "entity"]
@@ -77,6 +80,7 @@ DatasetChoice = str | Path | Sequence[str | Path] | None
 
 __all__ = [
     "baseline_tables",
+    "benchmark",
     "build",
     "dataset_dir",
     "diversity_tables",
@@ -335,6 +339,43 @@ def evaluate(
     tables = paper_tables.evaluation_tables(evaluation.results, title, per_setting)
     tables[0].notes.extend(evaluation.notes)
     return tables
+
+
+def benchmark(
+    systems: Sequence[Any] | None = None,
+    datasets: DatasetChoice = None,
+    data_dir: str | Path | None = None,
+    level: str = "subtopic",
+    transfer: bool = False,
+    cache_dir: str | Path | None = None,
+    recompute: bool = False,
+) -> Benchmark:
+    """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.runner`).
+
+    systems: registered names (default: the reference systems ``head-lemma``, ``lemma-pairs``, ``embedding``,
+        ``pairwise``), ``"module:attribute"`` strings, :class:`ucdcr.systems.System` subclasses or functions
+        returning a System. datasets: see :data:`DatasetChoice`. level: "subtopic" or "topic".
+    transfer: also fit on every dataset and test on every other (trainable systems).
+    cache_dir: encodings and the results file (default: env ``UCDCR_CACHE_DIR`` or the user cache dir).
+    recompute: ignore stored results (encodings stay cached).
+
+    Example::
+
+        result = ucdcr.benchmark(["head-lemma", "lemma-pairs"], datasets=["ecbplus"])
+        result.tables()[0].rows        # per dataset, system and type: MUC, B3, CEAFe, CoNLL F1
+    """
+    from ucdcr.systems.registry import BUILTIN
+    from ucdcr.systems.runner import benchmark as run_benchmark
+
+    chosen = list(BUILTIN) if systems is None else list(systems)
+    return run_benchmark(
+        chosen,
+        dataset_folders(datasets, data_dir),
+        level,  # type: ignore[arg-type]
+        transfer,
+        Path(cache_dir) if cache_dir is not None else None,
+        recompute=recompute,
+    )
 
 
 def dataset_folders(datasets: DatasetChoice = None, data_dir: str | Path | None = None) -> dict[str, Path]:

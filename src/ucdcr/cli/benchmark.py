@@ -1,0 +1,98 @@
+"""`ucdcr benchmark`: fit, tune and test CDCR systems on every built dataset (:mod:`ucdcr.systems.runner`).
+
+Tables on stdout (:mod:`ucdcr.report.benchmark_tables`), progress and the timing line on stderr.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ucdcr.cli.common import (
+    DataDirOption,
+    DatasetsOption,
+    FormatOption,
+    OutputOption,
+    check_format,
+    console,
+    err_console,
+    friendly_errors,
+    selected_datasets,
+)
+
+HELP = (
+    "Benchmark CDCR systems: fit on each dataset's train split, tune on its val split, predict its test split, "
+    "score with the uCDCR protocol (as `ucdcr evaluate`).\n\n"
+    "Systems: head-lemma, lemma-pairs, embedding, pairwise (the last two need the `embed` extra), systems of the "
+    "entry-point group ucdcr.systems, or your own as module:attribute (a ucdcr.systems.System subclass). A dataset "
+    "without a train split uses the model fitted on the dataset with the most training mentions, tuned on its own "
+    "val split; the models table says which splits every number used. Results and encodings are stored in the "
+    "cache dir and reused by later runs and by `ucdcr report`."
+)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("benchmark", help=HELP)
+    @friendly_errors
+    def _cmd(
+        systems: Annotated[
+            str | None,
+            typer.Option(
+                "--systems",
+                metavar="NAMES",
+                help="Comma-separated system names or module:attribute (default: all four).",
+            ),
+        ] = None,
+        data_dir: DataDirOption = None,
+        datasets: DatasetsOption = None,
+        level: Annotated[
+            str, typer.Option("--level", metavar="LEVEL", help="Evaluation unit: subtopic or topic.")
+        ] = "subtopic",
+        fmt: FormatOption = None,
+        transfer: Annotated[
+            bool, typer.Option("--transfer", help="Also fit on each dataset and test on every other (matrix).")
+        ] = False,
+        cache_dir: Annotated[
+            Path | None,
+            typer.Option(
+                "--cache-dir", metavar="DIR", help="Encodings and results (default: $UCDCR_CACHE_DIR or user cache)."
+            ),
+        ] = None,
+        recompute: Annotated[
+            bool, typer.Option("--recompute", help="Do not reuse stored results (encodings stay cached).")
+        ] = False,
+        output: OutputOption = None,
+    ) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from ucdcr.report.tables import print_tables
+        from ucdcr.systems.registry import BUILTIN
+        from ucdcr.systems.runner import benchmark
+
+        check_format(fmt)
+        names = [name.strip() for name in systems.split(",") if name.strip()] if systems else list(BUILTIN)
+        folders = selected_datasets(data_dir, datasets)
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("loading", total=None)
+
+            def show(description: str, done: int, total: int) -> None:
+                bar.update(task, description=description, completed=done, total=total)
+
+            result = benchmark(names, folders, level, transfer, cache_dir, show, recompute)  # type: ignore[arg-type]
+        print_tables(result.tables(), fmt, console, output)
+        err_console.print(
+            f"{len(result.runs)} runs ({result.reused} reused from {result.results_file}) in {result.seconds:.1f} s, "
+            f"{result.encoding_seconds:.1f} s of it encoding",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )

@@ -1,0 +1,146 @@
+"""The system interface of ``ucdcr benchmark``: what a CDCR system is given and what it must return.
+
+A system is a subclass of :class:`System` with up to three methods, called in this order for each dataset:
+
+1. ``fit(train, val)``: learn from the training mentions (``train``: one :class:`SplitData` per dataset trained
+   on, usually one) and tune on the validation mentions (``val``). The default does nothing.
+2. ``predict(test) -> {mention_id: cluster}``: a cluster id (a string or a number, as in ``ucdcr evaluate``) for
+   every row of ``test.mentions``. Only the grouping matters, and only inside one evaluation unit: the benchmark
+   scores each subtopic (``level="subtopic"``) or topic (``level="topic"``) on its own, so mentions of two units
+   never share a cluster whatever ids they get.
+3. ``describe() -> str``: what was learned (a threshold, a model), printed beside the scores. Default: "".
+
+What a split holds (:class:`SplitData`):
+
+- train: every mention of the split, gold fields included (``coref_chain``, ``is_singleton``, ...);
+- val: the mentions the protocol evaluates (non-singleton mentions of kept chains), gold fields included, so a
+  system can score a clustering of them with :meth:`SplitData.conll_f1` to tune itself;
+- test: the mentions the protocol evaluates, WITHOUT the gold fields :data:`GOLD_FIELDS`; the token table (where
+  texts are shared) without its gold ``reference`` column.
+
+Every table has the 29 mention fields of :data:`ucdcr.schema.MENTION_SCHEMA` (minus the hidden ones) plus
+``type`` ("event"/"entity": the file of the mention; known for gold mentions, as the protocol scores the types
+apart). A system must not change them. Systems are registered by name (:mod:`ucdcr.systems.registry`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+import pyarrow as pa
+
+from ucdcr.systems import adapter
+from ucdcr.systems.adapter import Level
+
+T = TypeVar("T")
+
+GOLD_FIELDS: tuple[str, ...] = ("coref_chain", "is_singleton", "description", "coref_type")
+"""Mention fields that carry the gold chains (the chain id, whether it is a singleton, the ECB+ chain description,
+the coreference relation): hidden from the test split."""
+GOLD_TOKEN_COLUMN = "reference"
+"""The token table's CoNLL coreference column (gold chains): hidden from the test split."""
+
+
+@dataclass(frozen=True, eq=False)
+class SplitData:
+    """The mentions of one split of one dataset, as a system sees them (see the module docstring).
+
+    dataset: the dataset's name; split: "train", "val" or "test"; level: the evaluation unit ("subtopic" or
+    "topic"); mentions: the table; folder: the dataset folder (the token table is read from it on first use);
+    gold: whether the gold fields are present (train and val); cache_dir: where encoder outputs are cached
+    (:mod:`ucdcr.systems.cache`; None: the user cache dir); token_table: the token table, if given directly.
+    """
+
+    dataset: str
+    split: str
+    level: Level
+    mentions: pa.Table
+    folder: Path | None = None
+    gold: bool = True
+    cache_dir: Path | None = None
+    token_table: pa.Table | None = field(default=None, repr=False)
+
+    def column(self, name: str) -> list[Any]:
+        """One mention field as a Python list (converted once)."""
+        cache = self._columns
+        if name not in cache:
+            cache[name] = self.mentions[name].to_pylist()
+        return cache[name]
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()`` once per split and key (e.g. vectors shared by two systems in one run)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    @cached_property
+    def _columns(self) -> dict[str, list[Any]]:
+        return {}
+
+    @cached_property
+    def _memo(self) -> dict[str, Any]:
+        return {}
+
+    @cached_property
+    def tokens(self) -> pa.Table | None:
+        """The token table rows of this split (all_documents.parquet), or None where texts are not shared."""
+        if self.token_table is not None:
+            return self.token_table
+        if self.folder is None:
+            return None
+        table = adapter.load_tokens(self.folder, self.split)
+        if table is not None and not self.gold and GOLD_TOKEN_COLUMN in table.column_names:
+            table = table.drop_columns([GOLD_TOKEN_COLUMN])
+        return table
+
+    @property
+    def unit_column(self) -> str:
+        """The mention field naming the evaluation unit: ``subtopic_id`` or ``topic_id``."""
+        return "topic_id" if self.level == "topic" else "subtopic_id"
+
+    def units(self, by_type: bool = False) -> list[list[int]]:
+        """The rows of each evaluation unit (and, with ``by_type``, of each unit and type), in sorted unit order."""
+        units = self.column(self.unit_column)
+        kinds = self.column("type") if by_type else [""] * len(units)
+        groups: dict[tuple[str, str], list[int]] = {}
+        for row, key in enumerate(zip(units, kinds, strict=True)):
+            groups.setdefault(key, []).append(row)
+        return [groups[key] for key in sorted(groups)]
+
+    def conll_f1(self, labels: Sequence[Hashable]) -> float:
+        """The protocol's mean CoNLL F1 (events and entities together) over this split's units at its level for
+        a clustering of its rows (``labels[i]``: cluster of row i); the split must hold the gold fields."""
+        if not self.gold:
+            raise ValueError(f"{self.dataset} {self.split}: no gold chains to score against")
+        result = adapter.score(self.dataset, self.mentions, labels, self.level, self.split)
+        joint = [mean for mean in result.means if mean.level == self.level and mean.type == ""]
+        return joint[0].scores["F1_CONLL"] if joint else 0.0
+
+
+class System:
+    """A CDCR system for ``ucdcr benchmark`` (see the module docstring); subclass it and override ``predict``.
+
+    name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for
+    trainable systems only); needs_encoder: whether it needs the ``embed`` extra; version: change it when the system
+    changes, so that stored results are not reused.
+    """
+
+    name: ClassVar[str] = ""
+    trainable: ClassVar[bool] = False
+    needs_encoder: ClassVar[bool] = False
+    version: ClassVar[str] = "1"
+
+    def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
+        """Learn from ``train`` and tune on ``val`` (default: nothing to learn)."""
+
+    def predict(self, test: SplitData) -> Mapping[str, Hashable]:
+        """A cluster id for every row of ``test.mentions``, keyed by ``mention_id``."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement predict()")
+
+    def describe(self) -> str:
+        """What ``fit`` learned, for the output (e.g. "threshold 0.45")."""
+        return ""

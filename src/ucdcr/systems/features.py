@@ -1,0 +1,318 @@
+"""Mention-pair features of the reference systems: head-lemma pair statistics of the training split and the
+pairwise comparisons inside one group of mentions (one evaluation unit and type).
+
+Head-lemma pair statistics (:class:`LemmaPairStats`): over every pair of training mentions in one unit and of one
+type, how many pairs have each (unordered) pair of lower-cased head lemmas, and how many of them are coreferent
+(same gold chain). Training-pair features must not see their own pair in these counts, so :func:`fold_stats`
+also gives the counts of each of :data:`FOLDS` folds of the training units (unit ``i`` of the sorted units is in
+fold ``i % FOLDS``): a training pair is described by the counts of the other folds.
+
+Pair features (:data:`FEATURES`, :func:`pair_features`), for the pairs ``i < j`` of a group, in this order:
+
+=========================  ===============================================================================
+same_head_lemma            lower-cased head lemmas equal (1/0)
+same_head                  lower-cased head words equal
+lemma_pair_coreferent      log(1 + coreferent training pairs with this head-lemma pair)
+lemma_pair_seen            log(1 + training pairs with this head-lemma pair)
+lemma_pair_rate            coreferent / seen training pairs (-1 when never seen)
+mention_cosine             cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.vectors`)
+sentence_cosine            cosine of the MiniLM sentence vectors
+document_cosine            cosine of the documents' TF-IDF vectors (1 in one document)
+same_document              1/0
+same_sentence              1/0
+same_ner                   2 same named-entity label, 1 both "O", 0 different
+same_mention_type          the datasets' own mention_type labels equal
+same_head_pos              head parts of speech equal
+token_overlap              Jaccard overlap of the lower-cased mention tokens
+sentence_lemma_overlap     Jaccard overlap of the sentences' content lemmas (:mod:`ucdcr.systems.lemmas`)
+length_difference          |difference| of the mention lengths in tokens
+=========================  ===============================================================================
+
+Documents' TF-IDF (sublinear tf, English stop words removed) is fit on the split's own documents: their text
+from the token table where texts are shared, else the union of the split's mention context windows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from ucdcr.systems.base import SplitData
+from ucdcr.systems.lemmas import content_lemmas
+
+FOLDS = 5
+FEATURES: tuple[str, ...] = (
+    "same_head_lemma",
+    "same_head",
+    "lemma_pair_coreferent",
+    "lemma_pair_seen",
+    "lemma_pair_rate",
+    "mention_cosine",
+    "sentence_cosine",
+    "document_cosine",
+    "same_document",
+    "same_sentence",
+    "same_ner",
+    "same_mention_type",
+    "same_head_pos",
+    "token_overlap",
+    "sentence_lemma_overlap",
+    "length_difference",
+)
+ENCODER_FEATURES = frozenset(("mention_cosine", "sentence_cosine"))
+
+
+# --- head-lemma pair statistics of the training split -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LemmaPairStats:
+    """Counts of training pairs per unordered pair of head lemmas (see the module docstring)."""
+
+    vocabulary: dict[str, int]
+    keys: np.ndarray  # sorted pair keys: smaller id * size + larger id
+    coreferent: np.ndarray
+    seen: np.ndarray
+
+    def lookup(self, first: Sequence[str], second: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(coreferent, seen) counts of the lemma pairs ``(first[k], second[k])``."""
+        keys = self._pair_keys(first, second)
+        coreferent, seen = np.zeros(len(keys), np.int64), np.zeros(len(keys), np.int64)
+        if len(self.keys) == 0:
+            return coreferent, seen
+        place = np.clip(np.searchsorted(self.keys, keys), 0, len(self.keys) - 1)
+        hit = (keys >= 0) & (self.keys[place] == keys)
+        coreferent[hit], seen[hit] = self.coreferent[place[hit]], self.seen[place[hit]]
+        return coreferent, seen
+
+    def coreferent_pairs(self) -> set[tuple[str, str]]:
+        """The lemma pairs with at least one coreferent training pair, as sorted (lemma, lemma) tuples."""
+        names = {index: lemma for lemma, index in self.vocabulary.items()}
+        size = len(self.vocabulary)
+        return {
+            (names[int(key) // size], names[int(key) % size])
+            for key, count in zip(self.keys, self.coreferent, strict=True)
+            if count > 0
+        }
+
+    def _pair_keys(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+        size = len(self.vocabulary)
+        a = np.array([self.vocabulary.get(lemma, -1) for lemma in first], dtype=np.int64)
+        b = np.array([self.vocabulary.get(lemma, -1) for lemma in second], dtype=np.int64)
+        keys = np.minimum(a, b) * size + np.maximum(a, b)
+        return np.where((a < 0) | (b < 0), -1, keys)
+
+
+def head_lemmas(data: SplitData) -> list[str]:
+    """The lower-cased head lemma of every row."""
+    return data.memo("head-lemmas", lambda: [lemma.lower() for lemma in data.column("mention_head_lemma")])
+
+
+def fold_stats(train: Sequence[SplitData]) -> tuple[LemmaPairStats, list[LemmaPairStats]]:
+    """The statistics of all training units and of each fold of them (module docstring)."""
+    vocabulary: dict[str, int] = {}
+    for data in train:
+        for lemma in head_lemmas(data):
+            vocabulary.setdefault(lemma, len(vocabulary))
+    size = max(1, len(vocabulary))
+    per_fold: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(FOLDS)]
+    for data in train:
+        ids = np.array([vocabulary[lemma] for lemma in head_lemmas(data)], dtype=np.int64)
+        chains = _codes(data.column("coref_chain"))
+        for index, rows in enumerate(data.units(by_type=True)):
+            if len(rows) < 2:
+                continue
+            a, b = np.triu_indices(len(rows), 1)
+            left, right = ids[rows][a], ids[rows][b]
+            keys = np.minimum(left, right) * size + np.maximum(left, right)
+            same = chains[rows][a] == chains[rows][b]
+            per_fold[index % FOLDS].append((keys, same))
+    folds = [_count(parts, vocabulary) for parts in per_fold]
+    return _count([part for parts in per_fold for part in parts], vocabulary), folds
+
+
+def _count(parts: list[tuple[np.ndarray, np.ndarray]], vocabulary: dict[str, int]) -> LemmaPairStats:
+    if not parts:
+        empty = np.zeros(0, np.int64)
+        return LemmaPairStats(vocabulary, empty, empty, empty)
+    keys = np.concatenate([keys for keys, _ in parts])
+    same = np.concatenate([same for _, same in parts])
+    unique, inverse, seen = np.unique(keys, return_inverse=True, return_counts=True)
+    coreferent = np.bincount(inverse, weights=same, minlength=len(unique)).astype(np.int64)
+    return LemmaPairStats(vocabulary, unique, coreferent, seen.astype(np.int64))
+
+
+def _codes(values: Sequence[object]) -> np.ndarray:
+    """Integer codes of values (equal values, equal codes)."""
+    index: dict[object, int] = {}
+    return np.array([index.setdefault(value, len(index)) for value in values], dtype=np.int64)
+
+
+# --- pairwise comparisons inside a group ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowFeatures:
+    """What the pair features need of every row of one split (built once per split)."""
+
+    lemmas: list[str]
+    codes: dict[str, np.ndarray]  # head, ner, is_o, mention_type, pos, document, sentence
+    tokens: sparse.csr_matrix  # rows x token vocabulary, binary
+    sentence_lemmas: sparse.csr_matrix  # rows x lemma vocabulary, binary
+    documents: sparse.csr_matrix  # rows x TF-IDF terms of their document, unit length
+    lengths: np.ndarray
+    mention_vectors: np.ndarray | None = None
+    sentence_vectors: np.ndarray | None = None
+
+
+def row_features(data: SplitData, with_vectors: bool = True) -> RowFeatures:
+    """The row features of a split (cached per split); ``with_vectors`` adds the MiniLM vectors
+    (:func:`ucdcr.systems.vectors.encodings`, needs the ``embed`` extra)."""
+    from dataclasses import replace
+
+    from ucdcr.systems.vectors import encodings
+
+    features = data.memo("row-features", lambda: _row_features(data))
+    if not with_vectors:
+        return features
+    vectors = encodings(data)
+    return replace(features, mention_vectors=vectors.mentions, sentence_vectors=vectors.sentences)
+
+
+def _row_features(data: SplitData) -> RowFeatures:
+    tokens = data.column("tokens_text")
+    ner = data.column("mention_ner")
+    codes = {
+        "head": _codes([head.lower() for head in data.column("mention_head")]),
+        "ner": _codes(ner),
+        "is_o": np.array([label == "O" for label in ner]),
+        "mention_type": _codes(data.column("mention_type")),
+        "pos": _codes(data.column("mention_head_pos")),
+        "document": _codes(data.column("conll_doc_key")),
+        "sentence": _codes(list(zip(data.column("conll_doc_key"), data.column("sent_id"), strict=True))),
+    }
+    return RowFeatures(
+        lemmas=head_lemmas(data),
+        codes=codes,
+        tokens=_binary([{token.lower() for token in words} for words in tokens]),
+        sentence_lemmas=_binary(content_lemmas(data)),
+        documents=_document_vectors(data),
+        lengths=np.array([len(words) for words in tokens], dtype=np.float64),
+    )
+
+
+def _binary(sets: Sequence[set[str] | frozenset[str]]) -> sparse.csr_matrix:
+    vocabulary: dict[str, int] = {}
+    rows, columns = [], []
+    for row, items in enumerate(sets):
+        for item in sorted(items):
+            rows.append(row)
+            columns.append(vocabulary.setdefault(item, len(vocabulary)))
+    values = np.ones(len(rows), dtype=np.float64)
+    return sparse.csr_matrix((values, (rows, columns)), shape=(len(sets), max(1, len(vocabulary))))
+
+
+def _document_vectors(data: SplitData) -> sparse.csr_matrix:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    texts = document_texts(data)
+    keys = sorted(texts)
+    if not keys:
+        return sparse.csr_matrix((data.mentions.num_rows, 1))
+    vectorizer = TfidfVectorizer(sublinear_tf=True, stop_words="english", token_pattern=r"(?u)\b\w+\b")
+    try:
+        matrix = vectorizer.fit_transform([texts[key] for key in keys])
+    except ValueError:  # no term at all (every document empty or stop words only)
+        return sparse.csr_matrix((data.mentions.num_rows, 1))
+    position = {key: index for index, key in enumerate(keys)}
+    return sparse.csr_matrix(matrix[[position[key] for key in data.column("conll_doc_key")]])
+
+
+def document_texts(data: SplitData) -> dict[str, str]:
+    """Document key -> text: the token table's tokens where texts are shared, else the mentions' context windows."""
+    tokens = data.tokens
+    if tokens is not None and tokens.num_rows:
+        from ucdcr.schema import DOC_KEY_COLUMN
+
+        ordered = tokens.sort_by([(DOC_KEY_COLUMN, "ascending"), ("token_id_global", "ascending")])
+        words: dict[str, list[str]] = {}
+        for key, token in zip(ordered[DOC_KEY_COLUMN].to_pylist(), ordered["token"].to_pylist(), strict=True):
+            words.setdefault(key, []).append(token)
+        texts = {key: " ".join(parts) for key, parts in words.items()}
+        if all(key in texts for key in data.column("conll_doc_key")):
+            return texts
+    windows: dict[str, dict[str, None]] = {}
+    for key, context in zip(data.column("conll_doc_key"), data.column("mention_context"), strict=True):
+        windows.setdefault(key, {})[" ".join(context)] = None
+    return {key: " ".join(parts) for key, parts in windows.items()}
+
+
+def pair_features(
+    features: RowFeatures,
+    rows: Sequence[int],
+    stats: LemmaPairStats,
+    held_out: LemmaPairStats | None = None,
+    pairs: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """The :data:`FEATURES` of the pairs ``i < j`` of ``rows`` (one row per pair, in scipy's condensed order), or of
+    the given ``pairs`` (positions in ``rows``: first, second).
+
+    held_out: statistics to subtract from ``stats`` (the training pair's own fold).
+    """
+    index = np.asarray(rows)
+    first, second = pairs if pairs is not None else np.triu_indices(len(index), 1)
+    left, right = index[first], index[second]
+    lemmas = features.lemmas
+    lemma_a, lemma_b = [lemmas[row] for row in left], [lemmas[row] for row in right]
+    coreferent, seen = stats.lookup(lemma_a, lemma_b)
+    if held_out is not None:
+        held_coreferent, held_seen = held_out.lookup(lemma_a, lemma_b)
+        coreferent, seen = coreferent - held_coreferent, seen - held_seen
+    codes = features.codes
+
+    def same(name: str) -> np.ndarray:
+        return (codes[name][left] == codes[name][right]).astype(np.float64)
+
+    ner = np.where(codes["ner"][left] == codes["ner"][right], np.where(codes["is_o"][left], 1.0, 2.0), 0.0)
+    columns = {
+        "same_head_lemma": np.array([a == b for a, b in zip(lemma_a, lemma_b, strict=True)], dtype=np.float64),
+        "same_head": same("head"),
+        "lemma_pair_coreferent": np.log1p(coreferent),
+        "lemma_pair_seen": np.log1p(seen),
+        "lemma_pair_rate": np.where(seen > 0, coreferent / np.maximum(seen, 1), -1.0),
+        "mention_cosine": _cosines(features.mention_vectors, index, first, second),
+        "sentence_cosine": _cosines(features.sentence_vectors, index, first, second),
+        "document_cosine": (features.documents[index] @ features.documents[index].T).toarray()[first, second],
+        "same_document": same("document"),
+        "same_sentence": same("sentence"),
+        "same_ner": ner,
+        "same_mention_type": same("mention_type"),
+        "same_head_pos": same("pos"),
+        "token_overlap": jaccard(features.tokens, index, (first, second)),
+        "sentence_lemma_overlap": jaccard(features.sentence_lemmas, index, (first, second)),
+        "length_difference": np.abs(features.lengths[left] - features.lengths[right]),
+    }
+    return np.column_stack([columns[name] for name in FEATURES])
+
+
+def _cosines(vectors: np.ndarray | None, index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    if vectors is None:
+        return np.zeros(len(first))
+    chosen = vectors[index].astype(np.float64)
+    return (chosen @ chosen.T)[first, second]
+
+
+def jaccard(
+    sets: sparse.csr_matrix, index: np.ndarray, pairs: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """Jaccard overlap of the binary rows ``index`` of ``sets`` for the pairs ``i < j`` (or the given positions),
+    0 when both are empty."""
+    chosen = sets[index]
+    first, second = pairs if pairs is not None else np.triu_indices(len(index), 1)
+    overlap = (chosen @ chosen.T).toarray()[first, second]
+    sizes = np.asarray(chosen.sum(axis=1)).ravel()
+    union = sizes[first] + sizes[second] - overlap
+    return np.divide(overlap, union, out=np.zeros_like(overlap), where=union > 0)

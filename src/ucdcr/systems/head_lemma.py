@@ -1,0 +1,25 @@
+"""``head-lemma``: the paper's same-head-lemma baseline as a benchmark system.
+
+Inside an evaluation unit, mentions with the same head lemma (case-sensitive, events and entities alike) form one
+cluster. This is the clustering of ``ucdcr baseline`` (uCDCR paper, Tables 6, 7 and 13), taken from the same
+function, so its benchmark scores are the baseline's. Nothing is learned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+
+from ucdcr.systems import adapter
+from ucdcr.systems.base import SplitData, System
+
+
+class HeadLemma(System):
+    """Same head lemma, same cluster (the uCDCR baseline)."""
+
+    name = "head-lemma"
+
+    def predict(self, test: SplitData) -> Mapping[str, Hashable]:
+        return dict(zip(test.column("mention_id"), adapter.head_lemma_labels(test.mentions), strict=True))
+
+    def describe(self) -> str:
+        return "nothing learned"

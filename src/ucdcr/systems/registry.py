@@ -1,0 +1,124 @@
+"""The benchmark's systems by name: the reference systems, entry points and ``module:attribute``.
+
+A system is named on the command line (``--systems``) or in :func:`ucdcr.benchmark` by
+
+- a registered name: the reference systems of :data:`BUILTIN` and the names of the entry points of the group
+  :data:`ENTRY_POINT_GROUP`, which a third-party package declares in its ``pyproject.toml``::
+
+      [project.entry-points."ucdcr.systems"]
+      my-system = "mypackage.mymodule:MySystem"
+
+- ``module:attribute``: any importable module (the current folder is on the path) and an attribute of it.
+
+The attribute is a :class:`~ucdcr.systems.base.System` subclass or a function without arguments that returns a
+System; a new instance is made for every fit, so nothing leaks from one dataset to the next. Anything else is an
+error naming what was found.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ucdcr.errors import UcdcrError
+from ucdcr.systems.base import System
+
+ENTRY_POINT_GROUP = "ucdcr.systems"
+BUILTIN: dict[str, str] = {
+    "head-lemma": "ucdcr.systems.head_lemma:HeadLemma",
+    "lemma-pairs": "ucdcr.systems.lemma_pairs:LemmaPairs",
+    "embedding": "ucdcr.systems.embedding:Embedding",
+    "pairwise": "ucdcr.systems.pairwise:Pairwise",
+}
+"""The reference systems, in the order of the benchmark's tables."""
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    """A resolved system: its name in the tables, how to make one, its version (keys stored results), whether it
+    learns from data (only those get a transfer matrix) and whether it needs the ``embed`` extra."""
+
+    name: str
+    make: Callable[[], System]
+    version: str
+    trainable: bool
+    needs_encoder: bool
+
+
+def system_names() -> list[str]:
+    """The registered names: the reference systems, then the entry points in name order."""
+    extra = sorted(point.name for point in _entry_points() if point.name not in BUILTIN)
+    return [*BUILTIN, *extra]
+
+
+def resolve_system(spec: str | type[System] | Callable[[], System]) -> SystemSpec:
+    """A system from a registered name, ``module:attribute``, a System subclass or a factory."""
+    if isinstance(spec, str):
+        target = BUILTIN.get(spec) or _entry_point_target(spec)
+        if target is None and ":" not in spec:
+            raise UcdcrError(
+                f"unknown system {spec!r}; registered systems: {', '.join(system_names())} "
+                "(or give module:attribute for your own)"
+            )
+        return _from_object(_import(target or spec), spec if target else None)
+    return _from_object(spec, None)
+
+
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+
+
+def _entry_point_target(name: str) -> str | None:
+    return next((point.value for point in _entry_points() if point.name == name), None)
+
+
+def _import(target: str) -> object:
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise UcdcrError(f"{target!r}: expected module:attribute (e.g. mysystems:MySystem)")
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, "")  # as `python -m` does: a module in the current folder can be named
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UcdcrError(f"{target}: cannot import the module {module_name!r}: {exc}") from None
+    try:
+        value: object = module
+        for part in attribute.split("."):
+            value = getattr(value, part)
+    except AttributeError:
+        raise UcdcrError(f"{target}: the module {module_name!r} has no attribute {attribute!r}") from None
+    return value
+
+
+def _from_object(value: object, registered: str | None) -> SystemSpec:
+    if isinstance(value, type) and issubclass(value, System):
+        system_class: type[System] = value
+        make: Callable[[], System] = value
+    elif callable(value) and not isinstance(value, type):
+        factory = value
+
+        def make() -> System:
+            made = factory()
+            if not isinstance(made, System):
+                raise UcdcrError(f"{_label(value)} returned {type(made).__name__}, not a ucdcr.systems.System")
+            return made
+
+        system_class = type(make())
+    else:
+        raise UcdcrError(
+            f"{_label(value)} is not a ucdcr.systems.System subclass or a function returning one "
+            f"(found {type(value).__name__})"
+        )
+    name = registered or system_class.name or system_class.__name__
+    return SystemSpec(
+        name, make, str(system_class.version), bool(system_class.trainable), bool(system_class.needs_encoder)
+    )
+
+
+def _label(value: object) -> str:
+    return getattr(value, "__qualname__", None) or repr(value)

@@ -1,0 +1,135 @@
+"""The benchmark's results file: every run's scores, reused by a later ``ucdcr benchmark`` and by ``ucdcr report``.
+
+One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`ucdcr.systems.cache`)::
+
+    {"format": "ucdcr-benchmark-results/1",
+     "runs": [{"key": "<sha256>", "system": "pairwise", "version": "1", "dataset": "ecbplus", "level": "subtopic",
+               "setting": "in-domain", "fit_on": "ecbplus train", "tune_on": "ecbplus val",
+               "model": "<what the system learned>", "datasets": {"ecbplus": "<fingerprint>"},
+               "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...}}, ...]}]}
+
+The key of a run is the SHA-256 of its system name and version, level, setting, fit/tune/test datasets and splits,
+the content fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files) and, for a
+system that uses the encoder, the encoder's id: a rebuilt dataset or a new system version is never answered from
+an old run. Runs are kept sorted by key; the file is rewritten atomically after each run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ucdcr.errors import UcdcrError
+from ucdcr.schema import MENTIONS_PARQUET
+from ucdcr.systems import adapter
+
+if TYPE_CHECKING:
+    from ucdcr.systems.registry import SystemSpec
+    from ucdcr.systems.runner import Run
+
+RESULTS_FILE = "benchmark-results.json"
+FORMAT = "ucdcr-benchmark-results/1"
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One run's scores: ``means`` = per type ("joint", "event", "entity") the protocol's mean scores."""
+
+    key: str
+    system: str
+    version: str
+    dataset: str
+    level: str
+    setting: str
+    fit_on: str
+    tune_on: str
+    model: str
+    means: list[dict[str, Any]]
+    datasets: dict[str, str] | None = None
+
+    def score(self, kind: str = "joint", column: str = "F1_CONLL") -> float | None:
+        """A mean score of one type (None when the dataset has no mention of that type)."""
+        return next((mean["scores"][column] for mean in self.means if mean["type"] == kind), None)
+
+    @property
+    def source(self) -> str:
+        """The dataset the model was fitted on (or tuned on, for a system that learns nothing from train)."""
+        return (self.fit_on or self.tune_on).split(" ")[0]
+
+
+@cache
+def _fingerprint(path: Path, size: int, mtime: int) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def dataset_fingerprint(folder: Path) -> str:
+    """SHA-256 of a dataset's mention files (``all_mentions.parquet``, else every ``<split>/*_mentions.json``)."""
+    files = [folder / MENTIONS_PARQUET] if (folder / MENTIONS_PARQUET).is_file() else sorted(folder.glob("*/*.json"))
+    digest = hashlib.sha256()
+    for path in files:
+        stat = path.stat()
+        digest.update(f"{path.relative_to(folder)}\0{_fingerprint(path, stat.st_size, stat.st_mtime_ns)}\0".encode())
+    return digest.hexdigest()
+
+
+class ResultStore:
+    """The results file of a cache dir (module docstring)."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.path = Path(cache_dir) / RESULTS_FILE
+        self._runs: dict[str, StoredRun] | None = None
+
+    def key(self, spec: SystemSpec, run: Run, level: str, fingerprints: Mapping[str, str]) -> str:
+        from ucdcr.embed import encoder_id
+
+        involved = sorted({ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset})
+        identity = {
+            "system": spec.name,
+            "version": spec.version,
+            "level": level,
+            "setting": run.setting,
+            "fit_on": str(run.fit_on or ""),
+            "tune_on": str(run.tune_on or ""),
+            "dataset": run.dataset,
+            "datasets": {name: fingerprints[name] for name in involved},
+            "encoder": encoder_id() if spec.needs_encoder else "",
+        }
+        return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+    def get(self, key: str) -> StoredRun | None:
+        return self.runs().get(key)
+
+    def put(self, run: StoredRun) -> None:
+        runs = self.runs()
+        runs[run.key] = run
+        adapter.write_json(self.path, {"format": FORMAT, "runs": [asdict(runs[key]) for key in sorted(runs)]})
+
+    def runs(self) -> dict[str, StoredRun]:
+        if self._runs is None:
+            self._runs = read_runs(self.path)
+        return self._runs
+
+
+def read_runs(path: Path) -> dict[str, StoredRun]:
+    """The runs of a results file by key ({} when there is no file); a file of another shape is an error."""
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format {data.get('format')!r}, expected {FORMAT!r}")
+        runs = [StoredRun(**item) for item in data["runs"]]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise UcdcrError(
+            f"{path}: not a benchmark results file ({exc}); delete it or choose another --cache-dir"
+        ) from None
+    return {run.key: run for run in runs}
