@@ -265,33 +265,43 @@ class _DatasetWriter:
         """The rows of one split's JSON file; the invariants are checked on the first file of each split."""
         check = kind == KIND_FILES[0][0]
         for document in self._documents(split):
-            for record in self._records(document, check):
+            records = self._records(document)
+            if check:
+                self._check(document, records)
+            for record in records:
                 if record.kind == kind:
-                    yield record.as_row()
+                    row = record.as_row()
+                    row["is_singleton"] = self._is_singleton(document, record)
+                    yield row
 
     def document_table(self) -> Iterator[dict[str, Any]]:
         for split in SPLITS:
             for document in self._documents(split):
-                rows = [record.as_row() for record in self._records(document, check=False)]
-                yield from document_rows(document.doc_key, split, self.spill.tokens(document.doc_key), rows)
+                spans = [
+                    {"sent_id": r.sent_id, "tokens_number": r.tokens_number, "coref_chain": r.coref_chain}
+                    for r in self._records(document)
+                ]
+                yield from document_rows(document.doc_key, split, self.spill.tokens(document.doc_key), spans)
 
     def _documents(self, split: str) -> Iterator[_DocumentInfo]:
         return (document for document in self.built.documents if document.split == split)
 
-    def _records(self, document: _DocumentInfo, check: bool) -> list[MentionRecord]:
+    def _records(self, document: _DocumentInfo) -> list[MentionRecord]:
+        """The document's records in output order (is_singleton is set on the rows: see :meth:`_is_singleton`)."""
         key = document.doc_key
         records = self.finalized[key] if self.finalized is not None else self.spill.records(key)
         if self.chain_types is not None:
             records = [record.with_type(*self.chain_types[record.coref_chain]) for record in records]
-        records = sorted(records, key=lambda r: (r.sent_id, r.tokens_number[0], len(r.tokens_number), r.mention_id))
-        records = [
-            replace(record, is_singleton=self.chain_sizes[(document.split, record.coref_chain)] == 1)
-            for record in records
-        ]
-        if check:
-            tokens = [(t.sent_id, t.token_id, t.token) for t in self.spill.tokens(key)]
-            check_records(records, {key: tokens}, {key: document.split}, self.chain_sizes)
-        return records
+        return sorted(records, key=lambda r: (r.sent_id, r.tokens_number[0], len(r.tokens_number), r.mention_id))
+
+    def _is_singleton(self, document: _DocumentInfo, record: MentionRecord) -> bool:
+        return self.chain_sizes[(document.split, record.coref_chain)] == 1
+
+    def _check(self, document: _DocumentInfo, records: list[MentionRecord]) -> None:
+        key = document.doc_key
+        flagged = [replace(record, is_singleton=self._is_singleton(document, record)) for record in records]
+        tokens = [(t.sent_id, t.token_id, t.token) for t in self.spill.tokens(key)]
+        check_records(flagged, {key: tokens}, {key: document.split}, self.chain_sizes)
 
 
 def _report(

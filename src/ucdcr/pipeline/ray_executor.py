@@ -13,6 +13,7 @@ results are consumed as they come.
 
 from __future__ import annotations
 
+import logging
 import pickle
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -61,6 +62,8 @@ def ray_map(
     import ray
     import ray.data
 
+    for name in ("ray", "ray.data"):  # Ray's progress lines would drown the build's own output
+        logging.getLogger(name).setLevel(logging.WARNING)
     started_here = not ray.is_initialized()
     if started_here:
         try:
@@ -78,7 +81,7 @@ def ray_map(
             _Stage,
             fn_constructor_args=(function, warm_up),
             batch_size=1,
-            concurrency=max(jobs, 1),
+            compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
             num_cpus=1,
         )
         for row in dataset.iter_rows():
