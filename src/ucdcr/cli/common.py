@@ -101,9 +101,15 @@ def raised_at(exc: BaseException) -> str:
     if not frames:
         return ""
     frame = frames[-1]
-    parts = Path(frame.filename).parts
-    short = "/".join(parts[parts.index("ucdcr") :]) if "ucdcr" in parts else "/".join(parts[-2:])
+    path = Path(frame.filename)
+    try:  # inside ucdcr: from the package on (a checkout's own folder name, even "ucdcr", does not count)
+        short = path.resolve().relative_to(_PACKAGE_PARENT).as_posix()
+    except ValueError:  # elsewhere (a library, a test): its folder and file
+        short = "/".join(path.parts[-2:])
     return f"{short}:{frame.lineno} in {frame.name}"
+
+
+_PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 
 
 def print_written(*paths: Path, what: str = "wrote", to: Console | None = None) -> None:
