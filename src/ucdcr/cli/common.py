@@ -174,6 +174,7 @@ DataDirOption = Annotated[
         help="Folder of built datasets (default: the user data dir).",
     ),
 ]
+DatasetArgument = Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")]
 RawDirOption = Annotated[
     Path | None,
     typer.Option(

@@ -16,12 +16,17 @@ import typer
 
 from ucdcr.cli.common import (
     DataDirOption,
+    DatasetArgument,
     console,
     friendly_errors,
     output_file_option,
     output_folder_option,
     print_written,
 )
+
+SplitOption = Annotated[
+    str | None, typer.Option("--split", metavar="SPLIT", help="train, val or test (default: every split).")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -31,10 +36,8 @@ def register(app: typer.Typer) -> None:
     @export_app.command("conll", help="Write CoNLL-2012 files. Integer chain ids, plus a JSON chain mapping.")
     @friendly_errors
     def _conll(
-        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
-        split: Annotated[
-            str | None, typer.Option("--split", metavar="SPLIT", help="train, val or test (default: each split).")
-        ] = None,
+        dataset: DatasetArgument,
+        split: SplitOption = None,
         level: Annotated[
             str,
             typer.Option("--level", metavar="LEVEL", help="document | subtopic | topic: one CoNLL document per ..."),
@@ -102,7 +105,7 @@ def register(app: typer.Typer) -> None:
     )
     @friendly_errors
     def _hf(
-        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
+        dataset: DatasetArgument,
         out: Annotated[Path, output_folder_option("--out", "Output folder (replaced as a whole).")],
         data_dir: DataDirOption = None,
     ) -> None:
@@ -123,11 +126,9 @@ def register(app: typer.Typer) -> None:
     )
     @friendly_errors
     def _spacy(
-        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
+        dataset: DatasetArgument,
         out: Annotated[Path, output_file_option("--out", "Output file (.spacy).")],
-        split: Annotated[
-            str | None, typer.Option("--split", metavar="SPLIT", help="train, val or test (default: every split).")
-        ] = None,
+        split: SplitOption = None,
         data_dir: DataDirOption = None,
     ) -> None:
         from ucdcr.export.spacy_docs import export_spacy
@@ -148,10 +149,8 @@ def register(app: typer.Typer) -> None:
     )
     @friendly_errors
     def _corefud(
-        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
-        split: Annotated[
-            str | None, typer.Option("--split", metavar="SPLIT", help="train, val or test (default: each split).")
-        ] = None,
+        dataset: DatasetArgument,
+        split: SplitOption = None,
         out: Annotated[Path, output_folder_option("--out", "Output folder (in the current folder by default).")] = Path(
             "corefud"
         ),

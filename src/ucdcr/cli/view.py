@@ -14,6 +14,7 @@ import typer
 
 from ucdcr.cli.common import (
     DataDirOption,
+    DatasetArgument,
     console,
     friendly_errors,
     output_file_option,
@@ -27,7 +28,7 @@ def register(app: typer.Typer) -> None:
     @app.command("view", help="Write an HTML page of one document. Mentions are coloured by chain.")
     @friendly_errors
     def _cmd(
-        dataset: Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")],
+        dataset: DatasetArgument,
         doc_key: Annotated[
             str, typer.Argument(metavar="DOC_KEY", help="The document's conll_doc_key, e.g. 36/36ecb/1.")
         ],
