@@ -13,18 +13,18 @@ Ray) unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 Split = Literal["train", "val", "test"]
 SPLITS: tuple[Split, ...] = ("train", "val", "test")
 MentionKind = Literal["event", "entity"]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceToken:
+class SourceToken(NamedTuple):
     """One token as the source gives it.
 
     token_id: the source's own id (CAT ``t_id``, MMAX2 ``word_N``, CoNLL line number, ...), unique in the document.
@@ -57,6 +57,24 @@ class SourceDocument:
     def doc_key(self) -> str:
         """The uCDCR ``conll_doc_key``: ``topic_id/subtopic_id/doc_id``."""
         return f"{self.topic_id}/{self.subtopic_id}/{self.doc_id}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled with its tokens as four columns (a document goes to a worker process; one object per token
+        would cost several times more)."""
+        fields = (self.topic_id, self.topic, self.subtopic_id, self.subtopic, self.doc_id, self.doc, self.split)
+        columns = tuple(map(list, zip(*self.tokens, strict=True))) if self.tokens else ()
+        return _unpickle_document, (fields, columns, self.source_file)
+
+
+def source_tokens(*columns: Iterable[Any]) -> Iterator[SourceToken]:
+    """SourceTokens from columns (token ids, texts, sent ids, spaces after), without a Python call per token."""
+    return map(partial(tuple.__new__, SourceToken), zip(*columns, strict=True))
+
+
+def _unpickle_document(fields: tuple[Any, ...], columns: tuple[list[Any], ...], source_file: str) -> SourceDocument:
+    tokens = list(source_tokens(*columns)) if columns else []
+    topic_id, topic, subtopic_id, subtopic, doc_id, doc, split = fields
+    return SourceDocument(topic_id, topic, subtopic_id, subtopic, doc_id, doc, split, tokens, source_file)
 
 
 @dataclass(frozen=True, slots=True)

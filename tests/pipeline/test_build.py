@@ -189,7 +189,7 @@ def test_invariant_violation_names_the_mention(raw: Path, tmp_path: Path, monkey
     ("change", "message"),
     [
         (lambda tokens: tokens.append(tokens[0]), "duplicate token id '1'"),
-        (lambda tokens: tokens.append(dataclasses.replace(tokens[0], token_id="x")), "sentence 0 is not contiguous"),
+        (lambda tokens: tokens.append(tokens[0]._replace(token_id="x")), "sentence 0 is not contiguous"),
     ],
 )
 def test_bad_documents_from_a_reader(

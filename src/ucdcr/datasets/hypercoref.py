@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 
 from ucdcr.datasets._chains import NO_NER, OTHER_TYPE, majority
@@ -65,8 +67,8 @@ from ucdcr.records import (
     SourceCorpus,
     SourceDocument,
     SourceMention,
-    SourceToken,
     Split,
+    source_tokens,
 )
 from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
 
@@ -147,16 +149,13 @@ def _document(
     topic, subtopic = url_structure(url)
     name = url.replace("/", "_")
     doc = SourceDocument(topic, topic, subtopic, subtopic, name_shortuuid(name), name, split, [], source_file=source)
-    by_sentence: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for sentence, index, text in tokens:
-        by_sentence[sentence].append((index, text))
-    for sentence, items in sorted(by_sentence.items()):
-        flags = space_after_flags([text for _, text in items], sentences.get(sentence, ""))
+    for sentence, group in groupby(tokens, key=itemgetter(0)):  # tokens are sorted by (sentence, index)
+        items = list(group)
+        texts = [text for _, _, text in items]
+        flags = space_after_flags(texts, sentences.get(sentence, ""))
         flags[-1] = True  # sentences of a document are separated by whitespace (as uCDCR)
-        doc.tokens.extend(
-            SourceToken(f"{sentence}.{index}", text, sentence, flag)
-            for (index, text), flag in zip(items, flags, strict=True)
-        )
+        ids = [f"{sentence}.{index}" for _, index, _ in items]
+        doc.tokens.extend(source_tokens(ids, texts, [sentence] * len(ids), flags))
     return doc
 
 

@@ -203,19 +203,21 @@ def document_tokens(path: Path, urls: Iterable[str]) -> DocumentRows:
 def checked_tokens(path: Path, url: str, columns: list[list[Any]]) -> list[tuple[int, int, str]]:
     """One document's ``(sentence-idx, token-idx, token)``; a null or empty token, or a position given twice, is an
     error."""
-    tokens = []
-    for sentence, index, token in zip(*columns, strict=True):
-        if sentence is None or index is None or not token:
-            raise FormatError(
-                path,
-                f"token {index} of sentence {sentence} of {url!r}: "
-                f"{'null' if token is None else 'empty'} value in a row {[url, sentence, index, token]}",
-            )
-        tokens.append((int(sentence), int(index), str(token)))
-    for previous, current in pairwise(tokens):
-        if previous[:2] == current[:2]:
-            raise FormatError(path, f"token {current[1]} of sentence {current[0]} of {url!r} is given twice")
-    return tokens
+    sentences, indices, texts = columns
+    if None in sentences or None in indices or None in texts or "" in texts:
+        for sentence, index, token in zip(sentences, indices, texts, strict=True):
+            if sentence is None or index is None or not token:
+                raise FormatError(
+                    path,
+                    f"token {index} of sentence {sentence} of {url!r}: "
+                    f"{'null' if token is None else 'empty'} value in a row {[url, sentence, index, token]}",
+                )
+    positions = list(zip(sentences, indices, strict=True))
+    if len(set(positions)) < len(positions):
+        for previous, current in pairwise(positions):
+            if previous == current:
+                raise FormatError(path, f"token {current[1]} of sentence {current[0]} of {url!r} is given twice")
+    return list(zip(sentences, indices, texts, strict=True))
 
 
 def read_tokens(path: Path, urls: set[str]) -> dict[str, list[tuple[int, int, str]]]:
@@ -271,12 +273,13 @@ def url_structure(url: str) -> tuple[str, str]:
 def space_after_flags(tokens: list[str], sentence: str) -> list[bool | None]:
     """Whether whitespace follows each token in the sentence string (None where a token is not found in order)."""
     flags: list[bool | None] = []
+    append, find, length = flags.append, sentence.find, len(sentence)
     cursor = 0
     for token in tokens:
-        start = sentence.find(token, cursor) if token else -1
+        start = find(token, cursor) if token else -1
         if start < 0:
-            flags.append(None)
+            append(None)
             continue
         cursor = start + len(token)
-        flags.append(cursor < len(sentence) and sentence[cursor].isspace())
+        append(cursor < length and sentence[cursor].isspace())
     return flags

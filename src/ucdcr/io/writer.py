@@ -191,7 +191,7 @@ def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
 
 
 def document_rows(
-    doc_key: str, split: str, tokens: Sequence[Any], mentions: Sequence[Mapping[str, Any]]
+    doc_key: str, split: str, tokens: Iterable[Any], mentions: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
     """Token-table rows of one document (tokens: OutputToken-like) with its reference column."""
     by_sentence: dict[int, list[tuple[int, int, str]]] = defaultdict(list)

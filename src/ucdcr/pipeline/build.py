@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +182,10 @@ def _tasks(corpus: SourceCorpus, built: _Built | None = None) -> Iterator[Docume
 
 def _check_document(document: SourceDocument) -> None:
     """Token ids unique and each sentence one contiguous run (checked here, not in workers, for clear errors)."""
+    ids = [token.token_id for token in document.tokens]
+    runs = [sent_id for sent_id, _ in groupby(token.sent_id for token in document.tokens)]
+    if len(set(ids)) == len(ids) and len(set(runs)) == len(runs):
+        return
     seen_tokens: set[str] = set()
     finished_sentences: set[int] = set()
     current: int | None = None
@@ -300,7 +305,8 @@ class _DatasetWriter:
     def _check(self, document: _DocumentInfo, records: list[MentionRecord]) -> None:
         key = document.doc_key
         flagged = [replace(record, is_singleton=self._is_singleton(document, record)) for record in records]
-        tokens = [(t.sent_id, t.token_id, t.token) for t in self.spill.tokens(key)]
+        columns = self.spill.tokens(key)
+        tokens = list(zip(columns.sent_id, columns.token_id, columns.token, strict=True))
         check_records(flagged, {key: tokens}, {key: document.split}, self.chain_sizes)
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,9 +84,50 @@ class OutputToken:
 
 
 @dataclass
+class TokenColumns:
+    """A document's token table as columns (one list per :class:`OutputToken` field): no object per token, cheap to
+    pickle. Iterating gives the rows as :class:`OutputToken`."""
+
+    sent_id: list[int] = field(default_factory=list)
+    token_id: list[int] = field(default_factory=list)
+    token: list[str] = field(default_factory=list)
+    token_id_global: list[int] = field(default_factory=list)
+    char_id_start: list[int] = field(default_factory=list)
+    whitespace_after: list[bool] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.token)
+
+    def __iter__(self) -> Iterator[OutputToken]:
+        return map(OutputToken, *astuple_columns(self))
+
+    def extend_sentence(self, sent_id: int, texts: list[str], starts: list[int], spaces: list[bool]) -> None:
+        """Append one sentence's tokens (token ids restart at 0, global ids run on)."""
+        first = len(self.token)
+        self.sent_id.extend([sent_id] * len(texts))
+        self.token_id.extend(range(len(texts)))
+        self.token.extend(texts)
+        self.token_id_global.extend(range(first, first + len(texts)))
+        self.char_id_start.extend(starts)
+        self.whitespace_after.extend(spaces)
+
+
+def astuple_columns(columns: TokenColumns) -> tuple[list[Any], ...]:
+    """The six columns in :class:`OutputToken` field order."""
+    return (
+        columns.sent_id,
+        columns.token_id,
+        columns.token,
+        columns.token_id_global,
+        columns.char_id_start,
+        columns.whitespace_after,
+    )
+
+
+@dataclass
 class DocumentResult:
     doc_key: str
-    tokens: list[OutputToken]
+    tokens: TokenColumns
     records: list[MentionRecord]
     dropped: list[DroppedMention] = field(default_factory=list)
     parsed_sentences: int = 0
@@ -98,9 +139,17 @@ class _Sentence:
     source: list[SourceToken]
     text: str = ""
     spans: list[tuple[int, int]] = field(default_factory=list)
-    doc: Any = None  # spaCy Doc
+    doc: Any = None  # spaCy Doc; None for a pre-tokenized sentence that is not parsed (its tokens are the words)
     first_global: int = 0
-    starts: list[int] = field(default_factory=list)  # character offset of each re-parsed token
+    words: list[str] = field(default_factory=list)  # the output tokens' texts
+    starts: list[int] = field(default_factory=list)  # character offset of each output token
+    spaces: list[bool] = field(default_factory=list)  # whitespace after each output token
+
+    def read_doc(self, retokenized: bool) -> None:
+        """Take words, offsets and spaces from the Doc (as arrays: no Token objects). The Doc's text is the
+        sentence text unless it was retokenized (the tokenizer is non-destructive)."""
+        text = self.doc.text if retokenized else self.text
+        self.words, self.starts, self.spaces = spacy_nlp.token_columns(self.doc, text)
 
 
 @dataclass
@@ -190,7 +239,9 @@ def _locate(
 
 
 def _parse_sentences(prepared: list[_Prepared], config: StageConfig) -> None:
-    """Tokenize every sentence; split re-parsed tokens at mention boundaries; run the full pipeline where needed."""
+    """Tokenize every sentence; split re-parsed tokens at mention boundaries; run the full pipeline where needed.
+
+    A sentence without a mention is only tokenized; pre-tokenized (``reparse=False``), it gets no Doc at all."""
     to_parse: list[_Sentence] = []
     for item in prepared:
         boundaries: dict[int, list[_Markable]] = {}
@@ -198,20 +249,28 @@ def _parse_sentences(prepared: list[_Prepared], config: StageConfig) -> None:
             if isinstance(markable, _Markable):
                 boundaries.setdefault(id(markable.sentence), []).append(markable)
         for sentence in item.sentences:
-            sentence.doc = _unparsed_doc(sentence, config)
             markables = boundaries.get(id(sentence))
-            if markables:
-                if config.reparse:
+            if config.reparse:
+                sentence.text, sentence.spans = rebuild_sentence(sentence.source)
+                sentence.doc = spacy_nlp.tokenize(sentence.text)
+                if markables:
                     _split_at_mention_boundaries(sentence, markables)
-                to_parse.append(sentence)
+                    to_parse.append(sentence)
+                else:
+                    sentence.read_doc(retokenized=False)
+            else:
+                _pretokenized(sentence)
+                if markables:
+                    sentence.doc = spacy_nlp.words_doc(sentence.words, sentence.spaces)
+                    to_parse.append(sentence)
     for sentence, parsed in zip(to_parse, spacy_nlp.parse(s.doc for s in to_parse), strict=True):
         sentence.doc = parsed
+        sentence.read_doc(retokenized=True)
 
 
-def _unparsed_doc(sentence: _Sentence, config: StageConfig) -> Any:
-    if config.reparse:
-        sentence.text, sentence.spans = rebuild_sentence(sentence.source)
-        return spacy_nlp.tokenize(sentence.text)
+def _pretokenized(sentence: _Sentence) -> None:
+    """The original tokens as the output tokens: words, spaces (the source's, else the detokenizer's), text and
+    offsets."""
     words = [t.text or "_" for t in sentence.source]
     if any(t.space_after is None for t in sentence.source):  # the detokenizer decides only where the source did not
         flags = space_before_flags(words)
@@ -221,14 +280,14 @@ def _unparsed_doc(sentence: _Sentence, config: StageConfig) -> Any:
         ]
     else:
         spaces = [bool(t.space_after) for t in sentence.source]
-    doc = spacy_nlp.words_doc(words, spaces)
-    sentence.text = doc.text
-    sentence.spans = []
+    starts = []
     start = 0
-    for word, space in zip(words, spaces, strict=True):  # the Doc's token offsets, without making Token objects
-        sentence.spans.append((start, start + len(word)))
+    for word, space in zip(words, spaces, strict=True):
+        starts.append(start)
         start += len(word) + space
-    return doc
+    sentence.words, sentence.spaces, sentence.starts = words, spaces, starts
+    sentence.text = "".join([w + " " if space else w for w, space in zip(words, spaces, strict=True)])
+    sentence.spans = [(a, a + len(w)) for a, w in zip(starts, words, strict=True)]
 
 
 def _split_at_mention_boundaries(sentence: _Sentence, markables: list[_Markable]) -> None:
@@ -243,19 +302,13 @@ def _split_at_mention_boundaries(sentence: _Sentence, markables: list[_Markable]
 
 def _enrich_document(item: _Prepared, config: StageConfig) -> DocumentResult:
     document = item.task.document
-    result = DocumentResult(document.doc_key, [], [])
-    global_id = 0
+    result = DocumentResult(document.doc_key, TokenColumns(), [])
     for sentence in item.sentences:
-        sentence.first_global = global_id
-        sentence.starts = [token.idx for token in sentence.doc]
-        for token in sentence.doc:
-            result.tokens.append(
-                OutputToken(sentence.sent_id, token.i, token.text, global_id, token.idx, bool(token.whitespace_))
-            )
-            global_id += 1
-        result.parsed_sentences += int(sentence.doc.has_annotation("DEP"))
-    index = SentenceIndex([len(s.doc) for s in item.sentences])
-    doc_texts = [t.token for t in result.tokens]
+        sentence.first_global = len(result.tokens)
+        result.tokens.extend_sentence(sentence.sent_id, sentence.words, sentence.starts, sentence.spaces)
+        result.parsed_sentences += int(sentence.doc is not None and sentence.doc.has_annotation("DEP"))
+    index = SentenceIndex([len(s.words) for s in item.sentences])
+    doc_texts = result.tokens.token
     for markable in item.markables:
         if isinstance(markable, DroppedMention):
             result.dropped.append(markable)

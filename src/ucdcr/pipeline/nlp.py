@@ -90,6 +90,17 @@ def words_doc(words: Sequence[str], spaces: Sequence[bool]) -> Any:
     return doc
 
 
+def token_columns(doc: Any, text: str) -> tuple[list[str], list[int], list[bool]]:
+    """The Doc's token texts, character offsets and whitespace flags, read as arrays (no Token objects); ``text``
+    is the Doc's text."""
+    from spacy.attrs import IDX, LENGTH, SPACY
+
+    if not len(doc):
+        return [], [], []
+    starts, lengths, spaces = doc.to_array([IDX, LENGTH, SPACY]).T.tolist()
+    return [text[a : a + n] for a, n in zip(starts, lengths, strict=True)], starts, [bool(x) for x in spaces]
+
+
 def parse(items: Iterable[str | Any]) -> list[Any]:
     """Run the full pipeline over texts or unparsed Docs, in batches."""
     return list(load_nlp().pipe(items, batch_size=BATCH_SIZE))

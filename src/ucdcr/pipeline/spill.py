@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from ucdcr.pipeline.document import DocumentResult, DocumentTask, OutputToken, StageConfig, process_documents
+from ucdcr.pipeline.document import (
+    DocumentResult,
+    DocumentTask,
+    StageConfig,
+    TokenColumns,
+    astuple_columns,
+    process_documents,
+)
 from ucdcr.records import DroppedMention, MentionKey, MentionKind, MentionRecord
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
@@ -42,16 +49,6 @@ def pack_results(tasks: list[DocumentTask], config: StageConfig) -> list[PackedD
 
 
 def pack(result: DocumentResult) -> PackedDocument:
-    columns = tuple(
-        list(column)
-        for column in zip(
-            *(
-                (t.sent_id, t.token_id, t.token, t.token_id_global, t.char_id_start, t.whitespace_after)
-                for t in result.tokens
-            ),
-            strict=True,
-        )
-    )
     return PackedDocument(
         result.doc_key,
         [MentionKey.of(record) for record in result.records],
@@ -59,7 +56,7 @@ def pack(result: DocumentResult) -> PackedDocument:
         len(result.tokens),
         result.parsed_sentences,
         pickle.dumps(result.records, _PROTOCOL),
-        pickle.dumps(columns, _PROTOCOL),
+        pickle.dumps(astuple_columns(result.tokens), _PROTOCOL),
     )
 
 
@@ -106,9 +103,8 @@ class ResultSpill:
         records: list[MentionRecord] = pickle.loads(self._read(self._places[doc_key].records))
         return records
 
-    def tokens(self, doc_key: str) -> list[OutputToken]:
-        columns = pickle.loads(self._read(self._places[doc_key].tokens))
-        return [OutputToken(*row) for row in zip(*columns, strict=True)]
+    def tokens(self, doc_key: str) -> TokenColumns:
+        return TokenColumns(*pickle.loads(self._read(self._places[doc_key].tokens)))
 
     def _append(self, blob: bytes) -> tuple[int, int]:
         assert self._file is not None, "use `with ResultSpill(path) as spill:`"
