@@ -3,6 +3,7 @@ and of synthetic HyperCoref builds of given sizes.
 
 Usage: python bench/memory_build.py [--raw-dir ../shared/raw] [--copies 1,8] [--jobs 1] [--work DIR]
        python bench/memory_build.py --hypercoref 1000,4000 [--outlets 4] [--jobs 2]
+       python bench/memory_build.py --hypercoref-raw DIR [--jobs 2]   (a synthetic_hypercoref.py output made before)
 
 With ``--hypercoref N,...`` the input is ``bench/synthetic_hypercoref.py``'s output with N hyperlinks over
 ``--outlets`` outlets, built with every outlet and every hyperlink (``--outlets all -o sample=false``), instead of
@@ -11,8 +12,9 @@ ECB+.
 Each replica k > 0 of every ECB+ topic T is the same XML files under topic T + 100k (files, split file, validated
 sentence list and subtopic names renamed accordingly), so ECB+ xN has N times the documents, tokens and mentions.
 Each build runs in a fresh process (``python -m ucdcr build ecbplus -j N``); its peak resident memory is that
-process's ``ru_maxrss`` (with ``-j 2``, the largest of the parent and its workers). Prints peak RSS, wall time and
-mentions per copy count, and the ratio of the largest to x1, with the load average.
+process's ``ru_maxrss`` (with ``-j 2``, the largest of the parent and its workers); the total resident memory of the
+build's whole process tree (parent + workers) is sampled every second from ``/proc`` and its peak printed too. Prints
+peak RSS, wall time and mentions per copy count, and the ratio of the largest to x1, with the load average.
 """
 
 from __future__ import annotations
@@ -80,11 +82,44 @@ def measure(
         "print(json.dumps([max(own, children), report.counts['mentions_written']]))\n"
     )
     started = time.perf_counter()
-    output = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True).stdout
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    tree_peak = 0
+    while process.poll() is None:
+        tree_peak = max(tree_peak, tree_rss_kb(process.pid))
+        time.sleep(1.0)
+    output = process.stdout.read() if process.stdout else ""
+    if process.returncode:
+        raise SystemExit(f"the build failed (exit {process.returncode})")
     seconds = time.perf_counter() - started
     peak_kb, mentions = json.loads(output.strip().splitlines()[-1])
     shutil.rmtree(data / dataset, ignore_errors=True)
+    print(f"  peak total RSS of the build's process tree (sampled each second): {tree_peak / 1024:,.0f} MB")
     return peak_kb / 1024, seconds, mentions
+
+
+def tree_rss_kb(root: int) -> int:
+    """Resident memory (kB) of process ``root`` and all its descendants now, from /proc (0 where unreadable)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    tree, frontier = {root}, [root]
+    while frontier:
+        children = [pid for pid, ppid in parents.items() if ppid in frontier and pid not in tree]
+        tree.update(children)
+        frontier = children
+    total = 0
+    for pid in tree:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
 
 
 def load() -> str:
@@ -99,9 +134,21 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=None, help="where the replicated raw folders go (a temp dir)")
     parser.add_argument("--hypercoref", default="", help="synthetic HyperCoref sizes in mentions, e.g. 1000,4000")
     parser.add_argument("--outlets", type=int, default=4, help="outlets of the synthetic HyperCoref")
+    parser.add_argument("--hypercoref-raw", type=Path, default=None, help="a synthetic HyperCoref folder to build")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ucdcr-memory-", dir=args.work))
     print(f"cores: {os.cpu_count()}, jobs: {args.jobs}, load average at start: {load()}")
+    if args.hypercoref_raw:
+        try:
+            options = {"outlets": "all", "sample": "false"}
+            peak, seconds, mentions = measure(args.hypercoref_raw, work / "data", args.jobs, "hypercoref", options)
+            print(
+                f"synthetic HyperCoref {args.hypercoref_raw}: peak RSS of one process {peak:,.0f} MB, "
+                f"{seconds:,.0f} s, {mentions:,} mentions written ({mentions / seconds:,.1f}/s) (load {load()})"
+            )
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     if args.hypercoref:
         try:
             hypercoref(work, [int(n) for n in args.hypercoref.split(",")], args.outlets, args.jobs)

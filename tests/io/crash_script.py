@@ -116,14 +116,15 @@ WRITE_STAGES: dict[str, Callable[[], None]] = {
 
 
 def built_rows(source: Path) -> tuple[Callable[[str, str], list[dict]], list[dict], dict]:
-    """The mention rows by split and kind, the document rows and the report of a built dataset folder, as the build
-    passes them to the writer."""
+    """The mention rows by split and kind, the document rows (in column batches of 1,000 rows) and the report of a
+    built dataset folder, as the build passes them to the writer."""
     files = dict(writer.KIND_FILES)
 
     def mentions(split: str, kind: str) -> list[dict]:
         return list(json.loads((source / split / files[kind]).read_text(encoding="utf-8")))
 
-    documents = pq.read_table(source / "all_documents.parquet").to_pylist()
+    table = pq.read_table(source / "all_documents.parquet")
+    documents = [table.slice(start, 1000).to_pydict() for start in range(0, table.num_rows, 1000)]
     report = json.loads((source / "build_report.json").read_text(encoding="utf-8"))
     return mentions, documents, report
 

@@ -55,3 +55,27 @@ def test_parquet_row_groups_close_at_the_byte_limit(tmp_path: Path, monkeypatch:
             stream.write(row)
     pq.write_table(pa.Table.from_pylist(data, schema=SCHEMA), tmp_path / "whole.parquet", compression="zstd")
     assert (tmp_path / "one.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("batch", [1, 2, 5, 7])
+def test_parquet_column_batches_equal_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+    monkeypatch.setattr(writer, "ROW_GROUP_ROWS", 4)
+    monkeypatch.setattr(writer, "ARROW_CHUNK_ROWS", 3)  # batches that cross chunk and row-group boundaries
+    data = [{"word": f"w{i}", "ids": list(range(i))} for i in range(11)]
+    with writer.ParquetStream(tmp_path / "rows.parquet", SCHEMA) as stream:
+        for row in data:
+            stream.write(row)
+    with writer.ParquetStream(tmp_path / "columns.parquet", SCHEMA) as stream:
+        for start in range(0, len(data), batch):
+            part = data[start : start + batch]
+            stream.write_columns({name: [row[name] for row in part] for name in SCHEMA.names})
+    assert pq.ParquetFile(tmp_path / "columns.parquet").num_row_groups == 3
+    assert (tmp_path / "columns.parquet").read_bytes() == (tmp_path / "rows.parquet").read_bytes()
+
+
+def test_parquet_column_batches_of_unequal_lengths_are_refused(tmp_path: Path) -> None:
+    with (
+        pytest.raises(ValueError, match="unequal lengths"),
+        writer.ParquetStream(tmp_path / "bad.parquet", SCHEMA) as stream,
+    ):
+        stream.write_columns({"word": ["a", "b"], "ids": [[1]]})

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -61,14 +62,15 @@ ARROW_CHUNK_ROWS = 4096  # rows converted to Arrow at a time
 def write_dataset(
     output: OutputFolder | Path,
     mentions: Callable[[str, str], Iterable[Mapping[str, Any]]],
-    documents: Iterable[Mapping[str, Any]] | None,
+    documents: Iterable[Mapping[str, Sequence[Any]]] | None,
     report: Mapping[str, Any],
 ) -> None:
     """Write one dataset folder crash-safely, streaming. ``output``: the entered :class:`OutputFolder` of a build
     (held since before the build read its input), or the folder's path (then it is reserved here).
     ``mentions(split, kind)``: the rows (MENTION_FIELDS at least) of that split's JSON file ("event"/"entity"),
-    in order; called once per split and kind, in parquet order. ``documents``: token rows (DOCUMENT_SCHEMA
-    columns) or None when texts may not be redistributed. Memory is bounded by one row group, not the dataset."""
+    in order; called once per split and kind, in parquet order. ``documents``: token rows as column batches
+    (DOCUMENT_SCHEMA columns, e.g. one :func:`document_columns` per document) or None when texts may not be
+    redistributed. Memory is bounded by one row group, not the dataset."""
     if not isinstance(output, OutputFolder):
         with OutputFolder(Path(output)) as folder:
             write_dataset(folder, mentions, documents, report)
@@ -86,8 +88,8 @@ def write_dataset(
                         parquet.write(ordered)
     if documents is not None:
         with ParquetStream(staging / DOCUMENTS_PARQUET, DOCUMENT_SCHEMA) as parquet:
-            for row in documents:
-                parquet.write(row)
+            for columns in documents:
+                parquet.write_columns(columns)
     write_json(staging / BUILD_REPORT, report, sort_keys=True)
     output.commit()
 
@@ -119,17 +121,19 @@ class JsonListStream:
 
 
 class ParquetStream:
-    """Rows appended one at a time into a zstd parquet file with the declared schema, holding at most one row group
-    in memory (as Arrow, not Python objects).
+    """Rows appended one at a time (:meth:`write`) or as column batches (:meth:`write_columns`) into a zstd parquet
+    file with the declared schema, holding at most one row group in memory (as Arrow, not Python objects).
 
     Row groups: a group closes at :data:`ROW_GROUP_ROWS` rows (pyarrow's default), or earlier, at the first multiple
     of :data:`ARROW_CHUNK_ROWS` rows where the group's Arrow data reaches :data:`ROW_GROUP_BYTES`. A table below both
-    is one row group, the same bytes as ``pq.write_table`` of all the rows at once."""
+    is one row group, the same bytes as ``pq.write_table`` of all the rows at once. Rows and batches give the same
+    file."""
 
     def __init__(self, path: Path, schema: pa.Schema) -> None:
         self.path = path
         self.schema = schema
-        self._pending: list[Mapping[str, Any]] = []
+        self._pending: dict[str, list[Any]] = {name: [] for name in schema.names}
+        self._pending_rows = 0
         self._chunks: list[pa.Table] = []
         self._buffered = 0
         self._buffered_bytes = 0
@@ -137,9 +141,27 @@ class ParquetStream:
         self._written = 0
 
     def write(self, row: Mapping[str, Any]) -> None:
-        self._pending.append(row)
-        if len(self._pending) >= ARROW_CHUNK_ROWS:
-            self._convert()
+        for name, column in self._pending.items():
+            column.append(row[name])
+        self._pending_rows += 1
+        if self._pending_rows >= ARROW_CHUNK_ROWS:
+            self._convert_chunks()
+
+    def write_columns(self, columns: Mapping[str, Sequence[Any]]) -> None:
+        """Append rows given as one sequence per column (every schema column, of equal lengths)."""
+        rows = {len(columns[name]) for name in self._pending}
+        if len(rows) != 1:
+            raise ValueError(f"columns of unequal lengths {sorted(rows)} written to {self.path}")
+        for name, column in self._pending.items():
+            column.extend(columns[name])
+        self._pending_rows += rows.pop()
+        if self._pending_rows >= ARROW_CHUNK_ROWS:
+            self._convert_chunks()
+
+    def _convert_chunks(self) -> None:
+        """Convert the pending rows ARROW_CHUNK_ROWS at a time, closing row groups where due."""
+        while self._pending_rows >= ARROW_CHUNK_ROWS:
+            self._convert(ARROW_CHUNK_ROWS)
             if self._buffered >= ROW_GROUP_ROWS or self._buffered_bytes >= ROW_GROUP_BYTES:
                 self._flush(min(self._buffered, ROW_GROUP_ROWS))
 
@@ -157,14 +179,19 @@ class ParquetStream:
                 with write_errors(self.path, pa.ArrowException):
                     self._writer.close()
 
-    def _convert(self) -> None:
-        if self._pending:
+    def _convert(self, rows: int | None = None) -> None:
+        """The first ``rows`` pending rows (all when None) as one Arrow chunk."""
+        rows = self._pending_rows if rows is None else rows
+        if rows:
+            batch = {name: column[:rows] for name, column in self._pending.items()}
             with write_errors(self.path, pa.ArrowException):
-                chunk = pa.Table.from_pylist(self._pending, schema=self.schema)
+                chunk = pa.Table.from_pydict(batch, schema=self.schema)
             self._chunks.append(chunk)
-            self._buffered += len(self._pending)
+            self._buffered += rows
             self._buffered_bytes += chunk.nbytes
-            self._pending = []
+            for column in self._pending.values():
+                del column[:rows]
+            self._pending_rows -= rows
 
     def _flush(self, rows: int) -> None:
         """Write the first ``rows`` buffered rows as one row group (one contiguous chunk, as a whole table is)."""
@@ -190,29 +217,29 @@ def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
         path.write_bytes(body.encode("utf-8"))
 
 
-def document_rows(
-    doc_key: str, split: str, tokens: Iterable[Any], mentions: Sequence[Mapping[str, Any]]
-) -> list[dict[str, Any]]:
-    """Token-table rows of one document (tokens: OutputToken-like) with its reference column."""
+def document_columns(
+    doc_key: str, split: str, tokens: Any, mentions: Sequence[Mapping[str, Any]]
+) -> dict[str, list[Any]]:
+    """Token-table columns of one document (DOCUMENT_SCHEMA) with its reference column. ``tokens``: the document's
+    token columns (``sent_id``, ``token_id``, ``token``, ``token_id_global``, ``char_id_start``,
+    ``whitespace_after`` attributes, e.g. :class:`~ucdcr.pipeline.document.TokenColumns`)."""
     by_sentence: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
     for record in mentions:
         numbers = record["tokens_number"]
         by_sentence[record["sent_id"]].append((numbers[0], numbers[-1], record["coref_chain"]))
-    sizes: dict[int, int] = defaultdict(int)
-    for token in tokens:
-        sizes[token.sent_id] += 1
-    columns = {sent: bracket_labels(size, by_sentence.get(sent, [])) for sent, size in sizes.items()}
-    return [
-        {
-            DOC_KEY_COLUMN: doc_key,
-            "sent_id": token.sent_id,
-            "token_id": token.token_id,
-            "token": token.token,
-            "token_id_global": token.token_id_global,
-            "char_id_start": token.char_id_start,
-            "whitespace_after": token.whitespace_after,
-            "reference": columns[token.sent_id][token.token_id],
-            "split": split,
-        }
-        for token in tokens
-    ]
+    reference: list[str] = []
+    for sent_id, group in groupby(tokens.sent_id):
+        size = sum(1 for _ in group)
+        reference.extend(bracket_labels(size, by_sentence.get(sent_id, [])))
+    rows = len(tokens.token)
+    return {
+        DOC_KEY_COLUMN: [doc_key] * rows,
+        "sent_id": tokens.sent_id,
+        "token_id": tokens.token_id,
+        "token": tokens.token,
+        "token_id_global": tokens.token_id_global,
+        "char_id_start": tokens.char_id_start,
+        "whitespace_after": tokens.whitespace_after,
+        "reference": reference,
+        "split": [split] * rows,
+    }

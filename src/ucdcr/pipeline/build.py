@@ -29,7 +29,7 @@ from ucdcr import __version__
 from ucdcr.download import file_sha256
 from ucdcr.errors import FormatError
 from ucdcr.io.output_folder import OutputFolder
-from ucdcr.io.writer import KIND_FILES, document_rows, write_dataset
+from ucdcr.io.writer import KIND_FILES, document_columns, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.document import DocumentTask, StageConfig
 from ucdcr.pipeline.executor import Executor, batched
@@ -279,14 +279,15 @@ class _DatasetWriter:
                     row["is_singleton"] = self._is_singleton(document, record)
                     yield row
 
-    def document_table(self) -> Iterator[dict[str, Any]]:
+    def document_table(self) -> Iterator[dict[str, list[Any]]]:
+        """The token table, one column batch per document."""
         for split in SPLITS:
             for document in self._documents(split):
                 spans = [
                     {"sent_id": r.sent_id, "tokens_number": r.tokens_number, "coref_chain": r.coref_chain}
                     for r in self._records(document)
                 ]
-                yield from document_rows(document.doc_key, split, self.spill.tokens(document.doc_key), spans)
+                yield document_columns(document.doc_key, split, self.spill.tokens(document.doc_key), spans)
 
     def _documents(self, split: str) -> Iterator[_DocumentInfo]:
         return (document for document in self.built.documents if document.split == split)
