@@ -225,8 +225,13 @@ class MentionRecord:
         """The 29 fields as a dict in schema order (what the writer stores; ``kind`` is not a field)."""
         return {name: getattr(self, name) for name in ROW_FIELDS}
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its constructor's arguments: half the cost of the frozen dataclass's field-by-field state."""
+        return MentionRecord, tuple(getattr(self, name) for name in _INIT_FIELDS)
+
 
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(MentionRecord) if f.name != "kind")
+_INIT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(MentionRecord) if f.init)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -33,15 +34,13 @@ from ucdcr.errors import FormatError
 from ucdcr.formats.inputs import parse_xml, read_bytes
 
 
-@dataclass(frozen=True, slots=True)
-class CatToken:
-    """A ``<token>``: its id, text, sentence number, in-sentence number (if given) and source line."""
+class CatToken(NamedTuple):
+    """A ``<token>``: its id, text, sentence number and in-sentence number (if given)."""
 
     t_id: str
     text: str
     sentence: int
     number: int | None
-    line: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,26 +164,35 @@ def _as_int(value: str, what: str, element: etree._Element, path: str) -> int:
 
 def _read_tokens(root: etree._Element, path: str) -> list[CatToken]:
     tokens: list[CatToken] = []
-    seen: set[str] = set()
     for element in root.iterchildren("token"):
-        t_id = _required(element, "t_id", path)
-        if t_id in seen:
-            raise FormatError(path, f"duplicate token t_id {t_id!r}", element.sourceline)
-        seen.add(t_id)
-        sentence = _as_int(_required(element, "sentence", path), "sentence", element, path)
-        number = element.get("number")
-        tokens.append(
-            CatToken(
-                t_id=t_id,
-                text=element.text or "",
-                sentence=sentence,
-                number=_as_int(number, "number", element, path) if number is not None else None,
-                line=element.sourceline or 0,
-            )
-        )
+        attributes = element.attrib
+        t_id, sentence, number = attributes.get("t_id"), attributes.get("sentence"), attributes.get("number")
+        if t_id is None or sentence is None:
+            _check_token(element, path)
+        try:
+            numbers = int(str(sentence)), None if number is None else int(number)
+            tokens.append(CatToken(str(t_id), element.text or "", *numbers))
+        except ValueError:  # the element's line is looked up only here (sourceline costs per token)
+            _check_token(element, path)
+            raise
     if not tokens:
         raise FormatError(path, "document has no <token> elements")
+    if len({t.t_id for t in tokens}) < len(tokens):
+        seen: set[str] = set()
+        for element, token in zip(root.iterchildren("token"), tokens, strict=True):
+            if token.t_id in seen:
+                raise FormatError(path, f"duplicate token t_id {token.t_id!r}", element.sourceline)
+            seen.add(token.t_id)
     return tokens
+
+
+def _check_token(element: etree._Element, path: str) -> None:
+    """The FormatError of a ``<token>`` without t_id or sentence, or with a non-integer sentence or number."""
+    _required(element, "t_id", path)
+    _as_int(_required(element, "sentence", path), "sentence", element, path)
+    number = element.get("number")
+    if number is not None:
+        _as_int(number, "number", element, path)
 
 
 def _read_markables(root: etree._Element, path: str, token_ids: set[str]) -> dict[str, CatMarkable]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import groupby
+from operator import itemgetter
 from typing import NoReturn
 
 from ucdcr.errors import InvariantError
@@ -38,7 +40,7 @@ def check_records(
     (:func:`singleton_flags`); uniqueness of ids is then checked over the dataset by :func:`check_unique_ids`."""
     check_unique_ids(r.mention_id for r in records)
     flags = singleton_flags(records, chain_sizes)
-    positions = {key: {(s, t): g for g, (s, t, _) in enumerate(tokens)} for key, tokens in document_tokens.items()}
+    positions = {key: _Positions(tokens) for key, tokens in document_tokens.items()}
     for record, singleton in zip(records, flags, strict=True):
         key = record.conll_doc_key
         if key not in document_tokens:
@@ -62,9 +64,37 @@ def check_unique_ids(mention_ids: Iterable[str]) -> None:
         raise InvariantError(f"mention_id {duplicates[0]!r} is not unique ({len(duplicates)} duplicated id(s))")
 
 
-def _check_tokens(
-    record: MentionRecord, tokens: list[tuple[int, int, str]], position: dict[tuple[int, int], int]
-) -> None:
+class _Positions:
+    """(sent_id, token_id) -> global index in a document's tokens. Found from each sentence's first index when the
+    token ids of a sentence are its positions (as the builder writes them), else from a full index of the tokens."""
+
+    def __init__(self, tokens: list[tuple[int, int, str]]) -> None:
+        self.tokens = tokens
+        self.starts: dict[int, tuple[int, int]] = {}
+        first = 0
+        for sent_id, group in groupby(map(itemgetter(0), tokens)):
+            size = len(list(group))
+            self.starts.setdefault(sent_id, (first, size))
+            first += size
+        self._index: dict[tuple[int, int], int] | None = None
+
+    def get(self, key: tuple[int, int]) -> int | None:
+        sent_id, token_id = key
+        first, size = self.starts.get(sent_id, (0, 0))
+        if 0 <= token_id < size and self.tokens[first + token_id][:2] == key:
+            return first + token_id
+        if self._index is None:
+            self._index = {(s, t): g for g, (s, t, _) in enumerate(self.tokens)}
+        return self._index.get(key)
+
+    def __getitem__(self, key: tuple[int, int]) -> int:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+
+def _check_tokens(record: MentionRecord, tokens: list[tuple[int, int, str]], position: _Positions) -> None:
     sent = record.sent_id
     globals_ = []
     for number, text in zip(record.tokens_number, record.tokens_text, strict=True):
