@@ -90,6 +90,8 @@ def _pool_map(
     warm_up: Callable[[], object] | None,
 ) -> Iterator[list[R]]:
     with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), warm_up)) as pool:
+        pool.submit(os.getpid)  # starts the workers now, before the reader fills this process's memory (forked
+        # workers would share those pages and each count them in its resident size)
         pending: deque[Future[list[R]]] = deque()
         for batch in batches:
             pending.append(pool.submit(function, batch))
