@@ -119,7 +119,7 @@ def build_dataset(
                     bar.advance(task, len(packed_batch))
             if bar:
                 bar.update(task, description=f"{spec.id}: validating and writing")
-            report = _finish(spec, raw, corpus, built, spill, output, checked)
+            report = _finish(spec, raw, corpus, built, spill, output, checked, jobs)
     report.seconds = time.perf_counter() - started
     if not checked.given() and output_name is None:  # the dataset itself, not a sample or a partial build
         report.count_differences = spec.count_differences(report.counts, report.splits)
@@ -213,8 +213,10 @@ def _finish(
     spill: ResultSpill,
     output: OutputFolder,
     options: ReadOptions,
+    jobs: int,
 ) -> BuildReport:
-    """The whole-dataset steps on the compact keys, then the output written document by document."""
+    """The whole-dataset steps on the compact keys, then the output written document by document (with several
+    jobs, the token table in a second process beside the mentions)."""
     dropped = list(corpus.dropped) + built.orphans + [d for result in built.results for d in result.dropped]
     aligned = sum(len(result.mentions) for result in built.results)
     finalized: dict[str, list[MentionRecord]] | None = None
@@ -236,7 +238,8 @@ def _finish(
     report = _report(spec, raw, corpus, built, chain_sizes, dropped, aligned, options)
     writer = _DatasetWriter(built, spill, finalized, chain_types, chain_sizes)
     documents = writer.document_table() if spec.texts_redistributable else None
-    write_dataset(output, writer.mentions, documents, report.to_json())
+    spill.flush()
+    write_dataset(output, writer.mentions, documents, report.to_json(), documents_beside=jobs > 1)
     report.output_dir = str(output.path)
     return report
 

@@ -14,10 +14,7 @@ polls its parent.
 
 from __future__ import annotations
 
-import ctypes
 import os
-import signal
-import sys
 import threading
 import time
 from collections import deque
@@ -28,11 +25,11 @@ from itertools import islice
 from typing import TypeVar
 
 from ucdcr.errors import UcdcrError
+from ucdcr.io.processes import kill_me_with_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_POLL_SECONDS = 1.0
 
 
@@ -103,23 +100,12 @@ def _pool_map(
 
 def _start_worker(parent: int, warm_up: Callable[[], object] | None = None) -> None:
     """Pool initializer: end when ``parent`` ends; then warm up."""
-    if not _kill_me_with_parent():
+    if not kill_me_with_parent():
         threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
     if os.getppid() != parent:  # the parent died before the line above took effect
         os._exit(1)
     if warm_up is not None:
         warm_up()
-
-
-def _kill_me_with_parent() -> bool:
-    """Ask Linux to SIGKILL this process when its parent dies; False where that is not available."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
-    except (AttributeError, OSError):
-        return False
 
 
 def _watch_parent(parent: int) -> None:

@@ -81,6 +81,7 @@ class ResultSpill:
     path: Path
     _places: dict[str, _Place] = field(default_factory=dict)
     _file: IO[bytes] | None = None
+    _flushed: bool = True
 
     def __enter__(self) -> ResultSpill:
         self._file = self.path.open("w+b")
@@ -106,14 +107,24 @@ class ResultSpill:
     def tokens(self, doc_key: str) -> TokenColumns:
         return TokenColumns(*pickle.loads(self._read(self._places[doc_key].tokens)))
 
+    def flush(self) -> None:
+        """Write out what is buffered; call it once every document is added (reads then need no seek, and a forked
+        process may read beside this one)."""
+        assert self._file is not None, "use `with ResultSpill(path) as spill:`"
+        self._file.flush()
+        self._flushed = True
+
     def _append(self, blob: bytes) -> tuple[int, int]:
         assert self._file is not None, "use `with ResultSpill(path) as spill:`"
+        self._flushed = False
         self._file.seek(0, os.SEEK_END)
         start = self._file.tell()
         self._file.write(blob)
         return start, len(blob)
 
     def _read(self, place: tuple[int, int]) -> bytes:
+        """Positional read (``pread``): no shared file offset, so processes forked after :meth:`flush` read too."""
         assert self._file is not None, "use `with ResultSpill(path) as spill:`"
-        self._file.seek(place[0])
-        return self._file.read(place[1])
+        if not self._flushed:
+            self.flush()
+        return os.pread(self._file.fileno(), place[1], place[0])
