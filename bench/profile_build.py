@@ -26,7 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 STAGES = (
-    ("reading (dataset reader)", "ucdcr/datasets/", "read"),
+    ("reading (dataset reader)", "ucdcr/datasets/", "read"),  # a list reader's call, plus a stream's documents:
+    ("", "ucdcr/records.py", "parts"),
     ("detokenizing", "ucdcr/pipeline/detokenize.py", "rebuild_sentence"),
     ("spaCy tokenizer", "ucdcr/pipeline/nlp.py", "tokenize"),
     ("spaCy full pipeline", "ucdcr/pipeline/nlp.py", "parse"),
@@ -58,7 +59,9 @@ def profile(dataset: str, raw: Path) -> None:
     stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
     print(f"\n1. profile of one -j 1 build under cProfile: {total:.1f} s (load {load()})")
     print(f"{'stage':32} {'seconds':>8} {'share':>6}")
-    for label, file_part, function in STAGES:
+    shares: dict[str, float] = {}
+    row = ""
+    for label, file_part, function in STAGES:  # an entry without a label adds to the row above
         seconds = max(
             (
                 cumulative
@@ -67,6 +70,9 @@ def profile(dataset: str, raw: Path) -> None:
             ),
             default=0.0,
         )
+        row = label or row
+        shares[row] = shares.get(row, 0.0) + seconds
+    for label, seconds in shares.items():
         print(f"{label:32} {seconds:8.1f} {100 * seconds / total:5.0f}%")
 
 
