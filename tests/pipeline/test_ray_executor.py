@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import require_module
 
 from ucdcr.errors import UcdcrError
-from ucdcr.pipeline.build import build_dataset
+from ucdcr.pipeline.build import DOCUMENTS_PER_BATCH, build_dataset
 from ucdcr.pipeline.executor import Executor
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "ucdcr" / "data" / "sample"
@@ -31,8 +31,15 @@ def local_ray() -> Iterator[None]:
         ray.shutdown()
 
 
-def test_ray_build_is_byte_identical_to_the_local_build(local_ray: None, tmp_path: Path) -> None:
+@pytest.mark.parametrize("window", [None, 2])
+def test_ray_build_is_byte_identical_to_the_local_build(
+    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window: int | None
+) -> None:
     local = build_dataset("ecbplus", SAMPLE, tmp_path / "local", jobs=1, progress=False)
+    batches = -(-local.counts["documents"] // DOCUMENTS_PER_BATCH)
+    if window is not None:  # several Ray Data windows of 2 batches (the default window holds the whole sample)
+        monkeypatch.setattr("ucdcr.pipeline.ray_executor.WINDOW_BATCHES", window)
+        assert batches > window
     build_dataset("ecbplus", SAMPLE, tmp_path / "ray", jobs=2, progress=False, executor="ray")
     assert local.counts["mentions_written"] > 0
     assert files_bytes(tmp_path / "ray" / "ecbplus") == files_bytes(tmp_path / "local" / "ecbplus")

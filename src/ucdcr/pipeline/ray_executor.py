@@ -1,14 +1,17 @@
 """The Ray Data executor (``ucdcr build ... --executor ray [--ray-address ADDR]``; the ``dist`` extra).
 
-The batches of the build (the same batches as the local executor's, so the same output) become a Ray Dataset of
-pickled batches; ``map_batches`` runs the per-document stages in a pool of ``jobs`` actors, each of which runs the
-``warm_up`` function once (the build loads spaCy there), one build batch at a time; the results stream back to the
-building process in input order (``preserve_order``), which spills and writes them as with the local executor.
+The batches of the build (the same batches as the local executor's, so the same output) are taken from the reader
+in windows of :data:`WINDOW_BATCHES`; each window becomes a Ray Dataset of pickled batches, and ``map_batches`` runs
+the per-document stages in a pool of ``jobs`` actors, each of which runs the ``warm_up`` function once per window
+(the build loads spaCy there), one build batch at a time; the results stream back to the building process in input
+order (``preserve_order``), which spills and writes them as with the local executor. The windows bound what the
+building process and the object store hold to one window of input, not the corpus (a window of 256 batches of 16
+documents is about 4,000 documents; ECB+ is one window).
 
 Without ``address`` a local Ray is started for the build (and shut down after it) unless one is already running in
 this process; with ``address`` (``ray://host:10001`` or ``host:6379``) the build joins that cluster, whose nodes need
-ucdcr and the spaCy model installed. The input batches are held in Ray's object store (which spills to disk), the
-results are consumed as they come.
+ucdcr and the spaCy model installed. A window's input batches are held in Ray's object store (which spills to disk),
+the results are consumed as they come.
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from typing import Any, TypeVar
 
 from ucdcr.errors import UcdcrError
 from ucdcr.extras import install_hint
+from ucdcr.pipeline.executor import batched
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 _COLUMN = "batch"
+WINDOW_BATCHES = 256
 
 
 def require_ray() -> None:
@@ -74,18 +79,19 @@ def ray_map(
         context = ray.data.DataContext.get_current()
         context.execution_options.preserve_order = True
         context.enable_progress_bars = False
-        items = [{_COLUMN: pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)} for batch in batches]
-        if not items:
-            return
-        dataset = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
-            _Stage,
-            fn_constructor_args=(function, warm_up),
-            batch_size=1,
-            compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
-            num_cpus=1,
-        )
-        for row in dataset.iter_rows():
-            yield pickle.loads(row[_COLUMN])
+        for window in batched(batches, WINDOW_BATCHES):
+            items = [{_COLUMN: pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)} for batch in window]
+            del window
+            dataset = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
+                _Stage,
+                fn_constructor_args=(function, warm_up),
+                batch_size=1,
+                compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
+                num_cpus=1,
+            )
+            del items
+            for row in dataset.iter_rows():
+                yield pickle.loads(row[_COLUMN])
     finally:
         if started_here:
             ray.shutdown()
