@@ -99,7 +99,18 @@ class TokenColumns:
         return len(self.token)
 
     def __iter__(self) -> Iterator[OutputToken]:
-        return map(OutputToken, *astuple_columns(self))
+        return map(OutputToken, *self.as_tuple())
+
+    def as_tuple(self) -> tuple[list[Any], ...]:
+        """The six columns in :class:`OutputToken` field order (``TokenColumns(*columns)`` makes them back)."""
+        return (
+            self.sent_id,
+            self.token_id,
+            self.token,
+            self.token_id_global,
+            self.char_id_start,
+            self.whitespace_after,
+        )
 
     def extend_sentence(self, sent_id: int, texts: list[str], starts: list[int], spaces: list[bool]) -> None:
         """Append one sentence's tokens (token ids restart at 0, global ids run on)."""
@@ -110,18 +121,6 @@ class TokenColumns:
         self.token_id_global.extend(range(first, first + len(texts)))
         self.char_id_start.extend(starts)
         self.whitespace_after.extend(spaces)
-
-
-def astuple_columns(columns: TokenColumns) -> tuple[list[Any], ...]:
-    """The six columns in :class:`OutputToken` field order."""
-    return (
-        columns.sent_id,
-        columns.token_id,
-        columns.token,
-        columns.token_id_global,
-        columns.char_id_start,
-        columns.whitespace_after,
-    )
 
 
 @dataclass

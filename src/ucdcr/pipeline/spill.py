@@ -22,7 +22,6 @@ from ucdcr.pipeline.document import (
     DocumentTask,
     StageConfig,
     TokenColumns,
-    astuple_columns,
     process_documents,
 )
 from ucdcr.records import DroppedMention, MentionKey, MentionKind, MentionRecord
@@ -56,7 +55,7 @@ def pack(result: DocumentResult) -> PackedDocument:
         len(result.tokens),
         result.parsed_sentences,
         pickle.dumps(result.records, _PROTOCOL),
-        pickle.dumps(astuple_columns(result.tokens), _PROTOCOL),
+        pickle.dumps(result.tokens.as_tuple(), _PROTOCOL),
     )
 
 
