@@ -15,6 +15,7 @@ counts, which stay out of the files so rebuilds are byte-identical).
 from __future__ import annotations
 
 import platform
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
@@ -129,12 +130,17 @@ def build_dataset(
 SPILL_FILE = "results.spill"  # a scratch file of the staging folder, removed before the swap
 
 
-@dataclass
+@dataclass(slots=True)
 class _DocumentInfo:
     doc_key: str
     split: Split
     topic_id: str
     subtopic_id: str
+
+    @classmethod
+    def of(cls, document: SourceDocument) -> _DocumentInfo:
+        """The document's place; topic ids shared between documents (a streamed corpus makes one copy each)."""
+        return cls(document.doc_key, document.split, sys.intern(document.topic_id), sys.intern(document.subtopic_id))
 
 
 @dataclass
@@ -170,7 +176,7 @@ def _tasks(corpus: SourceCorpus, built: _Built | None = None) -> Iterator[Docume
             )
         source_of[document.doc_key] = document.source_file or ""
         _check_document(document)
-        built.documents.append(_DocumentInfo(document.doc_key, document.split, document.topic_id, document.subtopic_id))
+        built.documents.append(_DocumentInfo.of(document))
         built.mentions_read += len(mentions)
         yield DocumentTask(document, mentions)
     built.orphans = [

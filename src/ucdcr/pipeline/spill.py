@@ -15,7 +15,7 @@ import pickle
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from ucdcr.pipeline.document import (
     DocumentResult,
@@ -29,7 +29,7 @@ from ucdcr.records import DroppedMention, MentionKey, MentionKind, MentionRecord
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
-@dataclass
+@dataclass(slots=True)
 class PackedDocument:
     """One document's result: compact keys in the open, records and tokens as pickled bytes."""
 
@@ -67,10 +67,13 @@ def _shared(key: MentionKey) -> MentionKey:
     )
 
 
-@dataclass
-class _Place:
-    records: tuple[int, int]
-    tokens: tuple[int, int]
+class _Place(NamedTuple):
+    """Where a document's two blobs are in the spill file (offset and length each)."""
+
+    records_start: int
+    records_length: int
+    tokens_start: int
+    tokens_length: int
 
 
 @dataclass
@@ -96,15 +99,17 @@ class ResultSpill:
         """Store the document's bytes; the blobs are dropped from ``packed`` (its keys stay, their repeated strings
         shared)."""
         packed.mentions = [_shared(key) for key in packed.mentions]
-        self._places[packed.doc_key] = _Place(self._append(packed.records_blob), self._append(packed.tokens_blob))
+        self._places[packed.doc_key] = _Place(*self._append(packed.records_blob), *self._append(packed.tokens_blob))
         packed.records_blob = packed.tokens_blob = b""
 
     def records(self, doc_key: str) -> list[MentionRecord]:
-        records: list[MentionRecord] = pickle.loads(self._read(self._places[doc_key].records))
+        place = self._places[doc_key]
+        records: list[MentionRecord] = pickle.loads(self._read(place.records_start, place.records_length))
         return records
 
     def tokens(self, doc_key: str) -> TokenColumns:
-        return TokenColumns(*pickle.loads(self._read(self._places[doc_key].tokens)))
+        place = self._places[doc_key]
+        return TokenColumns(*pickle.loads(self._read(place.tokens_start, place.tokens_length)))
 
     def flush(self) -> None:
         """Write out what is buffered; call it once every document is added (reads then need no seek, and a forked
@@ -121,9 +126,9 @@ class ResultSpill:
         self._file.write(blob)
         return start, len(blob)
 
-    def _read(self, place: tuple[int, int]) -> bytes:
+    def _read(self, start: int, length: int) -> bytes:
         """Positional read (``pread``): no shared file offset, so processes forked after :meth:`flush` read too."""
         assert self._file is not None, "use `with ResultSpill(path) as spill:`"
         if not self._flushed:
             self.flush()
-        return os.pread(self._file.fileno(), place[1], place[0])
+        return os.pread(self._file.fileno(), length, start)
