@@ -3,6 +3,7 @@ the local build; without Ray the error names the ``dist`` extra."""
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from tests.conftest import require_module
 from ucdcr.errors import UcdcrError
 from ucdcr.pipeline.build import DOCUMENTS_PER_BATCH, build_dataset
 from ucdcr.pipeline.executor import Executor
+from ucdcr.pipeline.ray_executor import _only_ray_errors
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "ucdcr" / "data" / "sample"
 
@@ -57,3 +59,15 @@ def test_unknown_executor_and_address_without_ray() -> None:
         Executor("dask")
     with pytest.raises(UcdcrError, match="--ray-address needs --executor ray"):
         Executor("local", 2, "ray://head:10001")
+
+
+def test_ray_notices_are_quiet_only_while_the_build_runs() -> None:
+    ray_logger = logging.getLogger("ray.data")
+    ray_logger.setLevel(logging.INFO)
+    try:
+        with _only_ray_errors():
+            assert ray_logger.getEffectiveLevel() == logging.ERROR
+            assert logging.getLogger("ray._private.authentication").getEffectiveLevel() == logging.ERROR
+        assert ray_logger.level == logging.INFO
+    finally:
+        ray_logger.setLevel(logging.NOTSET)

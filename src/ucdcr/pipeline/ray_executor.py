@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import pickle
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ucdcr.errors import UcdcrError
@@ -64,11 +65,34 @@ def ray_map(
 ) -> Iterator[list[R]]:
     """``function`` over every batch on Ray Data with ``jobs`` actors, yielding results in batch order."""
     require_ray()
+    with _only_ray_errors():
+        yield from _map_windows(function, batches, jobs, address, warm_up)
+
+
+@contextmanager
+def _only_ray_errors() -> Iterator[None]:
+    """Ray's start-up and progress notices would drown the build's own output; its errors still show."""
+    loggers = [logging.getLogger(name) for name in ("ray", "ray.data")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+def _map_windows(
+    function: Callable[[list[T]], list[R]],
+    batches: Iterable[list[T]],
+    jobs: int,
+    address: str | None,
+    warm_up: Callable[[], object] | None,
+) -> Iterator[list[R]]:
     import ray
     import ray.data
 
-    for name in ("ray", "ray.data"):  # Ray's progress lines would drown the build's own output
-        logging.getLogger(name).setLevel(logging.WARNING)
     started_here = not ray.is_initialized()
     if started_here:
         try:
