@@ -42,7 +42,7 @@ import secrets
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
@@ -249,14 +249,15 @@ class _Lock:
         self.path, self.handle = path, handle
 
     @classmethod
-    def acquire(cls, output: Path) -> _Lock:
+    def acquire(cls, output: Path, wait: bool = False, folder_role: str = "data dir") -> _Lock:
+        """The lock of ``output``; held by another process: an error, or with ``wait`` its release is waited for."""
         path = output.with_name(f".{output.name}.lock")
         if fcntl is None:
             return cls(path, None)
         while True:
-            handle = _open_lock_file(path)
+            handle = _open_lock_file(path, folder_role)
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 holder = _read_holder(handle)
                 os.close(handle)
@@ -286,11 +287,23 @@ class _Lock:
         self.handle = None
 
 
-def _open_lock_file(path: Path) -> int:
+@contextlib.contextmanager
+def exclusive(path: Path, folder_role: str = "folder") -> Iterator[None]:
+    """Wait for, then hold, the lock of ``path`` (``.<name>.lock`` beside it, removed on release): for a short
+    read-modify-write of a file that several processes update (the benchmark's results file). ``folder_role``
+    names ``path``'s folder in the error when it is not writable."""
+    lock = _Lock.acquire(Path(path), wait=True, folder_role=folder_role)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _open_lock_file(path: Path, folder_role: str) -> int:
     try:
         return os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError as exc:
-        raise UcdcrError(f"data dir {path.parent} is not writable: {reason(exc)} ({path})") from exc
+        raise UcdcrError(f"{folder_role} {path.parent} is not writable: {reason(exc)} ({path})") from exc
 
 
 def _read_holder(handle: int) -> str:

@@ -11,7 +11,8 @@ One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`uc
 The key of a run is the SHA-256 of its system name and version, level, setting, fit/tune/test datasets and splits,
 the content fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files) and, for a
 system that uses the encoder, the encoder's id: a rebuilt dataset or a new system version is never answered from
-an old run. Runs are kept sorted by key; the file is rewritten atomically after each run.
+an old run. Runs are kept sorted by key; the file is rewritten atomically after each run, under a lock
+(``.benchmark-results.json.lock``), with the runs other benchmark processes added meanwhile: none is lost.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ucdcr.errors import UcdcrError
+from ucdcr.io.atomic import write_errors
+from ucdcr.io.output_folder import exclusive
 from ucdcr.schema import MENTIONS_PARQUET
 from ucdcr.systems import adapter
 
@@ -109,9 +112,14 @@ class ResultStore:
         return self.runs().get(key)
 
     def put(self, run: StoredRun) -> None:
-        runs = self.runs()
-        runs[run.key] = run
-        adapter.write_json(self.path, {"format": FORMAT, "runs": [asdict(runs[key]) for key in sorted(runs)]})
+        """Add ``run`` to the file, with the runs other processes wrote since it was read (under the file's lock)."""
+        with write_errors(self.path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        with exclusive(self.path, "cache dir"):
+            runs = read_runs(self.path)
+            runs[run.key] = run
+            adapter.write_json(self.path, {"format": FORMAT, "runs": [asdict(runs[key]) for key in sorted(runs)]})
+        self._runs = runs
 
     def runs(self) -> dict[str, StoredRun]:
         if self._runs is None:

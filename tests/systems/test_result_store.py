@@ -1,0 +1,42 @@
+"""The benchmark's results file when several processes add runs: each one re-reads the file under its lock, so no
+run is lost, and no lock file is left behind."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+from ucdcr.systems.store import RESULTS_FILE, ResultStore, StoredRun, read_runs
+
+
+def stored_run(key: str) -> StoredRun:
+    means = [{"type": "joint", "settings": 1, "scores": {"F1_CONLL": 50.0}}]
+    return StoredRun(key, "head_lemma", "1", "ecbplus", "subtopic", "in-domain", "", "ecbplus val", "", means)
+
+
+def test_a_store_opened_earlier_keeps_the_runs_another_store_added(tmp_path: Path) -> None:
+    first, second = ResultStore(tmp_path), ResultStore(tmp_path)
+    assert first.runs() == {} and second.runs() == {}  # both read the (missing) file before either writes
+    first.put(stored_run("a"))
+    second.put(stored_run("b"))
+    assert sorted(read_runs(tmp_path / RESULTS_FILE)) == ["a", "b"]
+    assert sorted(second.runs()) == ["a", "b"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [RESULTS_FILE]  # the lock file is gone
+
+
+def _put_runs(cache_dir: Path, prefix: str, count: int) -> None:
+    store = ResultStore(cache_dir)
+    for i in range(count):
+        store.put(stored_run(f"{prefix}{i:02d}"))
+
+
+def test_two_processes_adding_runs_at_once_lose_none(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    processes = [context.Process(target=_put_runs, args=(tmp_path, prefix, 25)) for prefix in ("x", "y")]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout=120)
+    assert [process.exitcode for process in processes] == [0, 0]
+    assert len(read_runs(tmp_path / RESULTS_FILE)) == 50  # 25 + 25
+    assert sorted(p.name for p in tmp_path.iterdir()) == [RESULTS_FILE]
