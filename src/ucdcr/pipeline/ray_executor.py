@@ -66,7 +66,35 @@ def ray_map(
     """``function`` over every batch on Ray Data with ``jobs`` actors, yielding results in batch order."""
     require_ray()
     with _only_ray_errors():
-        yield from _map_windows(function, batches, jobs, address, warm_up)
+        import ray
+        import ray.data
+
+        started_here = not ray.is_initialized()
+        if started_here:
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise UcdcrError(f"cannot start or join Ray{f' at {address}' if address else ''}: {exc}") from exc
+        try:
+            context = ray.data.DataContext.get_current()
+            context.execution_options.preserve_order = True
+            context.enable_progress_bars = False
+            for window in batched(batches, WINDOW_BATCHES):
+                items = [{_COLUMN: pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)} for batch in window]
+                del window
+                dataset = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
+                    _Stage,
+                    fn_constructor_args=(function, warm_up),
+                    batch_size=1,
+                    compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
+                    num_cpus=1,
+                )
+                del items
+                for row in dataset.iter_rows():
+                    yield pickle.loads(row[_COLUMN])
+        finally:
+            if started_here:
+                ray.shutdown()
 
 
 @contextmanager
@@ -81,41 +109,3 @@ def _only_ray_errors() -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
-
-
-def _map_windows(
-    function: Callable[[list[T]], list[R]],
-    batches: Iterable[list[T]],
-    jobs: int,
-    address: str | None,
-    warm_up: Callable[[], object] | None,
-) -> Iterator[list[R]]:
-    import ray
-    import ray.data
-
-    started_here = not ray.is_initialized()
-    if started_here:
-        try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise UcdcrError(f"cannot start or join Ray{f' at {address}' if address else ''}: {exc}") from exc
-    try:
-        context = ray.data.DataContext.get_current()
-        context.execution_options.preserve_order = True
-        context.enable_progress_bars = False
-        for window in batched(batches, WINDOW_BATCHES):
-            items = [{_COLUMN: pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)} for batch in window]
-            del window
-            dataset = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
-                _Stage,
-                fn_constructor_args=(function, warm_up),
-                batch_size=1,
-                compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
-                num_cpus=1,
-            )
-            del items
-            for row in dataset.iter_rows():
-                yield pickle.loads(row[_COLUMN])
-    finally:
-        if started_here:
-            ray.shutdown()
