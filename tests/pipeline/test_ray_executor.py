@@ -63,6 +63,7 @@ def test_unknown_executor_and_address_without_ray() -> None:
 
 def test_ray_notices_are_quiet_only_while_the_build_runs() -> None:
     ray_logger = logging.getLogger("ray.data")
+    before = ray_logger.level
     ray_logger.setLevel(logging.INFO)
     try:
         with _only_ray_errors():
@@ -70,4 +71,4 @@ def test_ray_notices_are_quiet_only_while_the_build_runs() -> None:
             assert logging.getLogger("ray._private.authentication").getEffectiveLevel() == logging.ERROR
         assert ray_logger.level == logging.INFO
     finally:
-        ray_logger.setLevel(logging.NOTSET)
+        ray_logger.setLevel(before)  # as the rest of the session had it
