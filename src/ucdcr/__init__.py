@@ -35,6 +35,7 @@ __version__ = "0.1.0"
 _FUNCTIONS = {
     "baseline_tables": "ucdcr.api",
     "benchmark": "ucdcr.api",
+    "benchmark_tables": "ucdcr.api",
     "build": "ucdcr.api",
     "dataset_dir": "ucdcr.api",
     "diversity_tables": "ucdcr.api",
@@ -51,6 +52,7 @@ __all__ = [
     "__version__",
     "baseline_tables",
     "benchmark",
+    "benchmark_tables",
     "build",
     "dataset_dir",
     "diversity_tables",
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     from ucdcr.api import (
         baseline_tables,
         benchmark,
+        benchmark_tables,
         build,
         dataset_dir,
         diversity_tables,

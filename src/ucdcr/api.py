@@ -51,24 +51,21 @@ from ucdcr.io.load import (
     KIND_COLUMN,
     KINDS,
     check_folder,
-    conform,
     discover_datasets,
     is_dataset_folder,
     load_mentions,
-    parquet_columns,
-    read_parquet,
+    load_tokens,
 )
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import dataset_ids, known_ids, normalize_id
 from ucdcr.schema import (
-    DOCUMENT_SCHEMA,
-    DOCUMENTS_PARQUET,
     MENTION_SCHEMA,
     MENTIONS_PARQUET,
 )
 
 if TYPE_CHECKING:
+    from ucdcr.analysis.protocol import Protocol
     from ucdcr.pipeline.build import BuildReport
     from ucdcr.report.tables import ResultTable
     from ucdcr.systems.runner import Benchmark
@@ -81,6 +78,7 @@ DatasetChoice = str | Path | Sequence[str | Path] | None
 __all__ = [
     "baseline_tables",
     "benchmark",
+    "benchmark_tables",
     "build",
     "dataset_dir",
     "diversity_tables",
@@ -238,7 +236,7 @@ def load(
     if kind == "documents":
         if mention_type is not None:
             raise UcdcrError("mention_type applies to kind='mentions' only")
-        return _read_documents(folder, split)
+        return load_tokens(folder, split)
     if kind == "mentions":
         return _read_mentions(folder, split, mention_type, columns)
     raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
@@ -258,20 +256,6 @@ def _read_mentions(
     if mention_type is not None:
         table = table.filter(pc.equal(table[KIND_COLUMN], mention_type))
     return table.select(list(columns) if columns is not None else MENTION_SCHEMA.names)
-
-
-def _read_documents(folder: Path, split: str | None) -> pa.Table:
-    path = folder / DOCUMENTS_PARQUET
-    if not path.is_file():
-        raise UcdcrError(
-            f"{path} does not exist: this dataset's texts are not redistributed, so it has no document table"
-        )
-    table = conform(
-        read_parquet(path, [name for name in DOCUMENT_SCHEMA.names if name in parquet_columns(path)]),
-        DOCUMENT_SCHEMA,
-        path,
-    )
-    return table if split is None else table.filter(pc.equal(table["split"], split))
 
 
 # --- the analysis tables -------------------------------------------------------------------------------------
@@ -320,12 +304,17 @@ def evaluate(
     data_dir: str | Path | None = None,
     split: str = "test",
     per_setting: bool = False,
+    protocol: str = "ucdcr",
+    remove_singletons: bool = False,
 ) -> list[ResultTable]:
-    """A system's predicted clusters scored with the uCDCR protocol, as ``ucdcr evaluate`` prints them: Table 13's
+    """A system's predicted clusters scored with a protocol, as ``ucdcr evaluate`` prints them: Table 13's
     layout (every dataset, level and type), and with ``per_setting`` every setting.
 
     predictions: a file in any format of :mod:`ucdcr.analysis.evaluate` (JSON, CSV or a CoNLL-2012 response).
     split: the evaluated split (val to tune a system). datasets: see :data:`DatasetChoice`.
+    protocol: "ucdcr" (the paper's) or "standard" (every gold mention, the split as one meta-document;
+    ``remove_singletons``: one-mention chains removed from key and response); see
+    :class:`ucdcr.analysis.protocol.Protocol`.
     What was ignored or filled in (predictions for other datasets, unmarked gold mentions) is in the first table's
     ``notes``.
     """
@@ -333,28 +322,57 @@ def evaluate(
     from ucdcr.report import paper_tables
 
     _check_split(split)
+    chosen = make_protocol(protocol, singletons=not remove_singletons)
     predicted = read_predictions(predictions)
-    evaluation = paper_tables.evaluation_results(predicted, dataset_folders(datasets, data_dir), split)
-    title = f"evaluation of {predicted.path.name}" + ("" if split == "test" else f" ({split} split)")
+    evaluation = paper_tables.evaluation_results(predicted, dataset_folders(datasets, data_dir), split, chosen)
+    title = f"evaluation of {predicted.path.name}, {chosen.label} protocol" + (
+        "" if split == "test" else f" ({split} split)"
+    )
     tables = paper_tables.evaluation_tables(evaluation.results, title, per_setting)
     tables[0].notes.extend(evaluation.notes)
     return tables
+
+
+def make_protocol(
+    name: str = "ucdcr", level: str | None = None, topics: str = "gold", singletons: bool = True
+) -> Protocol:
+    """The protocol named by the options of :func:`benchmark` and :func:`evaluate` (an unknown value or an option of
+    the other protocol is an error naming the valid ones)."""
+    from ucdcr.analysis.protocol import LEVELS, TOPIC_SOURCES, Protocol, ProtocolName
+
+    names = [str(item) for item in ProtocolName]
+    if name not in names:
+        raise UcdcrError(f"unknown protocol {name!r}; valid protocols: {', '.join(names)}")
+    if name == ProtocolName.STANDARD and level not in (None, "topic"):
+        raise UcdcrError("level is an option of the ucdcr protocol; the standard protocol clusters within topics")
+    if name == ProtocolName.UCDCR and (topics != "gold" or not singletons):
+        raise UcdcrError("topics and singletons are options of the standard protocol")
+    if level is not None and level not in LEVELS:
+        raise UcdcrError(f"unknown level {level!r}; valid levels: {', '.join(LEVELS)}")
+    if topics not in TOPIC_SOURCES:
+        raise UcdcrError(f"unknown topics {topics!r}; valid: {', '.join(TOPIC_SOURCES)}")
+    return Protocol(ProtocolName(name), level or "subtopic", topics, singletons)
 
 
 def benchmark(
     systems: Sequence[Any] | None = None,
     datasets: DatasetChoice = None,
     data_dir: str | Path | None = None,
-    level: str = "subtopic",
+    level: str | None = None,
     transfer: bool = False,
     cache_dir: str | Path | None = None,
     recompute: bool = False,
+    protocol: str = "ucdcr",
+    topics: str = "gold",
+    singletons: bool = True,
 ) -> Benchmark:
     """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.runner`).
 
     systems: registered names (default: the reference systems ``head-lemma``, ``lemma-pairs``, ``embedding``,
         ``pairwise``), ``"module:attribute"`` strings, :class:`ucdcr.systems.System` subclasses or functions
-        returning a System. datasets: see :data:`DatasetChoice`. level: "subtopic" or "topic".
+        returning a System. datasets: see :data:`DatasetChoice`.
+    protocol: "ucdcr" (the paper's; level: "subtopic", the default, or "topic") or "standard" (the published ECB+
+        protocol; topics: "gold" or "predicted"; singletons: False removes one-mention chains from key and response).
     transfer: also fit on every dataset and test on every other (trainable systems).
     cache_dir: encodings and the results file (default: env ``UCDCR_CACHE_DIR`` or the user cache dir).
     recompute: ignore stored results (encodings stay cached).
@@ -362,7 +380,7 @@ def benchmark(
     Example::
 
         result = ucdcr.benchmark(["head-lemma", "lemma-pairs"], datasets=["ecbplus"])
-        result.tables()[0].rows        # per dataset, system and type: MUC, B3, CEAFe, CoNLL F1
+        ucdcr.benchmark_tables(result)[0].rows   # per dataset, system and type: MUC, B3, CEAFe, CoNLL F1
     """
     from ucdcr.systems.registry import BUILTIN
     from ucdcr.systems.runner import benchmark as run_benchmark
@@ -371,11 +389,19 @@ def benchmark(
     return run_benchmark(
         chosen,
         dataset_folders(datasets, data_dir),
-        level,  # type: ignore[arg-type]
+        make_protocol(protocol, level, topics, singletons),
         transfer,
         Path(cache_dir) if cache_dir is not None else None,
         recompute=recompute,
     )
+
+
+def benchmark_tables(result: Benchmark) -> list[ResultTable]:
+    """The tables ``ucdcr benchmark`` prints for a :func:`benchmark` result: scores (with the protocol in the
+    title), models, and the transfer matrices when there are transfer runs."""
+    from ucdcr.report.benchmark_tables import benchmark_tables as tables
+
+    return tables(result)
 
 
 def dataset_folders(datasets: DatasetChoice = None, data_dir: str | Path | None = None) -> dict[str, Path]:

@@ -1,4 +1,5 @@
-"""Evaluate a system's clusters with the uCDCR protocol (:mod:`ucdcr.analysis.protocol`).
+"""Evaluate a system's clusters with an evaluation protocol (:mod:`ucdcr.analysis.protocol`: ``ucdcr``, the default,
+or ``standard``; "the evaluated mentions" below are those the protocol scores).
 
 Predictions give a cluster to mentions of the built data (the test split by default; any split, e.g. val to tune
 a system), in one of these files (UTF-8, see :mod:`ucdcr.io.text`), recognised by their content:
@@ -51,7 +52,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ucdcr.analysis.protocol import ProtocolResult, evaluation_rows, run_protocol
+from ucdcr.analysis.protocol import UCDCR, Protocol, ProtocolResult, evaluation_rows, run_protocol
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import read_conll
 from ucdcr.io.text import decode_text, describe_json, parse_json, read_bytes
@@ -237,14 +238,14 @@ def _token_place(path: Path, document: Any, token: int) -> tuple[str, int, int]:
 
 
 def resolve(
-    predictions: Predictions, tables: Mapping[str, pa.Table], split: str = "test"
+    predictions: Predictions, tables: Mapping[str, pa.Table], split: str = "test", protocol: Protocol = UCDCR
 ) -> tuple[dict[str, str], list[str]]:
     """Predictions as mention_id -> cluster for the evaluated mentions of ``tables``, and the notes (module docstring).
 
     tables: dataset -> mention table of ``split`` (with SPAN_COLUMNS for a CoNLL response).
     """
     if predictions.by_span is not None:
-        return _resolve_spans(predictions, tables, split)
+        return _resolve_spans(predictions, tables, split, protocol)
     known = {mention_id for table in tables.values() for mention_id in table["mention_id"].to_pylist()}
     ignored = [mention_id for mention_id in predictions.by_id if mention_id not in known]
     notes = []
@@ -257,7 +258,7 @@ def resolve(
 
 
 def _resolve_spans(
-    predictions: Predictions, tables: Mapping[str, pa.Table], split: str
+    predictions: Predictions, tables: Mapping[str, pa.Table], split: str, protocol: Protocol
 ) -> tuple[dict[str, str], list[str]]:
     assert predictions.by_span is not None
     gold: dict[SpanKey, list[str]] = {}
@@ -268,7 +269,7 @@ def _resolve_spans(
             ids, *(table[name].to_pylist() for name in SPAN_COLUMNS), strict=True
         ):
             gold.setdefault((doc_key, sent, min(tokens), max(tokens)), []).append(mention_id)
-        evaluated += [ids[row] for row in evaluation_rows(table, split)]
+        evaluated += [ids[row] for row in evaluation_rows(table, split, protocol)]
     labels: dict[str, str] = {}
     unmatched = predictions.spans_crossing_sentences
     for key, chain in predictions.by_span.items():
@@ -300,7 +301,11 @@ def _listing(ids: Sequence[str], shown: int = _SHOWN) -> str:
 
 
 def check_coverage(
-    predictions: Mapping[str, str], tables: Mapping[str, pa.Table], split: str = "test", source: str | Path = ""
+    predictions: Mapping[str, str],
+    tables: Mapping[str, pa.Table],
+    split: str = "test",
+    source: str | Path = "",
+    protocol: Protocol = UCDCR,
 ) -> None:
     """Raise if an evaluated mention of ``tables`` has no prediction, or evaluated mention ids repeat.
 
@@ -310,7 +315,7 @@ def check_coverage(
     missing: list[str] = []
     for dataset, table in tables.items():
         ids = table["mention_id"].to_pylist()
-        evaluated = [ids[row] for row in evaluation_rows(table, split)]
+        evaluated = [ids[row] for row in evaluation_rows(table, split, protocol)]
         repeated = [mention_id for mention_id, count in Counter(evaluated).items() if count > 1]
         if repeated:
             raise UcdcrError(
@@ -330,18 +335,19 @@ def evaluate(
     topic_levels: Mapping[str, bool],
     split: str = "test",
     source: str | Path = "",
+    protocol: Protocol = UCDCR,
 ) -> list[ProtocolResult]:
-    """Score mention_id -> cluster predictions on each dataset's ``split`` mentions with the uCDCR protocol.
+    """Score mention_id -> cluster predictions on each dataset's ``split`` mentions with the protocol.
 
     tables: dataset -> mention table (the split, the protocol's EVAL_FIELDS and ``type``);
     topic_levels: dataset -> whether it is also evaluated per topic. Predictions for other mentions are ignored.
     source: the predictions file, named in errors.
     """
-    check_coverage(predictions, tables, split, source)
+    check_coverage(predictions, tables, split, source, protocol)
     results = []
     for dataset, table in tables.items():
         labels = [predictions.get(mention_id) for mention_id in table["mention_id"].to_pylist()]
-        results.append(run_protocol(dataset, table, labels, topic_levels[dataset], split))
+        results.append(run_protocol(dataset, table, labels, topic_levels[dataset], split, protocol))
     return results
 
 
@@ -350,7 +356,8 @@ def evaluate_predictions(
     tables: Mapping[str, pa.Table],
     topic_levels: Mapping[str, bool],
     split: str = "test",
+    protocol: Protocol = UCDCR,
 ) -> Evaluation:
     """:func:`resolve` then :func:`evaluate`: the results and the notes on what was ignored or filled in."""
-    labels, notes = resolve(predictions, tables, split)
-    return Evaluation(evaluate(labels, tables, topic_levels, split, predictions.path), notes)
+    labels, notes = resolve(predictions, tables, split, protocol)
+    return Evaluation(evaluate(labels, tables, topic_levels, split, predictions.path, protocol), notes)

@@ -1,4 +1,20 @@
-"""The uCDCR evaluation protocol (paper Tables 6, 7, 13): how a clustering of a dataset's mentions is scored.
+"""The evaluation protocols: how a clustering of a dataset's mentions is scored.
+
+Two protocols (:class:`Protocol`; every number names the one it was computed with):
+
+- ``ucdcr`` (the default): the uCDCR paper's protocol (Tables 6, 7, 13), steps 1-4 below.
+- ``standard``: the protocol of the published ECB+ results (Barhom et al. 2019, Cattan et al. 2021, Held et al.
+  2021, Ahmed et al. 2023): every gold mention of the split is scored, singletons included in key and response;
+  the system clusters within topics (gold topics, or document clusters it predicts itself: ``topics="predicted"``);
+  the whole split is scored as ONE meta-document with the v8.01 metrics, per type (events, entities) and both
+  types together. Variant ``singletons=False`` (Cattan et al. 2021's "singletons removed"): chains with one mention
+  are removed from the key and the response before scoring (:func:`ucdcr.scoring.drop_singletons`). A standard
+  result has one setting per type, at level ``topic`` with the unit ``"meta-document"``.
+
+What a system is shown never depends on the protocol: every mention of the split (the protocol selects only what
+is scored, from key and response alike).
+
+The ucdcr protocol:
 
 1. Mentions: the test split (event and entity files); drop every mention flagged is_singleton; then keep a chain
    only if it has more than one remaining mention in some subtopic or in some topic (so fragments of a
@@ -22,13 +38,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
 from statistics import fmean
 from typing import Literal
 
 import pyarrow as pa
 
 from ucdcr.analysis.chains import chain_ids
-from ucdcr.io.load import KIND_COLUMN
+from ucdcr.io.load import KIND_COLUMN, load_columns, load_mentions
 from ucdcr.scoring import CONLL, score_clusters, truncate_percent
 
 Level = Literal["subtopic", "topic"]
@@ -42,6 +60,101 @@ SCORE_COLUMNS: tuple[str, ...] = (
     CONLL.column,
 )
 """A setting's scores, named as in the authors' CSVs: R_MUC, P_MUC, F1_MUC, ..., F1_CEAF_E, F1_CONLL."""
+META_DOCUMENT = "meta-document"
+"""The unit of the standard protocol's settings: the whole split as one document."""
+
+
+class ProtocolName(StrEnum):
+    """The protocols (module docstring)."""
+
+    UCDCR = "ucdcr"
+    STANDARD = "standard"
+
+
+TopicSource = Literal["gold", "predicted"]
+TOPIC_SOURCES: tuple[TopicSource, ...] = ("gold", "predicted")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """How a benchmark or an evaluation is scored (module docstring).
+
+    name: ``ucdcr`` or ``standard``; level (ucdcr only): the unit a system clusters and the settings scored,
+    ``subtopic`` or ``topic``; topics (standard only): cluster within ``gold`` topics or ``predicted`` document
+    clusters; singletons (standard only): keep singletons in key and response (False: removed from both).
+    """
+
+    name: ProtocolName = ProtocolName.UCDCR
+    level: Level = "subtopic"
+    topics: TopicSource = "gold"
+    singletons: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", ProtocolName(self.name))
+        if self.level not in LEVELS:
+            raise ValueError(f"unknown level {self.level!r}; valid levels: {', '.join(LEVELS)}")
+        if self.topics not in TOPIC_SOURCES:
+            raise ValueError(f"unknown topics {self.topics!r}; valid: {', '.join(TOPIC_SOURCES)}")
+        if self.name is ProtocolName.UCDCR and (self.topics != "gold" or not self.singletons):
+            raise ValueError("predicted topics and removed singletons are options of the standard protocol")
+        if self.name is ProtocolName.STANDARD and self.level != "topic":
+            object.__setattr__(self, "level", "topic")  # the standard protocol clusters within topics
+
+    @property
+    def standard(self) -> bool:
+        return self.name is ProtocolName.STANDARD
+
+    @property
+    def unit_column(self) -> str:
+        """The mention field naming the unit a system clusters within (predicted topics: :data:`PREDICTED_TOPIC`)."""
+        if self.topics == "predicted":
+            return PREDICTED_TOPIC
+        return "topic_id" if self.level == "topic" else "subtopic_id"
+
+    @property
+    def label(self) -> str:
+        """A short name for tables and files, e.g. ``ucdcr/subtopic`` or ``standard/predicted-topics/no-singletons``."""
+        if not self.standard:
+            return f"{self.name}/{self.level}"
+        parts = [str(self.name), f"{self.topics}-topics"]
+        if not self.singletons:
+            parts.append("no-singletons")
+        return "/".join(parts)
+
+    @classmethod
+    def from_label(cls, label: str) -> Protocol:
+        """The protocol of a :attr:`label` (stored results name their protocol by it)."""
+        name, _, rest = label.partition("/")
+        options = rest.split("/") if rest else []
+        if name == ProtocolName.UCDCR:
+            return cls(ProtocolName.UCDCR, options[0] if options else "subtopic")  # type: ignore[arg-type]
+        topics: TopicSource = "predicted" if "predicted-topics" in options else "gold"
+        return cls(ProtocolName.STANDARD, "topic", topics, "no-singletons" not in options)
+
+    def describe(self) -> str:
+        """One line saying what is clustered and what is scored."""
+        if not self.standard:
+            return (
+                f"uCDCR protocol: clustering within each {self.level}; non-singleton mentions of kept chains scored "
+                f"per {self.level} (and type), unweighted mean over the settings"
+            )
+        singletons = "singletons kept" if self.singletons else "singletons removed from key and response"
+        return (
+            f"standard protocol: clustering within {self.topics} topics; every gold mention scored, {singletons}; "
+            "the split as one meta-document (v8.01)"
+        )
+
+
+def protocol_order(label: str) -> tuple[int, str]:
+    """Sort key of protocol labels: the ucdcr protocol first (subtopic before topic), then the standard ones."""
+    return (0 if label.startswith(ProtocolName.UCDCR) else 1, label.replace("subtopic", "0"))
+
+
+PREDICTED_TOPIC = "predicted_topic"
+"""The column a benchmark adds with the document clusters a system clusters within (``topics="predicted"``)."""
+UCDCR = Protocol()
+STANDARD = Protocol(ProtocolName.STANDARD, "topic")
+
 EVAL_FIELDS = ("coref_chain", "mention_id", "mention_head_lemma", "topic_id", "subtopic_id", "is_singleton", "split")
 """The mention fields loaded for the protocol (with ``type``): those it reads plus the baseline's head lemma."""
 
@@ -87,11 +200,13 @@ class ProtocolResult:
     means: list[DatasetMean] = field(default_factory=list)
 
 
-def evaluation_rows(table: pa.Table, split: str = "test") -> list[int]:
-    """Rows of the mentions the protocol evaluates (step 1 of the module docstring; ``ucdcr evaluate`` may
-    evaluate another split)."""
-    chains = chain_ids(table)
+def evaluation_rows(table: pa.Table, split: str = "test", protocol: Protocol = UCDCR) -> list[int]:
+    """Rows of the mentions the protocol scores (ucdcr: step 1 of the module docstring; standard: every mention of
+    the split). ``ucdcr evaluate`` may evaluate another split than test."""
     splits = table["split"].to_pylist()
+    if protocol.standard:
+        return [i for i, value in enumerate(splits) if value == split]
+    chains = chain_ids(table)
     singleton = table["is_singleton"].to_pylist()
     topics = table["topic_id"].to_pylist()
     subtopics = table["subtopic_id"].to_pylist()
@@ -100,6 +215,21 @@ def evaluation_rows(table: pa.Table, split: str = "test") -> list[int]:
     per_unit.update((chains[i], "t", topics[i]) for i in remaining)
     kept_chains = {chain for (chain, _, _), count in per_unit.items() if count > 1}
     return [i for i in remaining if chains[i] in kept_chains]
+
+
+def unit_scoped(labels: Sequence[Hashable], units: Sequence[Hashable]) -> list[tuple[Hashable, Hashable]]:
+    """Cluster labels made unique per unit: what a system that clusters within units means by its labels, once
+    several units are scored as one meta-document (the standard protocol)."""
+    return list(zip(units, labels, strict=True))
+
+
+def load_for_protocol(folder: Path, split: str = "test", extra_fields: Sequence[str] = ()) -> tuple[pa.Table, bool]:
+    """A dataset's test (or ``split``) mentions for the protocol (EVAL_FIELDS, ``extra_fields`` and ``type``), and
+    whether the ucdcr protocol also evaluates it per topic (it has chains that cross subtopics anywhere in it)."""
+    columns = load_columns(folder, ["coref_chain", "subtopic_id"])
+    topic_level = has_cross_subtopic_chains(chain_ids(columns), columns["subtopic_id"].to_pylist())
+    fields = [*EVAL_FIELDS, *(name for name in extra_fields if name not in EVAL_FIELDS)]
+    return load_mentions(folder, splits=(split,), columns=fields), topic_level
 
 
 def has_cross_subtopic_chains(chains: Sequence[str], subtopics: Sequence[str]) -> bool:
@@ -134,10 +264,15 @@ def _clusters(rows: Sequence[int], labels: Sequence[Hashable]) -> list[list[int]
     return list(grouped.values())
 
 
-def score_setting(rows: Sequence[int], gold: Sequence[Hashable], predicted: Sequence[Hashable]) -> dict[str, float]:
-    """MUC, B3, CEAFe and CoNLL of one setting, truncated like v8.01's printout (step 3), by SCORE_COLUMNS."""
+def score_setting(
+    rows: Sequence[int], gold: Sequence[Hashable], predicted: Sequence[Hashable], remove_singletons: bool = False
+) -> dict[str, float]:
+    """MUC, B3, CEAFe and CoNLL of one setting, truncated like v8.01's printout (step 3), by SCORE_COLUMNS;
+    ``remove_singletons``: one-mention chains of key and response removed first."""
     names = [metric.name for metric in PROTOCOL_METRICS]
-    scores = score_clusters(_clusters(rows, gold), _clusters(rows, predicted), names)
+    scores = score_clusters(
+        _clusters(rows, gold), _clusters(rows, predicted), names, remove_singletons=remove_singletons
+    )
     result: dict[str, float] = {}
     for metric in PROTOCOL_METRICS:
         score = scores[metric.name]
@@ -149,12 +284,20 @@ def score_setting(rows: Sequence[int], gold: Sequence[Hashable], predicted: Sequ
 
 
 def run_protocol(
-    dataset: str, table: pa.Table, predicted: Sequence[Hashable], topic_level: bool, split: str = "test"
+    dataset: str,
+    table: pa.Table,
+    predicted: Sequence[Hashable],
+    topic_level: bool,
+    split: str = "test",
+    protocol: Protocol = UCDCR,
 ) -> ProtocolResult:
     """Score a clustering of ``table``'s rows (``predicted[i]`` = cluster label of row i) with the protocol.
 
     ``table`` needs EVAL_FIELDS and ``type``; only its evaluated rows of ``split`` are read from ``predicted``.
+    topic_level (ucdcr protocol): whether topic-level settings are scored too.
     """
+    if protocol.standard:
+        return _run_standard(dataset, table, predicted, split, protocol)
     rows = evaluation_rows(table, split)
     gold = chain_ids(table)
     result = ProtocolResult(dataset, topic_level, len(rows))
@@ -163,6 +306,23 @@ def run_protocol(
     all_kinds = table[KIND_COLUMN].to_pylist()
     kinds = {all_kinds[i] for i in rows}
     result.means = dataset_means(dataset, result.settings, kinds)
+    return result
+
+
+def _run_standard(
+    dataset: str, table: pa.Table, predicted: Sequence[Hashable], split: str, protocol: Protocol
+) -> ProtocolResult:
+    """The standard protocol: the split as one meta-document, both types together and each type alone."""
+    rows = evaluation_rows(table, split, protocol)
+    gold = chain_ids(table)
+    all_kinds = table[KIND_COLUMN].to_pylist()
+    kinds = sorted({all_kinds[i] for i in rows}, key=TYPES.index)
+    result = ProtocolResult(dataset, True, len(rows))
+    for kind in ("", *kinds) if len(kinds) > 1 else ("",):
+        members = [i for i in rows if not kind or all_kinds[i] == kind]
+        scores = score_setting(members, gold, predicted, remove_singletons=not protocol.singletons)
+        result.settings.append(SettingResult(Setting("topic", META_DOCUMENT, kind), len(members), scores))
+    result.means = dataset_means(dataset, result.settings, set(kinds))
     return result
 
 

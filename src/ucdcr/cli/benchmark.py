@@ -14,17 +14,26 @@ from ucdcr.cli.common import (
     DataDirOption,
     DatasetsOption,
     FormatOption,
+    LevelOption,
     OutputOption,
+    ProtocolChoice,
+    ProtocolOption,
+    RemoveSingletonsOption,
+    TopicsChoice,
+    TopicsOption,
     check_format,
     console,
     err_console,
     friendly_errors,
+    protocol_of,
     selected_datasets,
 )
 
 HELP = (
     "Benchmark CDCR systems: fit on each dataset's train split, tune on its val split, predict its test split, "
-    "score with the uCDCR protocol (as `ucdcr evaluate`).\n\n"
+    "score with the chosen protocol (as `ucdcr evaluate`): --protocol ucdcr (the paper's, default) or standard "
+    "(the published ECB+ results': every gold mention, singletons kept, clustering within topics, one "
+    "meta-document). A system sees every test mention without gold-derived fields.\n\n"
     "Systems: head-lemma, lemma-pairs, embedding, pairwise (the last two need the `embed` extra), systems of the "
     "entry-point group ucdcr.systems, or your own as module:attribute (a ucdcr.systems.System subclass). A dataset "
     "without a train split uses the model fitted on the dataset with the most training mentions, tuned on its own "
@@ -47,9 +56,10 @@ def register(app: typer.Typer) -> None:
         ] = None,
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
-        level: Annotated[
-            str, typer.Option("--level", metavar="LEVEL", help="Evaluation unit: subtopic or topic.")
-        ] = "subtopic",
+        protocol: ProtocolOption = ProtocolChoice.UCDCR,
+        level: LevelOption = None,
+        topics: TopicsOption = TopicsChoice.GOLD,
+        remove_singletons: RemoveSingletonsOption = False,
         fmt: FormatOption = None,
         transfer: Annotated[
             bool, typer.Option("--transfer", help="Also fit on each dataset and test on every other (matrix).")
@@ -67,11 +77,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+        from ucdcr.report.benchmark_tables import benchmark_tables
         from ucdcr.report.tables import print_tables
         from ucdcr.systems.registry import BUILTIN
         from ucdcr.systems.runner import benchmark
 
         check_format(fmt)
+        chosen = protocol_of(protocol, level, topics, remove_singletons)
         names = [name.strip() for name in systems.split(",") if name.strip()] if systems else list(BUILTIN)
         folders = selected_datasets(data_dir, datasets)
         with Progress(
@@ -87,8 +99,8 @@ def register(app: typer.Typer) -> None:
             def show(description: str, done: int, total: int) -> None:
                 bar.update(task, description=description, completed=done, total=total)
 
-            result = benchmark(names, folders, level, transfer, cache_dir, show, recompute)  # type: ignore[arg-type]
-        print_tables(result.tables(), fmt, console, output)
+            result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute)
+        print_tables(benchmark_tables(result), fmt, console, output)
         err_console.print(
             f"{len(result.runs)} runs ({result.reused} reused from {result.results_file}) in {result.seconds:.1f} s, "
             f"{result.encoding_seconds:.1f} s of it encoding",

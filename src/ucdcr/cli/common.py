@@ -16,8 +16,9 @@ import functools
 import os
 import traceback
 from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -25,6 +26,9 @@ from rich.text import Text
 
 from ucdcr.errors import UcdcrError
 from ucdcr.report.tables import FORMATS
+
+if TYPE_CHECKING:
+    from ucdcr.analysis.protocol import Protocol
 
 console = Console()
 err_console = Console(stderr=True)
@@ -199,6 +203,73 @@ FormatOption = Annotated[
         help=f"Print as {'|'.join(FORMATS)} (default: tables fitted to the terminal; Markdown when piped).",
     ),
 ]
+
+
+class ProtocolChoice(StrEnum):
+    UCDCR = "ucdcr"
+    STANDARD = "standard"
+
+
+class LevelChoice(StrEnum):
+    SUBTOPIC = "subtopic"
+    TOPIC = "topic"
+
+
+class TopicsChoice(StrEnum):
+    GOLD = "gold"
+    PREDICTED = "predicted"
+
+
+ProtocolOption = Annotated[
+    ProtocolChoice,
+    typer.Option(
+        "--protocol",
+        case_sensitive=False,
+        help="ucdcr: the paper's protocol (settings per subtopic/topic, non-singleton chains); standard: the "
+        "published ECB+ protocol (every gold mention, singletons kept, clustering within topics, the split scored "
+        "as one meta-document).",
+    ),
+]
+LevelOption = Annotated[
+    LevelChoice | None,
+    typer.Option(
+        "--level", case_sensitive=False, help="ucdcr protocol: the unit clustered and scored (default subtopic)."
+    ),
+]
+TopicsOption = Annotated[
+    TopicsChoice,
+    typer.Option(
+        "--topics",
+        case_sensitive=False,
+        help="standard protocol: cluster within gold topics or within document clusters predicted from the texts.",
+    ),
+]
+RemoveSingletonsOption = Annotated[
+    bool,
+    typer.Option(
+        "--remove-singletons",
+        help="standard protocol: remove one-mention chains from key and response before scoring (Cattan et al. 2021).",
+    ),
+]
+
+
+def protocol_of(
+    name: ProtocolChoice,
+    level: LevelChoice | None = None,
+    topics: TopicsChoice = TopicsChoice.GOLD,
+    remove_singletons: bool = False,
+) -> Protocol:
+    """The protocol the options name; options of the other protocol are an error."""
+    from ucdcr.analysis.protocol import Protocol
+
+    if name is ProtocolChoice.STANDARD and level is not None:
+        raise UcdcrError("--level is an option of the ucdcr protocol; the standard protocol clusters within topics")
+    if name is ProtocolChoice.UCDCR and (topics is not TopicsChoice.GOLD or remove_singletons):
+        raise UcdcrError("--topics and --remove-singletons are options of --protocol standard")
+    chosen_level = (level or LevelChoice.SUBTOPIC).value
+    return Protocol(name.value, chosen_level, topics.value, not remove_singletons)  # type: ignore[arg-type]
+
+
 OutputOption = Annotated[
     Path | None,
     typer.Option("--output", "-o", metavar="FILE", callback=_writable_file, help="Write the output to this file."),

@@ -1,4 +1,5 @@
-"""`ucdcr evaluate PREDICTIONS`: score a system's clusters with the uCDCR protocol (the baseline's protocol).
+"""`ucdcr evaluate PREDICTIONS`: score a system's clusters with the uCDCR protocol (the baseline's protocol) or the
+standard one (``--protocol standard``, :class:`ucdcr.analysis.protocol.Protocol`).
 
 PREDICTIONS: JSON {mention_id: cluster}, JSON [{"mention_id": ..., "cluster": ...}], CSV with the columns
 ``mention_id`` and ``cluster``, or a CoNLL-2012 response matched to the gold mentions by document key, sentence
@@ -23,10 +24,14 @@ from ucdcr.cli.common import (
     DatasetsOption,
     FormatOption,
     OutputOption,
+    ProtocolChoice,
+    ProtocolOption,
+    RemoveSingletonsOption,
     check_format,
     console,
     err_console,
     friendly_errors,
+    protocol_of,
     selected_datasets,
 )
 from ucdcr.errors import UcdcrError
@@ -34,7 +39,9 @@ from ucdcr.records import SPLITS
 
 HELP = (
     "Score predicted clusters with the uCDCR protocol (the baseline's: settings per subtopic and topic; MUC, B3, "
-    "CEAFe, CoNLL).\n\n"
+    "CEAFe, CoNLL), or with --protocol standard (the published ECB+ protocol: every gold mention scored, singletons "
+    "kept unless --remove-singletons, the split as one meta-document; cluster ids are taken as given, so a cluster "
+    "may span topics).\n\n"
     'PREDICTIONS is one of: a JSON object {"mention_id": cluster}; a JSON list of {"mention_id": ..., '
     '"cluster": ...}; a CSV with the columns mention_id and cluster; or a CoNLL-2012 response whose token lines '
     "start with document key, sentence and token number, as `ucdcr export conll` writes them (chain ids are global "
@@ -58,6 +65,8 @@ def register(app: typer.Typer) -> None:
         split: Annotated[
             str, typer.Option("--split", help="The split to evaluate: test, or val to tune a system (or train).")
         ] = "test",
+        protocol: ProtocolOption = ProtocolChoice.UCDCR,
+        remove_singletons: RemoveSingletonsOption = False,
         fmt: FormatOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print every mean and setting as JSON.")] = False,
         per_setting: Annotated[bool, typer.Option("--per-setting", help="Also list every setting's scores.")] = False,
@@ -70,14 +79,18 @@ def register(app: typer.Typer) -> None:
         check_format(fmt)
         if split not in SPLITS:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
+        chosen = protocol_of(protocol, remove_singletons=remove_singletons)
         predicted = read_predictions(predictions)
-        evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets), split)
+        evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets), split, chosen)
         for note in evaluation.notes:
             err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
         if as_json:
-            _write_json({"split": split, **results_json(evaluation.results), "notes": evaluation.notes}, output)
+            summary = {"split": split, "protocol": chosen.label, **results_json(evaluation.results)}
+            _write_json({**summary, "notes": evaluation.notes}, output)
             return
-        title = f"evaluation of {predictions.name}" + ("" if split == "test" else f" ({split} split)")
+        title = f"evaluation of {predictions.name}, {chosen.label} protocol" + (
+            "" if split == "test" else f" ({split} split)"
+        )
         print_tables(evaluation_tables(evaluation.results, title, per_setting), fmt, console, output)
 
 

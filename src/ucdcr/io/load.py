@@ -516,6 +516,22 @@ def load_documents(folder: str | Path) -> pa.Table | None:
     return conform(read_parquet(path, wanted.names), wanted, path)
 
 
+def load_tokens(folder: str | Path, split: str | None = None) -> pa.Table:
+    """The token table (all_documents.parquet, every column of the schema it has) of a dataset folder, of one
+    split or all; an error where the dataset's texts are not redistributed (no such file)."""
+    path = Path(folder) / DOCUMENTS_PARQUET
+    if not path.is_file():
+        raise UcdcrError(
+            f"{path} does not exist: this dataset's texts are not redistributed, so it has no document table"
+        )
+    table = conform(
+        read_parquet(path, [name for name in DOCUMENT_SCHEMA.names if name in parquet_columns(path)]),
+        DOCUMENT_SCHEMA,
+        path,
+    )
+    return table if split is None else table.filter(pc.equal(table["split"], split))
+
+
 def load_columns(folder: str | Path, columns: Sequence[str]) -> pa.Table:
     """Scalar mention fields of every split, without the event/entity type: read from all_mentions.parquet when
     there is one (cheap, any layout), else from the JSON files."""

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ucdcr.analysis.protocol import DatasetMean, ucdcr_means
+from ucdcr.analysis.protocol import DatasetMean, Protocol, ucdcr_means
 from ucdcr.report.tables import ResultTable
+from ucdcr.systems.runner import Benchmark
 from ucdcr.systems.store import StoredRun
 
 F1_COLUMNS = {"MUC": "F1_MUC", "B3": "F1_B3", "CEAFe": "F1_CEAF_E", "CoNLL": "F1_CONLL"}
@@ -28,9 +29,12 @@ def in_domain(runs: Sequence[StoredRun]) -> list[StoredRun]:
     return [run for run in runs if run.setting in IN_DOMAIN]
 
 
-def score_table(runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], level: str) -> ResultTable:
+def score_table(
+    runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], protocol: Protocol
+) -> ResultTable:
     """Scores of every dataset, system and type, and the mean rows per system (module docstring)."""
-    table = ResultTable(f"Benchmark: {level} level (F1)", ["Dataset", "System", "Type", *F1_COLUMNS])
+    table = ResultTable(f"Benchmark, {protocol.label} protocol (F1)", ["Dataset", "System", "Type", *F1_COLUMNS])
+    level = protocol.level
     chosen = in_domain(runs)
     for dataset in datasets:
         for system in systems:
@@ -47,6 +51,7 @@ def score_table(runs: Sequence[StoredRun], systems: Sequence[str], datasets: Seq
                 kind = mean.type or "joint"
                 scores = {name: mean.scores[column] for name, column in F1_COLUMNS.items()}
                 table.add({"Dataset": f"{label} ({mean.settings})", "System": system, "Type": kind, **scores})
+    table.notes.append(f"Protocol: {protocol.describe()}.")
     table.notes.append(
         "Means: unweighted over datasets (number in brackets). Which splits each number was fitted and tuned on: "
         "see the models table."
@@ -133,29 +138,40 @@ def transfer_matrix(runs: Sequence[StoredRun], system: str, datasets: Sequence[s
     return matrix
 
 
-def leaderboard_table(runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str]) -> ResultTable:
-    """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean."""
-    table = ResultTable("Leaderboard: CoNLL F1 (joint)", ["System", *datasets, "mean"])
+def leaderboard_table(
+    runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], protocol: Protocol
+) -> ResultTable:
+    """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean over the datasets the
+    system has a number for (their count in the column ``n``)."""
+    table = ResultTable(f"Leaderboard, {protocol.label} protocol: CoNLL F1 (joint)", ["System", *datasets, "mean", "n"])
     chosen = in_domain(runs)
     for system in systems:
         row: dict[str, object] = {"System": system}
         values = []
         for dataset in datasets:
             run = next((r for r in chosen if r.system == system and r.dataset == dataset), None)
-            row[dataset] = run.score() if run else None
-            if run is not None and run.score() is not None:
-                values.append(run.score())
-        row["mean"] = sum(v for v in values if v is not None) / len(values) if values else None
+            value = run.score() if run else None
+            row[dataset] = value
+            if value is not None:
+                values.append(value)
+        row["mean"] = sum(values) / len(values) if values else None
+        row["n"] = len(values)
         table.add(row)
+    table.notes.append(f"Protocol: {protocol.describe()}. n: the datasets averaged in the mean.")
     return table
 
 
-def benchmark_tables(
-    runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], level: str
-) -> list[ResultTable]:
+def benchmark_tables(result: Benchmark) -> list[ResultTable]:
     """What ``ucdcr benchmark`` prints: scores, models, and the transfer matrices when there are transfer runs."""
+    return run_tables(result.runs, result.systems, result.datasets, result.protocol)
+
+
+def run_tables(
+    runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], protocol: Protocol
+) -> list[ResultTable]:
+    """The tables of :func:`benchmark_tables` from stored runs of one protocol."""
     return [
-        score_table(runs, systems, datasets, level),
+        score_table(runs, systems, datasets, protocol),
         models_table(runs, systems, datasets),
         *transfer_tables(runs, systems, datasets),
     ]

@@ -152,7 +152,8 @@ BENCHMARK_TITLE = "Benchmark of CDCR systems (`ucdcr benchmark`)"
 def _benchmark_section(
     report: Report, folders: dict[str, Path], out_dir: Path, cache_dir: Path | None
 ) -> list[FigureEntry]:
-    """The stored benchmark runs of these datasets (subtopic level, else topic): tables and transfer heatmaps."""
+    """The stored benchmark runs of these datasets, one section per protocol: tables and transfer heatmaps."""
+    from ucdcr.analysis.protocol import Protocol, protocol_order
     from ucdcr.report import benchmark_tables as bench
     from ucdcr.systems.cache import default_cache_dir
     from ucdcr.systems.registry import BUILTIN
@@ -165,39 +166,39 @@ def _benchmark_section(
         for run in stored
         if run.datasets and all(fingerprints.get(name) == value for name, value in run.datasets.items())
     ]
-    level = "subtopic" if any(run.level == "subtopic" for run in runs) else "topic"
-    runs = sorted((run for run in runs if run.level == level), key=lambda run: run.key)
-    if not runs:
-        return []
-    present = {run.system for run in runs}
-    systems = [name for name in BUILTIN if name in present] + sorted(present - set(BUILTIN))
-    datasets = [name for name in folders if any(run.dataset == name for run in runs)]
-    tables = [bench.leaderboard_table(runs, systems, datasets), *bench.benchmark_tables(runs, systems, datasets, level)]
-    report.sections.append(Section(BENCHMARK_TITLE, tables))
-    result = []
-    for system in systems:
-        matrix = bench.transfer_matrix(runs, system, datasets)
-        if matrix:
-            file = f"figures/transfer_{system}.png"
-            figures.plot_heatmap(matrix, datasets, f"{system}: CoNLL F1 ({level} level)", out_dir / file)
-            result.append(
-                FigureEntry(
-                    f"Transfer matrix of {system}",
-                    "CoNLL F1 (events and entities together) of the model fitted on the row's train split and tuned "
-                    "on its val split, tested on the column's test split; the diagonal is in-domain.",
-                    file,
+    result: list[FigureEntry] = []
+    for label in sorted({run.protocol for run in runs}, key=protocol_order):
+        protocol = Protocol.from_label(label)
+        chosen = sorted((run for run in runs if run.protocol == label), key=lambda run: run.key)
+        present = {run.system for run in chosen}
+        systems = [name for name in BUILTIN if name in present] + sorted(present - set(BUILTIN))
+        datasets = [name for name in folders if any(run.dataset == name for run in chosen)]
+        leaderboard = bench.leaderboard_table(chosen, systems, datasets, protocol)
+        tables = [leaderboard, *bench.run_tables(chosen, systems, datasets, protocol)]
+        report.sections.append(Section(f"{BENCHMARK_TITLE}, {label} protocol", tables))
+        for system in systems:
+            matrix = bench.transfer_matrix(chosen, system, datasets)
+            if matrix:
+                file = f"figures/transfer_{system}_{label.replace('/', '_')}.png"
+                figures.plot_heatmap(matrix, datasets, f"{system}: CoNLL F1 ({label} protocol)", out_dir / file)
+                result.append(
+                    FigureEntry(
+                        f"Transfer matrix of {system} ({label} protocol)",
+                        "CoNLL F1 (events and entities together) of the model fitted on the row's train split and "
+                        "tuned on its val split, tested on the column's test split; the diagonal is in-domain.",
+                        file,
+                    )
                 )
-            )
     return result
 
 
 def _dataset_data(name: str, folder: Path) -> DatasetData:
-    from ucdcr.api import load
+    from ucdcr.io.load import load_tokens
     from ucdcr.schema import DOCUMENTS_PARQUET
 
     mentions = load_mentions(folder, columns=REPORT_FIELDS)
     if (folder / DOCUMENTS_PARQUET).is_file():
-        return DatasetData(name, mentions, _texts_from_documents(load(folder, kind="documents")), False)
+        return DatasetData(name, mentions, _texts_from_documents(load_tokens(folder)), False)
     contexts = load_mentions(folder, columns=("conll_doc_key", "mention_context"))
     return DatasetData(name, mentions, _texts_from_contexts(contexts), True)
 

@@ -13,22 +13,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from ucdcr.analysis.baseline import run_baseline
-from ucdcr.analysis.chains import chain_ids, scopes
+from ucdcr.analysis.chains import scopes
 from ucdcr.analysis.diversity import TABLE5_COLUMNS, chain_diversity, scope_diversity, table5_row
 from ucdcr.analysis.evaluate import SPAN_COLUMNS, Evaluation, Predictions, evaluate_predictions
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
 from ucdcr.analysis.protocol import (
-    EVAL_FIELDS,
     LEVELS,
     PARTS,
     PROTOCOL_METRICS,
     TYPES,
+    UCDCR,
     DatasetMean,
+    Protocol,
     ProtocolResult,
-    has_cross_subtopic_chains,
+    load_for_protocol,
     ucdcr_means,
 )
 from ucdcr.analysis.stats import (
@@ -44,7 +43,7 @@ from ucdcr.analysis.stats import (
     ucdcr_table4_row,
 )
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import dataset_id, load_columns, load_documents, load_mentions
+from ucdcr.io.load import dataset_id, load_documents, load_mentions
 from ucdcr.registry import all_specs
 from ucdcr.report.tables import ResultTable
 from ucdcr.schema import BUILD_REPORT
@@ -258,14 +257,6 @@ def _histogram_table(metric: str, counts: dict[str, list[int]]) -> ResultTable:
 # --- the uCDCR protocol (ucdcr baseline, ucdcr evaluate) ------------------------------------------------------
 
 
-def load_for_protocol(folder: Path, split: str = "test", extra_fields: Sequence[str] = ()) -> tuple[pa.Table, bool]:
-    """A dataset's test (or ``split``) mentions for the protocol, and whether it is also evaluated per topic (it
-    has chains that cross subtopics anywhere in the dataset)."""
-    columns = load_columns(folder, ["coref_chain", "subtopic_id"])
-    topic_level = has_cross_subtopic_chains(chain_ids(columns), columns["subtopic_id"].to_pylist())
-    return load_mentions(folder, splits=(split,), columns=[*EVAL_FIELDS, *extra_fields]), topic_level
-
-
 def baseline_results(folders: dict[str, Path]) -> list[ProtocolResult]:
     """The same-head-lemma baseline with the uCDCR protocol on each dataset folder."""
     return [run_baseline(name, *load_for_protocol(folder)) for name, folder in folders.items()]
@@ -276,14 +267,16 @@ def baseline_tables(folders: dict[str, Path], per_setting: bool = False) -> list
     return result_tables(baseline_results(folders), BASELINE_TITLE, per_setting)
 
 
-def evaluation_results(predictions: Predictions, folders: Mapping[str, Path], split: str = "test") -> Evaluation:
-    """Predictions (see :func:`ucdcr.analysis.evaluate.read_predictions`) scored with the uCDCR protocol on the
+def evaluation_results(
+    predictions: Predictions, folders: Mapping[str, Path], split: str = "test", protocol: Protocol = UCDCR
+) -> Evaluation:
+    """Predictions (see :func:`ucdcr.analysis.evaluate.read_predictions`) scored with ``protocol`` on the
     ``split`` mentions of each dataset folder, with notes on what was ignored or filled in."""
     tables, topic_levels = {}, {}
     extra = SPAN_COLUMNS if predictions.needs_spans else ()
     for name, folder in folders.items():
         tables[name], topic_levels[name] = load_for_protocol(folder, split, extra)
-    return evaluate_predictions(predictions, tables, topic_levels, split)
+    return evaluate_predictions(predictions, tables, topic_levels, split, protocol)
 
 
 def evaluation_tables(results: Sequence[ProtocolResult], title: str, per_setting: bool = False) -> list[ResultTable]:

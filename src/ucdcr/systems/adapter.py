@@ -1,16 +1,19 @@
-"""The benchmark's one door into the evaluation protocol, the loader and the atomic writer.
+"""The benchmark's one door into the evaluation protocols, the loader and the atomic writer.
 
 Every call that :mod:`ucdcr.systems` makes into code it does not own goes through this module, so that a change
-of home of the protocol (:mod:`ucdcr.analysis.protocol`, with the checks of :mod:`ucdcr.analysis.evaluate`), of
-the loader (:mod:`ucdcr.io.load`, :mod:`ucdcr.api`) or of the atomic writer is re-pointed here and nowhere else.
+of home of the protocols (:mod:`ucdcr.analysis.protocol`, with the checks of :mod:`ucdcr.analysis.evaluate`), of
+the loader (:mod:`ucdcr.io.load`) or of the atomic writer is re-pointed here and nowhere else. It imports only
+layers below the systems (analysis, io, registry): never the public API or the report.
 
 What the benchmark takes from them:
 
-- the protocol: which mentions are evaluated (:func:`evaluated_rows`), the scoring of a clustering
-  (:func:`score`), the paper baseline's clustering (:func:`head_lemma_labels`), the levels;
+- the protocols: which mentions are scored (:func:`evaluated_rows`), the scoring of a clustering (:func:`score`),
+  the paper baseline's clustering (:func:`head_lemma_labels`), labels made unique per unit (:func:`unit_scoped`),
+  the levels;
 - the check of ``ucdcr evaluate`` that cluster ids are strings or numbers (:func:`cluster_label`, same messages;
   the runner scores through :func:`ucdcr.analysis.evaluate.evaluate` itself);
 - the loader: a dataset split with every mention field (:func:`load_split`), its token table (:func:`load_tokens`);
+- the dataset declarations: which mention fields are gold-derived (:func:`gold_fields`);
 - the atomic writer (:func:`write_json`).
 """
 
@@ -26,54 +29,67 @@ from ucdcr.analysis.evaluate import cluster_label
 from ucdcr.analysis.protocol import (
     EVAL_FIELDS,
     LEVELS,
+    PREDICTED_TOPIC,
     Level,
+    Protocol,
     ProtocolResult,
     evaluation_rows,
+    load_for_protocol,
     run_protocol,
+    unit_scoped,
 )
 from ucdcr.io.atomic import write_json
-from ucdcr.report.paper_tables import load_for_protocol
-from ucdcr.schema import MENTION_FIELDS
+from ucdcr.io.load import dataset_id
+from ucdcr.io.load import load_tokens as load_token_table
+from ucdcr.registry import gold_fields_of
+from ucdcr.schema import DOCUMENTS_PARQUET, MENTION_FIELDS
 
 __all__ = [
     "LEVELS",
+    "PREDICTED_TOPIC",
     "Level",
+    "Protocol",
     "ProtocolResult",
     "cluster_label",
     "evaluated_rows",
+    "gold_fields",
     "head_lemma_labels",
     "load_split",
     "load_tokens",
     "score",
+    "unit_scoped",
     "write_json",
 ]
 
 
 def load_split(folder: Path, split: str) -> tuple[pa.Table, bool]:
-    """Every mention field (and ``type``) of one split of a dataset folder, and whether the protocol also
+    """Every mention field (and ``type``) of one split of a dataset folder, and whether the ucdcr protocol also
     evaluates the dataset per topic (it has chains that cross subtopics)."""
     return load_for_protocol(folder, split, [name for name in MENTION_FIELDS if name not in EVAL_FIELDS])
 
 
 def load_tokens(folder: Path, split: str) -> pa.Table | None:
     """The token table rows (all_documents.parquet) of one split, or None where texts are not shared."""
-    from ucdcr.api import load
-    from ucdcr.schema import DOCUMENTS_PARQUET
-
     if not (folder / DOCUMENTS_PARQUET).is_file():
         return None
-    return load(folder, split=split, kind="documents")
+    return load_token_table(folder, split)
 
 
-def evaluated_rows(table: pa.Table, split: str) -> list[int]:
-    """The rows of ``table`` the protocol evaluates (non-singleton mentions of chains it keeps)."""
-    return evaluation_rows(table, split)
+def gold_fields(folder: Path) -> tuple[str, ...]:
+    """The mention fields of a dataset folder that come from the gold chains or from annotation beyond the spans,
+    as its dataset declares them (the default set for a folder of no registered dataset)."""
+    return gold_fields_of(dataset_id(folder) or "")
 
 
-def score(dataset: str, table: pa.Table, labels: Sequence[Hashable], level: Level, split: str) -> ProtocolResult:
+def evaluated_rows(table: pa.Table, split: str, protocol: Protocol) -> list[int]:
+    """The rows of ``table`` the protocol scores."""
+    return evaluation_rows(table, split, protocol)
+
+
+def score(dataset: str, table: pa.Table, labels: Sequence[Hashable], protocol: Protocol, split: str) -> ProtocolResult:
     """The protocol's scores of a clustering of ``table``'s rows (``labels[i]``: cluster of row i; rows that are
-    not evaluated are not read). Topic-level settings are scored only for ``level="topic"``."""
-    return run_protocol(dataset, table, labels, level == "topic", split)
+    not scored are not read). With the ucdcr protocol, topic-level settings are scored only at level topic."""
+    return run_protocol(dataset, table, labels, protocol.level == "topic", split, protocol)
 
 
 def head_lemma_labels(table: pa.Table) -> list[Hashable]:

@@ -10,17 +10,22 @@ A system is a subclass of :class:`System` with up to three methods, called in th
    never share a cluster whatever ids they get.
 3. ``describe() -> str``: what was learned (a threshold, a model), printed beside the scores. Default: "".
 
-What a split holds (:class:`SplitData`):
+What a split holds (:class:`SplitData`), whatever the protocol:
 
-- train: every mention of the split, gold fields included (``coref_chain``, ``is_singleton``, ...);
-- val: the mentions the protocol evaluates (non-singleton mentions of kept chains), gold fields included, so a
-  system can score a clustering of them with :meth:`SplitData.conll_f1` to tune itself;
-- test: the mentions the protocol evaluates, WITHOUT the gold fields :data:`GOLD_FIELDS`; the token table (where
-  texts are shared) without its gold ``reference`` column.
+- train and val: every mention of the split (singletons included), gold fields included (``coref_chain``,
+  ``is_singleton``, ...); a system can score a clustering of val's rows with :meth:`SplitData.conll_f1` (the
+  run's protocol) to tune itself;
+- test: every mention of the split, as a real system would get them with gold mentions: tokens, position,
+  sentence and context, document and unit, the coarse kind (``type``) and ucdcr's own predicted features (spaCy
+  head, lemma, POS, NER) — WITHOUT the fields its dataset declares gold-derived (the chain, the singleton flag,
+  fine types, descriptions, relation types: :func:`ucdcr.registry.gold_fields_of`), and the token table without
+  its gold ``reference`` column. It holds no path to the dataset and no sign of which mentions are scored: the
+  protocol selects those from the predictions and the gold alike, afterwards.
 
-Every table has the 29 mention fields of :data:`ucdcr.schema.MENTION_SCHEMA` (minus the hidden ones) plus
-``type`` ("event"/"entity": the file of the mention; known for gold mentions, as the protocol scores the types
-apart). A system must not change them. Systems are registered by name (:mod:`ucdcr.systems.registry`).
+Every table has the mention fields of :data:`ucdcr.schema.MENTION_SCHEMA` (minus the hidden ones) plus ``type``
+("event"/"entity": the file of the mention, the coarse kind given with gold mentions) and, when the run clusters
+within predicted topics, :data:`~ucdcr.analysis.protocol.PREDICTED_TOPIC`. A system must not change them. Systems
+are registered by name (:mod:`ucdcr.systems.registry`).
 """
 
 from __future__ import annotations
@@ -34,13 +39,10 @@ from typing import Any, ClassVar, TypeVar
 import pyarrow as pa
 
 from ucdcr.systems import adapter
-from ucdcr.systems.adapter import Level
+from ucdcr.systems.adapter import Level, Protocol, unit_scoped
 
 T = TypeVar("T")
 
-GOLD_FIELDS: tuple[str, ...] = ("coref_chain", "is_singleton", "description", "coref_type")
-"""Mention fields that carry the gold chains (the chain id, whether it is a singleton, the ECB+ chain description,
-the coreference relation): hidden from the test split."""
 GOLD_TOKEN_COLUMN = "reference"
 """The token table's CoNLL coreference column (gold chains): hidden from the test split."""
 
@@ -49,20 +51,21 @@ GOLD_TOKEN_COLUMN = "reference"
 class SplitData:
     """The mentions of one split of one dataset, as a system sees them (see the module docstring).
 
-    dataset: the dataset's name; split: "train", "val" or "test"; level: the evaluation unit ("subtopic" or
-    "topic"); mentions: the table; folder: the dataset folder (the token table is read from it on first use);
-    gold: whether the gold fields are present (train and val); cache_dir: where encoder outputs are cached
-    (:mod:`ucdcr.systems.cache`; None: the user cache dir); token_table: the token table, if given directly.
+    dataset: the dataset's name; split: "train", "val" or "test"; protocol: the run's protocol (its
+    :attr:`~ucdcr.analysis.protocol.Protocol.unit_column` names the units a system clusters within); mentions: the
+    table; gold: whether the gold fields are present (train and val); cache_dir: where encoder outputs are cached
+    (:mod:`ucdcr.systems.cache`; None: the user cache dir); token_table: the token table, or token_loader: a
+    function that reads it on first use (None where texts are not shared).
     """
 
     dataset: str
     split: str
-    level: Level
+    protocol: Protocol
     mentions: pa.Table
-    folder: Path | None = None
     gold: bool = True
     cache_dir: Path | None = None
     token_table: pa.Table | None = field(default=None, repr=False)
+    token_loader: Callable[[], pa.Table | None] | None = field(default=None, repr=False)
 
     def column(self, name: str) -> list[Any]:
         """One mention field as a Python list (converted once)."""
@@ -90,20 +93,21 @@ class SplitData:
         """The token table rows of this split (all_documents.parquet), or None where texts are not shared."""
         if self.token_table is not None:
             return self.token_table
-        if self.folder is None:
-            return None
-        table = adapter.load_tokens(self.folder, self.split)
-        if table is not None and not self.gold and GOLD_TOKEN_COLUMN in table.column_names:
-            table = table.drop_columns([GOLD_TOKEN_COLUMN])
-        return table
+        return self.token_loader() if self.token_loader is not None else None
+
+    @property
+    def level(self) -> Level:
+        """The run's level: ``subtopic`` or ``topic``."""
+        return self.protocol.level
 
     @property
     def unit_column(self) -> str:
-        """The mention field naming the evaluation unit: ``subtopic_id`` or ``topic_id``."""
-        return "topic_id" if self.level == "topic" else "subtopic_id"
+        """The mention field naming the unit a system clusters within (``subtopic_id``, ``topic_id`` or the
+        predicted topic)."""
+        return self.protocol.unit_column
 
     def units(self, by_type: bool = False) -> list[list[int]]:
-        """The rows of each evaluation unit (and, with ``by_type``, of each unit and type), in sorted unit order."""
+        """The rows of each unit (and, with ``by_type``, of each unit and type), in sorted unit order."""
         units = self.column(self.unit_column)
         kinds = self.column("type") if by_type else [""] * len(units)
         groups: dict[tuple[str, str], list[int]] = {}
@@ -112,11 +116,13 @@ class SplitData:
         return [groups[key] for key in sorted(groups)]
 
     def conll_f1(self, labels: Sequence[Hashable]) -> float:
-        """The protocol's mean CoNLL F1 (events and entities together) over this split's units at its level for
-        a clustering of its rows (``labels[i]``: cluster of row i); the split must hold the gold fields."""
+        """The run's protocol's CoNLL F1 (events and entities together) for a clustering of this split's rows
+        (``labels[i]``: cluster of row i; clusters never span two units); the split must hold the gold fields.
+        ucdcr protocol: the mean over the split's units at its level; standard: the split as one meta-document."""
         if not self.gold:
             raise ValueError(f"{self.dataset} {self.split}: no gold chains to score against")
-        result = adapter.score(self.dataset, self.mentions, labels, self.level, self.split)
+        scoped = unit_scoped(labels, self.column(self.unit_column))
+        result = adapter.score(self.dataset, self.mentions, scoped, self.protocol, self.split)
         joint = [mean for mean in result.means if mean.level == self.level and mean.type == ""]
         return joint[0].scores["F1_CONLL"] if joint else 0.0
 
@@ -126,7 +132,7 @@ class System:
 
     name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for
     trainable systems only); needs_encoder: whether it needs the ``embed`` extra; version: change it when the system
-    changes, so that stored results are not reused.
+    changes (stored results are keyed by it, by the system's code and configuration too).
     """
 
     name: ClassVar[str] = ""

@@ -21,7 +21,6 @@ document_cosine            cosine of the documents' TF-IDF vectors (1 in one doc
 same_document              1/0
 same_sentence              1/0
 same_ner                   2 same named-entity label, 1 both "O", 0 different
-same_mention_type          the datasets' own mention_type labels equal
 same_head_pos              head parts of speech equal
 token_overlap              Jaccard overlap of the lower-cased mention tokens
 sentence_lemma_overlap     Jaccard overlap of the sentences' content lemmas (:mod:`ucdcr.systems.lemmas`)
@@ -56,7 +55,6 @@ FEATURES: tuple[str, ...] = (
     "same_document",
     "same_sentence",
     "same_ner",
-    "same_mention_type",
     "same_head_pos",
     "token_overlap",
     "sentence_lemma_overlap",
@@ -159,7 +157,7 @@ class RowFeatures:
     """What the pair features need of every row of one split (built once per split)."""
 
     lemmas: list[str]
-    codes: dict[str, np.ndarray]  # head, ner, is_o, mention_type, pos, document, sentence
+    codes: dict[str, np.ndarray]  # head, ner, is_o, pos, document, sentence
     tokens: sparse.csr_matrix  # rows x token vocabulary, binary
     sentence_lemmas: sparse.csr_matrix  # rows x lemma vocabulary, binary
     documents: sparse.csr_matrix  # rows x TF-IDF terms of their document, unit length
@@ -189,7 +187,6 @@ def _row_features(data: SplitData) -> RowFeatures:
         "head": _codes([head.lower() for head in data.column("mention_head")]),
         "ner": _codes(ner),
         "is_o": np.array([label == "O" for label in ner]),
-        "mention_type": _codes(data.column("mention_type")),
         "pos": _codes(data.column("mention_head_pos")),
         "document": _codes(data.column("conll_doc_key")),
         "sentence": _codes(list(zip(data.column("conll_doc_key"), data.column("sent_id"), strict=True))),
@@ -289,7 +286,6 @@ def pair_features(
         "same_document": same("document"),
         "same_sentence": same("sentence"),
         "same_ner": ner,
-        "same_mention_type": same("mention_type"),
         "same_head_pos": same("pos"),
         "token_overlap": jaccard(features.tokens, index, (first, second)),
         "sentence_lemma_overlap": jaccard(features.sentence_lemmas, index, (first, second)),

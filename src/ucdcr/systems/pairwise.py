@@ -7,8 +7,8 @@ scorer is also clustered by average-linkage agglomerative clustering), with a gr
 MiniLM mention and sentence cosines, document TF-IDF cosine, same document / sentence, NER / type / POS agreement,
 token and sentence-lemma overlap, length difference).
 
-Training pairs: every pair of evaluated mentions (non-singleton mentions of kept chains, as the protocol selects
-them) in one unit and of one type of the training split(s), labelled coreferent or not by the gold chains; their
+Training pairs: every pair of mentions (singletons included: a system never knows which mentions a protocol
+scores) in one unit and of one type of the training split(s), labelled coreferent or not by the gold chains; their
 head-lemma statistics come from the other folds of the training units (:func:`~ucdcr.systems.features.
 fold_stats`), so that no pair counts itself. Beyond :data:`MAX_PAIRS` pairs, a seeded sample of that size is
 drawn first (every coreferent pair when they are at most half of it), and features are computed for those pairs
@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from ucdcr.errors import UcdcrError
-from ucdcr.systems import adapter
 from ucdcr.systems.base import SplitData, System
 from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, tune_distance
 from ucdcr.systems.features import FOLDS, LemmaPairStats, fold_stats, pair_features, row_features
@@ -95,14 +94,12 @@ def _training_pairs(
     groups = []
     for data in train:
         chains = np.array(data.column("coref_chain"), dtype=object)
-        evaluated = set(adapter.evaluated_rows(data.mentions, data.split))
-        for index, rows in enumerate(data.units(by_type=True)):
-            kept = [row for row in rows if row in evaluated]
+        for index, kept in enumerate(data.units(by_type=True)):
             if len(kept) >= 2:
                 first, second = np.triu_indices(len(kept), 1)
                 groups.append((data, index, kept, first, second, chains[kept][first] == chains[kept][second]))
     if not groups:
-        raise UcdcrError(f"{', '.join(str(d.dataset) for d in train)}: no pair of evaluated training mentions to learn")
+        raise UcdcrError(f"{', '.join(str(d.dataset) for d in train)}: no pair of training mentions to learn")
     keep = _sample(np.concatenate([group[-1] for group in groups]))
     features, labels, offset = [], [], 0
     for data, index, kept, first, second, same in groups:

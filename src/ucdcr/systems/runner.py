@@ -1,6 +1,7 @@
 """``ucdcr benchmark``: fit each system on a train split, tune it on a val split, predict the test split, and score
-the predictions with the uCDCR protocol through :func:`ucdcr.analysis.evaluate.evaluate` (the code path of
-``ucdcr evaluate``, hence of ``ucdcr baseline``).
+the predictions with the run's protocol (:class:`~ucdcr.analysis.protocol.Protocol`: ``ucdcr`` at subtopic or topic
+level, or ``standard``) through :func:`ucdcr.analysis.evaluate.evaluate` (the code path of ``ucdcr evaluate``,
+hence of ``ucdcr baseline``).
 
 Runs (:class:`Run`): a system, the split it is fitted on, the split it is tuned on, and the dataset it is tested on.
 
@@ -13,16 +14,18 @@ Runs (:class:`Run`): a system, the split it is fitted on, the split it is tuned 
   (and tuned on it too); one without a val split is tuned on its train split. The diagonal (A = A) is the
   in-domain run where A has both splits, so it is computed once.
 
-What a system sees (:class:`~ucdcr.systems.base.SplitData`): train = every mention of the split with its gold
-fields; val = the mentions the protocol evaluates, with gold; test = the evaluated mentions without the gold fields.
-Predictions are checked as ``ucdcr evaluate`` checks a file (a cluster id that is not a string or a number, a
-prediction for a mention that is not a test mention of the dataset, a missing prediction: the same error
-messages), then scored by the same function, at the level asked (``subtopic``: the system clusters each subtopic
-and only subtopic settings are scored; ``topic``: each topic, and topic settings are scored too).
+What a system sees (:class:`~ucdcr.systems.base.SplitData`): train and val = every mention of the split with its
+gold fields; test = every mention of the split (singletons included) without the fields its dataset declares
+gold-derived, without any path to the dataset, and with no sign of which mentions the protocol scores. Units: a
+system clusters within the protocol's units (subtopics or topics; with predicted topics, the document clusters of
+:mod:`ucdcr.systems.topics`, tuned on the tuning split's gold topics); its cluster ids are made unique per unit
+before scoring. Predictions are checked as ``ucdcr evaluate`` checks a file (a cluster id that is not a string or a
+number, a prediction for a mention that is not a test mention of the dataset: the same error messages) and must
+cover every test mention; the protocol then selects what it scores from the gold and the predictions alike.
 
-Stored results (:mod:`ucdcr.systems.store`): every run is stored under a key made of the system's name and version,
-the level, the datasets' content fingerprints (and the encoder's id for encoder-based systems); a later run with
-the same key reuses the stored scores without loading a model, and ``ucdcr report`` shows them.
+Stored results (:mod:`ucdcr.systems.store`): every run is stored under a key made of the system's identity, the
+protocol, the datasets' content fingerprints (and the encoder's identity for encoder-based systems); a later run
+with the same key reuses the stored scores without loading a model, and ``ucdcr report`` shows them.
 """
 
 from __future__ import annotations
@@ -31,20 +34,21 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
+from ucdcr.records import SPLITS
 from ucdcr.systems import adapter
-from ucdcr.systems.base import GOLD_FIELDS, SplitData, System
+from ucdcr.systems.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.cache import COMPUTE_CLOCK, default_cache_dir
+from ucdcr.systems.features import document_texts
 from ucdcr.systems.registry import SystemSpec, resolve_system
 from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint
-
-if TYPE_CHECKING:
-    from ucdcr.report.tables import ResultTable
+from ucdcr.systems.topics import document_clusters, tune_threshold, with_predicted_topics
 
 Progress = Callable[[str, int, int], None]
 """progress(description, done, total): called before each step and once at the end."""
@@ -76,9 +80,10 @@ class Run:
 @dataclass
 class Benchmark:
     """The stored runs of one benchmark, and how long it took (``encoding_seconds``: computing encoder vectors and
-    sentence lemmas; ``reused``: runs taken from the results file)."""
+    sentence lemmas; ``reused``: runs taken from the results file). Its tables:
+    :func:`ucdcr.report.benchmark_tables.benchmark_tables` (``ucdcr.benchmark_tables(result)``)."""
 
-    level: adapter.Level
+    protocol: adapter.Protocol
     systems: list[str]
     datasets: list[str]
     runs: list[StoredRun] = field(default_factory=list)
@@ -88,11 +93,9 @@ class Benchmark:
     reused: int = 0
     results_file: Path | None = None
 
-    def tables(self) -> list[ResultTable]:
-        """The tables ``ucdcr benchmark`` prints (:mod:`ucdcr.report.benchmark_tables`)."""
-        from ucdcr.report.benchmark_tables import benchmark_tables
-
-        return benchmark_tables(self.runs, self.systems, self.datasets, self.level)
+    @property
+    def level(self) -> adapter.Level:
+        return self.protocol.level
 
 
 @dataclass
@@ -101,62 +104,101 @@ class _DatasetSplits:
 
     name: str
     folder: Path
-    level: adapter.Level
+    protocol: adapter.Protocol
     cache_dir: Path
     _tables: dict[str, pa.Table] = field(default_factory=dict)
     _splits: dict[str, SplitData] = field(default_factory=dict)
+    _topics: dict[str, dict[str, str]] = field(default_factory=dict)
+    _topic_notes: dict[str, str] = field(default_factory=dict)
 
     def table(self, split: str) -> pa.Table:
+        """Every mention of the split with every field (the gold included)."""
         if split not in self._tables:
             self._tables[split] = adapter.load_split(self.folder, split)[0]
         return self._tables[split]
 
     def has(self, split: str) -> bool:
-        return bool(adapter.evaluated_rows(self.table(split), split))
+        return bool(adapter.evaluated_rows(self.table(split), split, self.protocol))
 
     def size(self, split: str) -> int:
         return self.table(split).num_rows
 
     def data(self, split: str) -> SplitData:
-        """train: every mention; val: the evaluated mentions; test: the evaluated mentions without gold fields."""
+        """train and val: every mention with gold; test: every mention without the gold-derived fields."""
         if split not in self._splits:
-            table = self.table(split)
-            if split != "train":
-                table = table.take(pa.array(adapter.evaluated_rows(table, split), type=pa.int64()))
             gold = split != "test"
+            table = self.table(split)
             if not gold:
-                table = table.drop_columns([name for name in GOLD_FIELDS if name in table.column_names])
-            self._splits[split] = SplitData(self.name, split, self.level, table, self.folder, gold, self.cache_dir)
+                hidden = set(adapter.gold_fields(self.folder))
+                table = table.drop_columns([name for name in table.column_names if name in hidden])
+            if split in self._topics:
+                table = with_predicted_topics(table, self._topics[split])
+            tokens = partial(_tokens, self.folder, split, gold)
+            self._splits[split] = SplitData(
+                self.name, split, self.protocol, table, gold, self.cache_dir, token_loader=tokens
+            )
         return self._splits[split]
+
+    def predict_topics(self, tuning: _DatasetSplits, tune_split: str) -> str:
+        """Predicted topics (:mod:`ucdcr.systems.topics`) for every split of this dataset, with the threshold tuned
+        on ``tuning``'s ``tune_split`` (once per tuning split); what was learned, for the models table."""
+        source = f"{tuning.name} {tune_split}"
+        if source not in self._topic_notes:
+            texts = _texts(tuning, tune_split)
+            table = tuning.table(tune_split)
+            gold = dict(zip(table["conll_doc_key"].to_pylist(), table["topic_id"].to_pylist(), strict=True))
+            threshold, agreement = tune_threshold(texts, gold)
+            for split in SPLITS:
+                self._topics[split] = document_clusters(_texts(self, split), threshold)
+                self._splits.pop(split, None)
+            count = len(set(self._topics["test"].values()))
+            self._topic_notes = {
+                source: f"{count} predicted topics (threshold {threshold:g}, ARI {agreement:.2f} on {source})"
+            }
+        return self._topic_notes[source]
+
+
+def _tokens(folder: Path, split: str, gold: bool) -> pa.Table | None:
+    table = adapter.load_tokens(folder, split)
+    if table is not None and not gold and GOLD_TOKEN_COLUMN in table.column_names:
+        table = table.drop_columns([GOLD_TOKEN_COLUMN])
+    return table
+
+
+def _texts(splits: _DatasetSplits, split: str) -> dict[str, str]:
+    table = splits.table(split).select(["conll_doc_key", "mention_context"])
+    tokens = partial(_tokens, splits.folder, split, False)
+    return document_texts(SplitData(splits.name, split, splits.protocol, table, False, token_loader=tokens))
 
 
 def benchmark(
     systems: Sequence[SystemChoice],
     folders: Mapping[str, Path],
-    level: adapter.Level = "subtopic",
+    protocol: adapter.Protocol | None = None,
     transfer: bool = False,
     cache_dir: Path | None = None,
     progress: Progress | None = None,
     recompute: bool = False,
 ) -> Benchmark:
-    """Run the benchmark (module docstring) of ``systems`` on the dataset folders (name -> folder)."""
-    if level not in adapter.LEVELS:
-        raise UcdcrError(f"unknown level {level!r}; valid levels: {', '.join(adapter.LEVELS)}")
+    """Run the benchmark (module docstring) of ``systems`` on the dataset folders (name -> folder) with
+    ``protocol`` (default: the ucdcr protocol at subtopic level)."""
+    protocol = protocol or adapter.Protocol()
     if not folders:
         raise UcdcrError("no dataset to benchmark: build one first (`ucdcr build`) or check --data-dir")
     specs = _unique([resolve_system(system) for system in systems])
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     started, encoding_before = time.perf_counter(), COMPUTE_CLOCK.seconds
-    data = {name: _DatasetSplits(name, Path(folder), level, cache) for name, folder in folders.items()}
+    data = {name: _DatasetSplits(name, Path(folder), protocol, cache) for name, folder in folders.items()}
     store = ResultStore(cache)
     plans = _plan(specs, data, transfer)
-    result = Benchmark(level, [spec.name for spec in specs], list(folders), transfer=transfer, results_file=store.path)
+    result = Benchmark(protocol, [spec.name for spec in specs], list(folders), transfer=transfer)
+    result.results_file = store.path
     fingerprints = {name: dataset_fingerprint(Path(folder)) for name, folder in folders.items()}
     total = sum(len(runs) for _, runs in plans)
     done = 0
     say = progress or (lambda description, done, total: None)
     for spec, runs in _by_fit(plans):
-        keys = [store.key(spec, run, level, fingerprints) for run in runs]
+        keys = [store.key(spec, run, protocol.label, fingerprints) for run in runs]
         stored = [None if recompute else store.get(key) for key in keys]
         if all(item is not None for item in stored):
             result.runs += [item for item in stored if item is not None]
@@ -168,20 +210,21 @@ def benchmark(
         system = _fitted(spec, first, data)
         for run, key in zip(runs, keys, strict=True):
             say(f"{spec.name}: predict {run.dataset}", done, total)
-            means, model = _test(spec, system, run, data[run.dataset], level)
+            means, model = _test(spec, system, run, data, protocol)
             involved = {ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset}
             stored_run = StoredRun(
                 key,
                 spec.name,
                 spec.version,
                 run.dataset,
-                level,
+                protocol.level,
                 run.setting,
                 str(run.fit_on or ""),
                 str(run.tune_on or ""),
                 model,
                 means,
                 {name: fingerprints[name] for name in sorted(involved)},
+                protocol.label,
             )
             store.put(stored_run)
             result.runs.append(stored_run)
@@ -263,6 +306,9 @@ def _by_fit(plans: Sequence[tuple[SystemSpec, list[Run]]]) -> list[tuple[SystemS
 
 def _fitted(spec: SystemSpec, run: Run, data: Mapping[str, _DatasetSplits]) -> System:
     system = spec.make()
+    if run.tune_on is not None and data[run.tune_on.dataset].protocol.topics == "predicted":
+        tuning = data[run.tune_on.dataset]
+        tuning.predict_topics(tuning, run.tune_on.split)
     train = [data[run.fit_on.dataset].data(run.fit_on.split)] if run.fit_on else []
     if run.tune_on is None:
         if spec.trainable:
@@ -286,28 +332,32 @@ def _failures(spec: SystemSpec, call: str) -> Iterator[None]:
 
 
 def _as_val(splits: _DatasetSplits, split: str) -> SplitData:
-    """The tuning split as a system sees a val split (the evaluated mentions, with gold)."""
+    """The tuning split as a system sees a val split (every mention, with gold)."""
     if split == "val":
         return splits.data("val")
-    table = splits.table(split)
     return SplitData(
         splits.name,
         split,
-        splits.level,
-        table.take(pa.array(adapter.evaluated_rows(table, split), type=pa.int64())),
-        splits.folder,
+        splits.protocol,
+        splits.table(split),
         True,
         splits.cache_dir,
+        token_loader=partial(_tokens, splits.folder, split, True),
     )
 
 
 def _test(
-    spec: SystemSpec, system: System, run: Run, splits: _DatasetSplits, level: adapter.Level
+    spec: SystemSpec, system: System, run: Run, data: Mapping[str, _DatasetSplits], protocol: adapter.Protocol
 ) -> tuple[list[dict[str, Any]], str]:
     """Predict the test split and score it as ``ucdcr evaluate`` does; the means by type and the model's
-    description."""
+    description (with the predicted topics, when the protocol predicts them)."""
     from ucdcr.analysis.evaluate import Predictions, evaluate, resolve
 
+    splits = data[run.dataset]
+    topics = ""
+    if protocol.topics == "predicted":
+        tuning = data[run.tune_on.dataset] if run.tune_on else splits
+        topics = splits.predict_topics(tuning, run.tune_on.split if run.tune_on else "test")
     test = splits.data("test")
     with _failures(spec, f"predict() on {run.dataset}"):
         predicted = system.predict(test)
@@ -327,10 +377,21 @@ def _test(
             f"{source}: {len(unknown)} prediction(s) are not for test mentions of {run.dataset}: "
             f"{', '.join(unknown[:5])}{', …' if len(unknown) > 5 else ''} (predict the rows of test.mentions only)"
         )
-    result = evaluate(known, {run.dataset: gold}, {run.dataset: level == "topic"}, "test", source)[0]
+    ids = test.column("mention_id")
+    missing = [mention_id for mention_id in ids if mention_id not in known]
+    if missing:
+        raise UcdcrError(
+            f"{source}: {len(missing)} test mention(s) have no prediction: {', '.join(missing[:5])}"
+            f"{', …' if len(missing) > 5 else ''} (predict every row of test.mentions)"
+        )
+    units = dict(zip(ids, test.column(test.unit_column), strict=True))
+    scoped = {mention_id: f"{units[mention_id]}\x1f{label}" for mention_id, label in known.items()}
+    topic_level = {run.dataset: protocol.level == "topic"}
+    result = evaluate(scoped, {run.dataset: gold}, topic_level, "test", source, protocol)[0]
     means = [
         {"type": mean.type or "joint", "settings": mean.settings, "scores": mean.scores}
         for mean in result.means
-        if mean.level == level
+        if mean.level == protocol.level
     ]
-    return means, system.describe()
+    model = system.describe()
+    return means, f"{model}; {topics}" if model and topics else model or topics

@@ -4,11 +4,13 @@ One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`uc
 
     {"format": "ucdcr-benchmark-results/1",
      "runs": [{"key": "<sha256>", "system": "pairwise", "version": "1", "dataset": "ecbplus", "level": "subtopic",
-               "setting": "in-domain", "fit_on": "ecbplus train", "tune_on": "ecbplus val",
+               "protocol": "ucdcr/subtopic", "setting": "in-domain", "fit_on": "ecbplus train",
+               "tune_on": "ecbplus val",
                "model": "<what the system learned>", "datasets": {"ecbplus": "<fingerprint>"},
                "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...}}, ...]}]}
 
-The key of a run is the SHA-256 of its system name and version, level, setting, fit/tune/test datasets and splits,
+The key of a run is the SHA-256 of its system name and version, protocol (its label, e.g. ``ucdcr/subtopic`` or
+``standard/gold-topics``), setting, fit/tune/test datasets and splits,
 the content fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files) and, for a
 system that uses the encoder, the encoder's id: a rebuilt dataset or a new system version is never answered from
 an old run. Runs are kept sorted by key; the file is rewritten atomically after each run, under a lock
@@ -54,6 +56,7 @@ class StoredRun:
     model: str
     means: list[dict[str, Any]]
     datasets: dict[str, str] | None = None
+    protocol: str = "ucdcr/subtopic"
 
     def score(self, kind: str = "joint", column: str = "F1_CONLL") -> float | None:
         """A mean score of one type (None when the dataset has no mention of that type)."""
@@ -91,14 +94,15 @@ class ResultStore:
         self.path = Path(cache_dir) / RESULTS_FILE
         self._runs: dict[str, StoredRun] | None = None
 
-    def key(self, spec: SystemSpec, run: Run, level: str, fingerprints: Mapping[str, str]) -> str:
+    def key(self, spec: SystemSpec, run: Run, protocol: str, fingerprints: Mapping[str, str]) -> str:
+        """The key of a run: what computed it (module docstring); ``protocol``: the protocol's label."""
         from ucdcr.embed import encoder_id
 
         involved = sorted({ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset})
         identity = {
             "system": spec.name,
             "version": spec.version,
-            "level": level,
+            "protocol": protocol,
             "setting": run.setting,
             "fit_on": str(run.fit_on or ""),
             "tune_on": str(run.tune_on or ""),
