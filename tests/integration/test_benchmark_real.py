@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import require_module
 
 from ucdcr.embed import encoder_available
+from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.paper_tables import baseline_results
 from ucdcr.systems.runner import benchmark
 
@@ -53,7 +54,7 @@ def test_lemma_pairs_pinned_numbers(result) -> None:
     assert _score(result, "lemma-pairs", "ecbplus") == 66.112
     assert _score(result, "lemma-pairs", "ecbplus", "event") == 66.883
     assert _score(result, "lemma-pairs", "np4e") == 62.997
-    models = {(row["System"], row["Dataset"]): row["Model"] for row in result.tables()[1].rows}
+    models = {(row["System"], row["Dataset"]): row["Model"] for row in benchmark_tables(result)[1].rows}
     assert models[("lemma-pairs", "ecbplus")].startswith("sentence-overlap threshold 0.1 ")
 
 

@@ -16,6 +16,7 @@ from tests.conftest import require_module
 
 from ucdcr.embed import encoder_available
 from ucdcr.errors import UcdcrError
+from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.paper_tables import baseline_results
 from ucdcr.report.tables import render
 from ucdcr.systems import SplitData, System
@@ -65,7 +66,7 @@ def test_each_reference_system_runs_and_learns(system: str, toy: dict[str, Path]
         # attack/strike and meeting/talks are coreferent lemma pairs in train and share sentence lemmas:
         # linked, so every gold chain is found
         assert learned == 100.0 > _conll(result, "head-lemma", "toy")
-    [model] = [row for row in result.tables()[1].rows if row["System"] == system and row["Dataset"] == "toy"]
+    [model] = [row for row in benchmark_tables(result)[1].rows if row["System"] == system and row["Dataset"] == "toy"]
     assert (model["Fitted on"], model["Tuned on"]) == ("toy train", "toy val")
     assert "threshold" in model["Model"]
 
@@ -78,7 +79,7 @@ def test_dataset_without_train_uses_the_fallback_and_says_so(tmp_path: Path) -> 
     result = benchmark(["lemma-pairs"], folders, cache_dir=tmp_path / "cache")
     [run] = [r for r in result.runs if r.dataset == "notrain"]
     assert (run.setting, run.fit_on, run.tune_on) == ("fallback", "big train", "notrain val")
-    models = result.tables()[1]
+    models = benchmark_tables(result)[1]
     assert {"System": "lemma-pairs", "Dataset": "notrain", "Setting": "fallback", "Fitted on": "big train"}.items() <= (
         next(row for row in models.rows if row["Dataset"] == "notrain").items()
     )
@@ -91,7 +92,7 @@ def test_transfer_matrix_covers_every_pair(tmp_path: Path) -> None:
         "c": write_toy_dataset(tmp_path / "c", splits=("val", "test")),
     }
     result = benchmark(["head-lemma", "lemma-pairs"], folders, transfer=True, cache_dir=tmp_path / "cache")
-    transfer = [t for t in result.tables() if t.title.startswith("Transfer")]
+    transfer = [t for t in benchmark_tables(result) if t.title.startswith("Transfer")]
     assert [t.title.split(",")[0] for t in transfer] == ["Transfer: lemma-pairs"]  # head-lemma learns nothing
     rows = {row["Fitted on"]: row for row in transfer[0].rows}
     assert all(rows[source][target] is not None for source in "abc" for target in "abc")
@@ -147,20 +148,15 @@ def test_a_system_class_plugs_in(toy: dict[str, Path], tmp_path: Path) -> None:
     assert result.systems == ["one-cluster"]
 
 
-def test_missing_prediction_is_the_error_of_ucdcr_evaluate(toy: dict[str, Path], tmp_path: Path) -> None:
+def test_a_missing_prediction_is_an_error_naming_the_mention(toy: dict[str, Path], tmp_path: Path) -> None:
     import ucdcr
 
     with pytest.raises(UcdcrError) as raised:
         benchmark([Missing], {"toy": toy["toy"]}, cache_dir=tmp_path / "cache")
     test_ids = ucdcr.load(toy["toy"], split="test", columns=["mention_id"])["mention_id"].to_pylist()
-    predictions = tmp_path / "predictions.json"
-    predictions.write_text(json.dumps(dict.fromkeys(test_ids[1:], 1)))
-    with pytest.raises(UcdcrError) as evaluated:
-        ucdcr.evaluate(predictions, [toy["toy"]])
-    ours, theirs = str(raised.value), str(evaluated.value)
-    assert ours.startswith("system Missing on toy: ") and theirs.startswith(f"{predictions}: ")
-    assert ours.split(": ", 1)[1] == theirs.split(": ", 1)[1]
-    assert test_ids[0] in ours
+    message = str(raised.value)
+    assert message.startswith("system Missing on toy: 1 test mention(s) have no prediction: ")
+    assert test_ids[0] in message and "predict every row of test.mentions" in message
 
 
 def test_unknown_mention_and_bad_cluster_are_errors(toy: dict[str, Path], tmp_path: Path) -> None:
@@ -175,7 +171,8 @@ def test_two_runs_give_identical_tables_and_the_second_reuses_the_first(toy: dic
     first = benchmark(systems, toy, transfer=True, cache_dir=tmp_path / "one")
     fresh = benchmark(systems, toy, transfer=True, cache_dir=tmp_path / "two")
     again = benchmark(systems, toy, transfer=True, cache_dir=tmp_path / "one")
-    assert render(first.tables(), "json") == render(fresh.tables(), "json") == render(again.tables(), "json")
+    tables = [render(benchmark_tables(result), "json") for result in (first, fresh, again)]
+    assert tables[0] == tables[1] == tables[2]
     assert first.reused == 0 and again.reused == len(again.runs) > 0
 
 

@@ -17,14 +17,20 @@ def test_report_has_the_leaderboard_and_the_transfer_heatmap(tmp_path: Path) -> 
     assert _benchmark_section(without, folders, tmp_path / "before", cache) == [] and without.sections == []
     benchmark(["head-lemma", "lemma-pairs"], folders, transfer=True, cache_dir=cache)
     report = build_report(folders, tmp_path / "report", embed=False, cache_dir=cache)
-    [section] = [section for section in report.sections if section.title == BENCHMARK_TITLE]
+    [section] = [section for section in report.sections if section.title.startswith(BENCHMARK_TITLE)]
+    assert section.title == f"{BENCHMARK_TITLE}, ucdcr/subtopic protocol"
     leaderboard = section.tables[0]
     assert [row["System"] for row in leaderboard.rows] == ["head-lemma", "lemma-pairs"]
     assert leaderboard.rows[1]["a"] == 100.0  # lemma-pairs finds every toy chain (see test_benchmark.py)
-    heatmaps = [figure for figure in report.figures if figure.title == "Transfer matrix of lemma-pairs"]
+    heatmaps = [
+        figure
+        for figure in report.figures
+        if figure.title == "Transfer matrix of lemma-pairs (ucdcr/subtopic protocol)"
+    ]
     assert heatmaps and (tmp_path / "report" / heatmaps[0].file).is_file()
     markdown = (tmp_path / "report" / "report.md").read_text()
-    assert "Leaderboard: CoNLL F1 (joint)" in markdown and "transfer_lemma-pairs.png" in markdown
+    assert "Leaderboard, ucdcr/subtopic protocol: CoNLL F1 (joint)" in markdown
+    assert "transfer_lemma-pairs_ucdcr_subtopic.png" in markdown
     # a rebuilt dataset (other content) no longer matches the stored runs
     write_toy_dataset(tmp_path / "data" / "a", splits=("train", "test"))
     changed = Report(tmp_path / "after", list(folders))
