@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--systems",
                 metavar="NAMES",
-                help="Comma-separated system names or module:attribute (default: all four).",
+                help="Comma-separated system names or module:attribute (default: every reference system).",
             ),
         ] = None,
         data_dir: DataDirOption = None,

@@ -30,6 +30,7 @@ from ucdcr.systems.base import System
 ENTRY_POINT_GROUP = "ucdcr.systems"
 BUILTIN: dict[str, str] = {
     "head-lemma": "ucdcr.systems.head_lemma:HeadLemma",
+    "lemma-baseline": "ucdcr.systems.head_lemma:LemmaBaseline",
     "lemma-pairs": "ucdcr.systems.lemma_pairs:LemmaPairs",
     "embedding": "ucdcr.systems.embedding:Embedding",
     "pairwise": "ucdcr.systems.pairwise:Pairwise",

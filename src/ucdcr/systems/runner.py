@@ -146,7 +146,7 @@ class _DatasetSplits:
         if source not in self._topic_notes:
             texts = _texts(tuning, tune_split)
             table = tuning.table(tune_split)
-            gold = dict(zip(table["conll_doc_key"].to_pylist(), table["topic_id"].to_pylist(), strict=True))
+            gold = dict(zip(table["conll_doc_key"].to_pylist(), table["subtopic_id"].to_pylist(), strict=True))
             threshold, agreement = tune_threshold(texts, gold)
             for split in SPLITS:
                 self._topics[split] = document_clusters(_texts(self, split), threshold)
