@@ -1,8 +1,8 @@
 """``head-lemma``: the paper's same-head-lemma baseline as a benchmark system; ``lemma-baseline``: the literature's.
 
-``head-lemma``: inside an evaluation unit, mentions with the same head lemma (case-sensitive, events and entities alike) form one
-cluster. This is the clustering of ``ucdcr baseline`` (uCDCR paper, Tables 6, 7 and 13), taken from the same
-function, so its benchmark scores are the baseline's. Nothing is learned.
+``head-lemma``: inside an evaluation unit, mentions with the same head lemma (case-sensitive, events and entities
+alike) form one cluster. This is the clustering of ``ucdcr baseline`` (uCDCR paper, Tables 6, 7 and 13), taken from
+the same function, so its benchmark scores are the baseline's. Nothing is learned.
 """
 
 from __future__ import annotations
