@@ -163,7 +163,9 @@ def leaderboard_table(
 
 def benchmark_tables(result: Benchmark) -> list[ResultTable]:
     """What ``ucdcr benchmark`` prints: scores, models, and the transfer matrices when there are transfer runs."""
-    return run_tables(result.runs, result.systems, result.datasets, result.protocol)
+    tables = run_tables(result.runs, result.systems, result.datasets, result.protocol)
+    tables[0].notes.extend(f"{note}." for note in result.notes)
+    return tables
 
 
 def run_tables(

@@ -92,6 +92,7 @@ class Benchmark:
     encoding_seconds: float = 0.0
     reused: int = 0
     results_file: Path | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def level(self) -> adapter.Level:
@@ -116,6 +117,18 @@ class _DatasetSplits:
         if split not in self._tables:
             self._tables[split] = adapter.load_split(self.folder, split)[0]
         return self._tables[split]
+
+    def single_document_units(self) -> bool:
+        """Whether every unit the protocol clusters within holds one test document: the numbers of such a dataset
+        measure within-document coreference."""
+        table = self.table("test")
+        if self.protocol.topics == "predicted" or not table.num_rows:
+            return False
+        column = "topic_id" if self.protocol.level == "topic" else "subtopic_id"
+        documents: dict[str, set[str]] = {}
+        for unit, key in zip(table[column].to_pylist(), table["conll_doc_key"].to_pylist(), strict=True):
+            documents.setdefault(unit, set()).add(key)
+        return all(len(keys) == 1 for keys in documents.values())
 
     def has(self, split: str) -> bool:
         return bool(adapter.evaluated_rows(self.table(split), split, self.protocol))
@@ -193,6 +206,12 @@ def benchmark(
     plans = _plan(specs, data, transfer)
     result = Benchmark(protocol, [spec.name for spec in specs], list(folders), transfer=transfer)
     result.results_file = store.path
+    result.notes = [
+        f"{name}: every {protocol.level} of its test split is one document, so its numbers at this level measure "
+        "within-document coreference (see --level topic)"
+        for name, splits in data.items()
+        if splits.single_document_units()
+    ]
     fingerprints = {name: dataset_fingerprint(Path(folder)) for name, folder in folders.items()}
     total = sum(len(runs) for _, runs in plans)
     done = 0
