@@ -13,7 +13,8 @@ because the machine may be shared. The tables of the last pass are printed in Ma
 the README and docs/benchmark.md).
 
     python bench/benchmark.py [--data-dir /tmp/d10] [--datasets ecbplus,np4e,meantime,cd2cr,cerec]
-        [--cache-dir DIR] [--repeat 1] [--skip-cold]
+        [--cache-dir DIR] [--repeat 1] [--skip-cold] [--protocol ucdcr|standard] [--level topic]
+        [--topics predicted]
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def run_pass(args: argparse.Namespace, cache_dir: Path, label: str) -> tuple[flo
     command += ["--cache-dir", str(cache_dir), "--data-dir", str(args.data_dir)]
     if args.datasets:
         command += ["--datasets", args.datasets]
+    command += ["--protocol", args.protocol] + (["--level", args.level] if args.level else [])
+    command += ["--topics", args.topics] if args.topics else []
     print(f"[{label}] load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     started, cpu_before = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -73,6 +76,9 @@ def main() -> None:
     parser.add_argument("--datasets", default="", help="comma-separated (default: every dataset folder)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="default: a new temporary folder")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--protocol", default="ucdcr", help="ucdcr (default) or standard")
+    parser.add_argument("--level", default="", help="ucdcr protocol: subtopic (default) or topic")
+    parser.add_argument("--topics", default="", help="standard protocol: gold (default) or predicted")
     parser.add_argument("--skip-cold", action="store_true", help="start from the given --cache-dir as it is")
     args = parser.parse_args()
     cache_dir = args.cache_dir or Path(tempfile.mkdtemp(prefix="ucdcr-bench-"))
