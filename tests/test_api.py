@@ -201,6 +201,7 @@ def test_the_public_names() -> None:
     assert PUBLIC_FUNCTIONS == [
         "baseline_tables",
         "benchmark",
+        "benchmark_tables",
         "build",
         "dataset_dir",
         "diversity_tables",

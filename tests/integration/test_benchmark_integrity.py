@@ -39,7 +39,7 @@ def test_predict_sees_every_mention_and_nothing_derived_from_the_chains(name: st
 @pytest.fixture(scope="module")
 def standard(built, tmp_path_factory: pytest.TempPathFactory):
     cache = tmp_path_factory.mktemp("standard")
-    folders = {"ecbplus": built("ecbplus")}
+    folders = [built("ecbplus")]
     systems = ["head-lemma", "lemma-baseline"]
     return {
         topics: ucdcr.benchmark(systems, folders, protocol="standard", topics=topics, cache_dir=cache)
