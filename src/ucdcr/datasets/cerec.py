@@ -46,7 +46,7 @@ from ucdcr.records import (
     Split,
     mention_type_of,
 )
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, get, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, get, register
 
 DATASET_ID = "cerec"
 FINAL_DIR = "data/COLING"
@@ -240,6 +240,7 @@ SPEC = register(
         reader=read_cerec,
         finalize=finalize_chains,
         mention_id_prefix="CEREC_",
+        gold_fields=GOLD_FIELDS,  # the chain's type and description on every mention, nothing else
         expected_counts=(
             ExpectedCount("val.subtopics", 20, "paper Table 12 (threads)"),
             ExpectedCount("test.subtopics", 14, "paper Table 12 (threads)"),
