@@ -26,6 +26,7 @@ mention dropped on the way with its reason.
   the syntactic rule of :mod:`ucdcr.pipeline.heads`; lemma / POS / NER of the head token unless the source gives
   them.
 - Context: :mod:`ucdcr.pipeline.context`.
+- Id: :func:`mention_id`, from the document, sentence, tokens and the source's markable id only, never the chain.
 """
 
 from __future__ import annotations
