@@ -96,7 +96,9 @@ class SourceMention:
         annotations (min..max) where the dataset rule says so, so the span is contiguous.
     chain_id: the gold chain (coref_chain); unlinked mentions get a chain of their own (a singleton).
     kind: "event" or "entity": decides the output file (event_mentions.json / entity_mentions.json).
-    source_id: the annotation's own id (markable id, row number, ...), used for the mention_id and the report.
+    source_id: the annotation's own id (markable id, row number, ...), used for the mention_id and the report; it
+        tells apart mentions of one document on the same tokens and never holds the chain (mention ids do not
+        depend on the chains, docs/unified-format.md#mention-ids).
     given_head: the head annotation the source gives (WEC-Eng), used instead of the parser's; None elsewhere.
     """
 

@@ -16,6 +16,12 @@ the first lookup of its id, so listing ids imports nothing. A module imported an
 :func:`register`. Registering an id twice is an error. Datasets are listed in the paper's order: alphabetical by
 paper name, ignoring case.
 
+Gold fields: each dataset declares which mention fields are gold-derived (:attr:`DatasetSpec.gold_fields`), i.e.
+derived from the chains or from annotation beyond the spans, so hidden from a system at test time; the rest of a
+record is the span, its document and what the pipeline computes from the text. :data:`GOLD_FIELDS` is the set every
+dataset has; :func:`gold_fields_of` gives a dataset's declaration (the default set for a folder that is no
+registered dataset).
+
 Reader options are typed: :class:`ReadOptions` holds those of every dataset (``partial``); a dataset with options
 of its own declares a frozen dataclass deriving from it (:attr:`DatasetSpec.options`). :meth:`DatasetSpec.read_options`
 builds them from ``KEY=VALUE`` strings or Python values: an unknown option is an error listing the valid ones, a
@@ -40,7 +46,15 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import UcdcrError, UnknownDatasetError
-from ucdcr.records import SPLITS, DroppedMention, MentionKey, MentionKind, MentionRecord, SourceCorpus
+from ucdcr.records import (
+    ROW_FIELDS,
+    SPLITS,
+    DroppedMention,
+    MentionKey,
+    MentionKind,
+    MentionRecord,
+    SourceCorpus,
+)
 
 DATASETS_PACKAGE = "ucdcr.datasets"
 ENTRY_POINT_GROUP = "ucdcr.datasets"
@@ -182,6 +196,22 @@ def report_count(counts: Mapping[str, int], splits: Mapping[str, Mapping[str, in
     return sum(values) if values else None
 
 
+# --- gold-derived mention fields ------------------------------------------------------------------------------
+
+GOLD_FIELDS: tuple[str, ...] = (
+    "coref_chain",
+    "is_singleton",
+    "description",
+    "coref_type",
+    "mention_type",
+    "mention_full_type",
+)
+"""The mention fields that are gold-derived in every dataset: the chain and what follows from it (``is_singleton``,
+the chain's ``description``, the relation ``coref_type``) and the annotated types (``mention_type``,
+``mention_full_type``: annotation beyond the span; NP4E, NIdent, CD2CR, CEREC, MEANTIME and HyperCoref even take them
+from the chain)."""
+
+
 # --- the declaration -----------------------------------------------------------------------------------------
 
 Reader = Callable[[Path, Any], SourceCorpus]
@@ -218,6 +248,10 @@ class DatasetSpec:
         the build applies it record by record while writing, so its memory is bounded by the keys, not the records
         (HyperCoref, whose full corpus has millions of mentions).
     mention_id_prefix: prefix of every mention id (``NP4E_``).
+    gold_fields: the mention fields derived from the gold chains or from annotation beyond the spans, which a system
+        must not see at test time (:data:`GOLD_FIELDS`, plus what the dataset's source annotates beyond the span,
+        e.g. WEC-Eng's heads). Every dataset module states it, the default or a tuple with the reason; registering
+        checks that it holds :data:`GOLD_FIELDS` and names only mention fields.
     expected_counts: what a complete build with the default options gives (:class:`ExpectedCount`); the build
         reports any difference and the integration tests check them.
     manifest_file: the manifest, when not the packaged ``ucdcr/manifests/<id>.json`` (a dataset declared outside
@@ -239,6 +273,7 @@ class DatasetSpec:
     finalize: Finalize | None = None
     chain_types: ChainTypes | None = None
     mention_id_prefix: str = ""
+    gold_fields: tuple[str, ...] = GOLD_FIELDS
     expected_counts: tuple[ExpectedCount, ...] = ()
     manifest_file: Path | None = field(default=None, compare=False)
 
@@ -320,8 +355,19 @@ def register(spec: DatasetSpec) -> DatasetSpec:
     ]
     if unknown:
         raise ValueError(f"dataset {spec.id!r}: expected counts of unknown splits {unknown}")
+    _check_gold_fields(spec)
     _REGISTRY[spec.id] = spec
     return spec
+
+
+def _check_gold_fields(spec: DatasetSpec) -> None:
+    """Gold fields name mention fields only and hold :data:`GOLD_FIELDS` (a ValueError says which do not)."""
+    unknown = [name for name in spec.gold_fields if name not in ROW_FIELDS]
+    if unknown:
+        raise ValueError(f"dataset {spec.id!r}: gold fields {unknown} are not mention fields")
+    missing = [name for name in GOLD_FIELDS if name not in spec.gold_fields]
+    if missing:
+        raise ValueError(f"dataset {spec.id!r}: gold fields lack {missing} (gold-derived in every dataset)")
 
 
 def normalize_id(name: str) -> str:
@@ -378,15 +424,12 @@ def by_authors_folder(name: str) -> DatasetSpec | None:
     return next((spec for spec in all_specs() if spec.authors_folder == name), None)
 
 
-DEFAULT_GOLD_FIELDS: tuple[str, ...] = (
-    "coref_chain",
-    "is_singleton",
-    "description",
-    "coref_type",
-    "mention_type",
-    "mention_full_type",
-)
-
-
-def gold_fields_of(dataset_id: str) -> tuple[str, ...]:  # TEMPORARY: replaced by the ids19 branch
-    return DEFAULT_GOLD_FIELDS
+def gold_fields_of(dataset_id: str) -> tuple[str, ...]:
+    """The gold fields a dataset declares (:attr:`DatasetSpec.gold_fields`), by id (case-insensitive, see
+    :func:`normalize_id`) or authors' folder name; :data:`GOLD_FIELDS` for a name that is no registered dataset
+    (a folder of some other dataset in the unified format)."""
+    try:
+        return get(dataset_id).gold_fields
+    except UnknownDatasetError:
+        spec = by_authors_folder(dataset_id)
+        return spec.gold_fields if spec else GOLD_FIELDS

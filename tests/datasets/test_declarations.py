@@ -17,7 +17,17 @@ from ucdcr.datasets.newswcl50r import NewsWCL50rOptions
 from ucdcr.errors import UcdcrError, UnknownDatasetError
 from ucdcr.io.load import dataset_id
 from ucdcr.records import ROW_FIELDS, SPLITS, MentionRecord
-from ucdcr.registry import ReadOptions, all_specs, build_options, dataset_ids, get, known_ids
+from ucdcr.registry import (
+    GOLD_FIELDS,
+    ReadOptions,
+    all_specs,
+    build_options,
+    dataset_ids,
+    get,
+    gold_fields_of,
+    known_ids,
+    register,
+)
 from ucdcr.schema import MENTION_FIELDS
 
 
@@ -102,3 +112,43 @@ def test_mention_record_fields_and_derived_type() -> None:
     assert dataclasses.replace(record, mention_full_type="LOC").mention_type == "LOC"  # never out of step
     with pytest.raises(dataclasses.FrozenInstanceError):
         record.coref_chain = "other"  # type: ignore[misc]
+
+
+def test_gold_fields_are_declared_by_every_dataset() -> None:
+    assert set(GOLD_FIELDS) == {
+        "coref_chain",
+        "is_singleton",
+        "description",
+        "coref_type",
+        "mention_type",
+        "mention_full_type",
+    }
+    for spec in all_specs():
+        assert set(GOLD_FIELDS) <= set(spec.gold_fields), spec.id
+        assert set(spec.gold_fields) <= set(MENTION_FIELDS), spec.id
+        assert len(set(spec.gold_fields)) == len(spec.gold_fields), spec.id
+        assert gold_fields_of(spec.id) == spec.gold_fields == gold_fields_of(spec.authors_folder)
+    # WEC-Eng keeps the source's heads: annotation, not computed from the span
+    assert set(gold_fields_of("WEC-Eng")) - set(GOLD_FIELDS) == {
+        "mention_head",
+        "mention_head_id",
+        "mention_head_pos",
+        "mention_head_lemma",
+        "mention_ner",
+        "mention_head_id_context",
+    }
+    assert [spec.id for spec in all_specs() if spec.gold_fields != GOLD_FIELDS] == ["wec_eng"]
+    assert gold_fields_of("some_folder") == GOLD_FIELDS  # a folder that is no registered dataset
+
+
+@pytest.mark.parametrize(
+    ("gold_fields", "message"),
+    [
+        ((*GOLD_FIELDS, "head"), r"gold fields \['head'\] are not mention fields"),
+        (("coref_chain",), r"gold fields lack \['is_singleton', 'description'"),
+    ],
+)
+def test_gold_fields_are_checked_at_registration(gold_fields: tuple[str, ...], message: str) -> None:
+    spec = dataclasses.replace(get("np4e"), id="np4e_copy", gold_fields=gold_fields)
+    with pytest.raises(ValueError, match=message):
+        register(spec)

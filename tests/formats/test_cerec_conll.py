@@ -44,6 +44,21 @@ def test_reads_threads_tokens_and_mentions() -> None:
     assert thread.mentions[0].line == 4
 
 
+def test_mentions_of_one_span_are_numbered_by_column_order_not_by_chain() -> None:
+    # "we" is in chains 3 and 5, "thank you" in 7 and 8: the number (hashed into the mention id instead of the
+    # chain) follows the labels' order in the column, so renaming the chains keeps it
+    numbers = [(m.chain, m.number) for m in read_cerec_conll(THREAD, "val.conll")[0].mentions]
+    assert numbers == [("16", 0), ("3", 0), ("5", 1), ("7", 0), ("8", 1)]
+    renamed = THREAD.replace("(3)|(5)", "(9)|(1)")
+    assert [(m.chain, m.number) for m in read_cerec_conll(renamed, "val.conll")[0].mentions] == [
+        ("16", 0),
+        ("1", 1),
+        ("9", 0),
+        ("7", 0),
+        ("8", 1),
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

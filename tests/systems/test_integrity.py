@@ -11,7 +11,7 @@ from _bench_data import write_toy_dataset
 from _spy import Spy, chain_derived, paths_in
 
 import ucdcr
-from ucdcr.registry import DEFAULT_GOLD_FIELDS
+from ucdcr.registry import GOLD_FIELDS
 
 
 def _with_singleton(folder: Path) -> Path:
@@ -33,7 +33,7 @@ def test_predict_sees_every_test_mention_and_nothing_gold(protocol: str, tmp_pat
     [test] = Spy.seen
     gold = ucdcr.load(folder, split="test")
     assert sorted(test.column("mention_id")) == sorted(gold["mention_id"].to_pylist())  # the singleton too
-    assert not set(DEFAULT_GOLD_FIELDS) & set(test.mentions.column_names)
+    assert not set(GOLD_FIELDS) & set(test.mentions.column_names)
     columns = {name: test.column(name) for name in test.mentions.column_names}
     assert chain_derived(columns, gold["coref_chain"].to_pylist()) == []
     assert paths_in(test) == [] and test.tokens is None  # the toy folder has no token table

@@ -35,7 +35,7 @@ from ucdcr.datasets._chains import NO_NER, OTHER_TYPE, by_chain, majority
 from ucdcr.formats import cd2cr as fmt
 from ucdcr.formats.json_files import expect, field
 from ucdcr.records import DroppedMention, MentionRecord, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
 CORPUS_DIR = "CDCR_Corpus"
 SPLIT_FILES: tuple[tuple[Split, str], ...] = (("val", "dev"), ("train", "train"), ("test", "test"))
@@ -206,6 +206,7 @@ SPEC = register(
         reader=read_cd2cr,
         finalize=finalize_chains,
         mention_id_prefix="CD2CR_",
+        gold_fields=GOLD_FIELDS,  # the chain's type and description on every mention, nothing else
         expected_counts=(
             ExpectedCount("mentions_annotated", 7602, "paper Table 8 'Original'"),
             ExpectedCount(

@@ -17,6 +17,10 @@ Chains: ``<thread>_<original id>`` while reading; the finalize hook appends the 
 ``<thread>_<original id>_<TYPE[:3]>``, type = majority NER of the chain's non-pronoun heads (O ignored, else
 OTHER), description = the chain's most frequent non-pronoun head. A mention on SYSTEM tokens (wholly, or partly:
 it would be shortened), or across two messages, is dropped with its reason.
+
+Source id (hashed into the mention id): ``<thread>:<line of the opening bracket>:<number>``, the number telling
+apart the mentions of one span annotated in several chains (plural "we" in chains 11 and 12) by the order of their
+labels in the column (:attr:`~ucdcr.formats.cerec_conll.CerecMention.number`), never by the chain.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from ucdcr.records import (
     Split,
     mention_type_of,
 )
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, get, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, get, register
 
 DATASET_ID = "cerec"
 FINAL_DIR = "data/COLING"
@@ -183,7 +187,7 @@ def _add_mention(
 ) -> None:
     span = thread.tokens[mention.first : mention.last + 1]
     kept = [t for t in span if t.speaker != SYSTEM_SPEAKER]
-    source_id = f"{thread.stem}:{mention.line}:{mention.chain}"
+    source_id = f"{thread.stem}:{mention.line}:{mention.number}"  # not the chain: mention ids must not depend on it
     messages = {t.message_id for t in kept}
     reason = ""
     if not kept:
@@ -236,6 +240,7 @@ SPEC = register(
         reader=read_cerec,
         finalize=finalize_chains,
         mention_id_prefix="CEREC_",
+        gold_fields=GOLD_FIELDS,  # the chain's type and description on every mention, nothing else
         expected_counts=(
             ExpectedCount("val.subtopics", 20, "paper Table 12 (threads)"),
             ExpectedCount("test.subtopics", 14, "paper Table 12 (threads)"),

@@ -55,7 +55,7 @@ from ucdcr.records import (
     Split,
     mention_type_of,
 )
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
 CORPUS_DIR = "ECB+_LREC2014"
 TREE = f"{CORPUS_DIR}/ECB+"
@@ -344,6 +344,7 @@ SPEC = register(
         options=EcbplusOptions,
         authors_event_chains=AUTHORS_EVENT_CHAINS,
         mention_id_prefix="ECBPlus_",
+        gold_fields=GOLD_FIELDS,  # the markable's tag as type, the instance's descriptor as description
         expected_counts=(
             ExpectedCount("reader_documents_in_corpus", 982, "counted: the XML documents of ECB+.zip"),
             ExpectedCount("mentions_annotated", 15122, "paper Table 8 'Original' (6,833 event + 8,289 entity)"),

@@ -37,7 +37,7 @@ from ucdcr.records import (
     SourceMention,
     SourceToken,
 )
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, get, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, get, register
 
 DATASET_ID = "ecbplus_metam"
 REANNOTATES = "ecbplus"
@@ -232,6 +232,7 @@ register(
         reannotates=REANNOTATES,
         authors_event_chains=ecbplus.AUTHORS_EVENT_CHAINS,
         mention_id_prefix="ECBPlusMETAm_",
+        gold_fields=GOLD_FIELDS,  # as ECB+ (types, descriptions and chains come from it)
         expected_counts=(ExpectedCount("mentions_annotated", 6556, "paper Table 8 'Original'"),),
     )
 )

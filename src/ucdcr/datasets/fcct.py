@@ -42,7 +42,7 @@ from ucdcr.records import (
     SourceToken,
     Split,
 )
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "fcct"
 RAW_FOLDER = "FCC"
@@ -220,6 +220,7 @@ SPEC = register(
         reader=read_fcct,
         texts_redistributable=False,
         mention_id_prefix="FCC-T_",
+        gold_fields=GOLD_FIELDS,  # the event chains; nothing else is annotated
         expected_counts=(
             ExpectedCount(
                 "mentions_annotated", 3563, "paper Table 8 'Original' (stacked actions counted once per event)"

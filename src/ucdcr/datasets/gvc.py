@@ -32,7 +32,7 @@ from ucdcr.formats.gvc_conll import (
     read_verbose_conll,
 )
 from ucdcr.records import DroppedMention, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "gvc"
 CONLL_FILE = "verbose.conll"
@@ -165,6 +165,7 @@ register(
         mention_kinds=("event",),
         reader=read,
         mention_id_prefix="GVC_",
+        gold_fields=GOLD_FIELDS,  # the event chains and the source's description; nothing else is annotated
         expected_counts=(
             ExpectedCount("mentions_annotated", 7298, "paper Table 8 'Original'"),
             ExpectedCount("documents", 510, "the authors' summary CSV"),

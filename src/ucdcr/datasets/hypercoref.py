@@ -70,7 +70,7 @@ from ucdcr.records import (
     Split,
     source_tokens,
 )
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "hypercoref"
 RAW_FOLDER = "HyperCoref"
@@ -303,6 +303,7 @@ SPEC = register(
         reparse=False,
         chain_types=type_chains,
         mention_id_prefix="HyperCoref_",
+        gold_fields=GOLD_FIELDS,  # the chain's type (chain_types), its link target as description
         expected_counts=(
             ExpectedCount(
                 "mentions_annotated",

@@ -45,7 +45,7 @@ from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import open_zip
 from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split, mention_type_of
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "meantime"
 CORPUS = "meantime_newsreader_english_oct15"
@@ -200,6 +200,7 @@ SPEC = register(
         mention_kinds=("event", "entity"),
         reader=read_meantime,
         mention_id_prefix="MEANTIME_",
+        gold_fields=GOLD_FIELDS,  # the instance's (chain's) type and description on every mention
         expected_counts=(
             ExpectedCount("documents", 120, "paper Table 2 (120 documents = 120 subtopics)"),
             ExpectedCount("train.documents", 60, "paper appendix 7.1.8: train = airbus + apple"),

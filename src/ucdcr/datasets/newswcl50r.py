@@ -57,7 +57,7 @@ from ucdcr.records import (
     SourceMention,
     SourceToken,
 )
-from ucdcr.registry import ContextRule, DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, ContextRule, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "newswcl50r"
 RAW_FOLDER = "NewsWCL50r"
@@ -309,6 +309,7 @@ SPEC = register(
         context_rule=ContextRule.TO_LAST_TOKEN,
         finalize=drop_duplicate_heads,
         mention_id_prefix="NewsWCL50r_",
+        gold_fields=GOLD_FIELDS,  # the annotated concept type and code (description)
         expected_counts=(
             ExpectedCount("documents", 50, "paper Table 2"),
             ExpectedCount("topics", 10, "paper Table 2"),

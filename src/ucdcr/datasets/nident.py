@@ -35,7 +35,7 @@ from ucdcr.formats.inputs import csv_records, read_text
 from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml
 from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import DroppedMention, MentionRecord, SourceCorpus, SourceDocument, SourceMention, SourceToken
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, get, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, get, register
 
 DATASET_ID = "nident"
 REANNOTATES = "np4e"
@@ -216,6 +216,7 @@ register(
         reannotates=REANNOTATES,
         finalize=finalize,
         mention_id_prefix="NIdent_",
+        gold_fields=GOLD_FIELDS,  # the chain's type on every mention, the (near-)identity relation in coref_type
         expected_counts=(
             ExpectedCount("mentions_annotated", 13095, "paper Table 8 'Original'"),
             ExpectedCount("documents", 93, "the authors' summary CSV"),

@@ -43,7 +43,7 @@ from ucdcr.records import (
     Split,
     mention_type_of,
 )
-from ucdcr.registry import DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
 MMAX_FOLDER = "mmax2"
 TOPIC_ID, TOPIC = "0", "0_bomb_explosion_kidnap"
@@ -243,6 +243,7 @@ SPEC = register(
         reader=read_np4e,
         finalize=merge_within_subtopic,
         mention_id_prefix="NP4E_",
+        gold_fields=GOLD_FIELDS,  # the chain's type and description on every mention, nothing else
         expected_counts=(
             ExpectedCount("mentions_annotated", 6574, "paper Table 8 'Original' (the coref markables)"),
             ExpectedCount(

@@ -28,7 +28,7 @@ from pathlib import Path
 from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.formats.wec_json import TopicRow, WecMention, first_listed, read_mentions, read_topic_map, read_topic_names
 from ucdcr.records import DroppedMention, GivenHead, SourceCorpus, SourceDocument, SourceMention, SourceToken, Split
-from ucdcr.registry import ContextRule, DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, ContextRule, DatasetSpec, ExpectedCount, ReadOptions, register
 
 DATASET_ID = "wec_eng"
 MENTION_FILES: dict[Split, str] = {
@@ -161,6 +161,17 @@ register(
         context_rule=ContextRule.AROUND_FIRST_TOKEN_BY_PARAGRAPH,
         reparse=False,
         mention_id_prefix="WECEng_",
+        # the heads are the source's annotation (its head word, lemma, POS and NER; the head position follows from
+        # the word), not computed from the span: gold-derived like the chains
+        gold_fields=(
+            *GOLD_FIELDS,
+            "mention_head",
+            "mention_head_id",
+            "mention_head_pos",
+            "mention_head_lemma",
+            "mention_ner",
+            "mention_head_id_context",
+        ),
         expected_counts=(
             ExpectedCount("mentions_annotated", 43672, "paper Table 8 'Original'"),
             ExpectedCount("mentions_written", 43672, "paper Table 8 'Parsed'"),

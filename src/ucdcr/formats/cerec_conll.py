@@ -16,9 +16,10 @@ mention of the same chain. (The README calls the format eight-column; the files 
 are read by :mod:`ucdcr.formats.conll2012` (its rules and errors), with lines outside documents refused.
 
 :func:`read_cerec_conll` returns threads with their tokens (numbered per thread, with the sentence number in the
-thread: blank lines end sentences) and mentions as token index ranges. A wrong column count, a closing bracket
-without an opening one, a mention left open at ``#end document``, or tokens outside a document raise
-:class:`~ucdcr.errors.FormatError` with the file (or ``zip:member``) and line.
+thread: blank lines end sentences) and mentions as token index ranges; the mentions of one span (annotated in
+several chains, ``(11)|(12)``) are numbered in the order of their labels in the column, not by chain. A wrong column
+count, a closing bracket without an opening one, a mention left open at ``#end document``, or tokens outside a
+document raise :class:`~ucdcr.errors.FormatError` with the file (or ``zip:member``) and line.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ucdcr.errors import FormatError
-from ucdcr.formats.conll2012 import BracketPairer, read_blocks
+from ucdcr.formats.conll2012 import EMPTY_ANNOTATIONS, BracketPairer, parse_brackets, read_blocks
 from ucdcr.formats.inputs import text_lines
 
 COLUMN_SEPARATOR = "\t\t"
@@ -55,6 +56,9 @@ class CerecMention:
     first: int
     last: int
     line: int  # line of the opening bracket
+    number: int = 0
+    """Its position among the thread's mentions of the same span, in the order their labels stand in the
+    coreference column of the first token: 0 unless the span is annotated in several chains (``(11)|(12)``)."""
 
 
 @dataclass(slots=True)
@@ -79,6 +83,7 @@ class _ThreadReader:
         self.where = where
         self.thread = CerecThread(name.strip(), line)
         self.brackets = BracketPairer(where, name)
+        self.openers: dict[int, list[str]] = {}  # token index -> chains of the mentions it starts, in column order
 
     def add(self, line: str, number: int, sentence: int) -> None:
         columns = line.split(COLUMN_SEPARATOR)
@@ -92,14 +97,19 @@ class _ThreadReader:
             CerecToken(index, text, message_id, section_id, speaker, entity_type, sentence, number)
         )
         self.brackets.add(index, coref.strip(), number)
+        if coref.strip() not in EMPTY_ANNOTATIONS:
+            singles, opens, _ = parse_brackets(coref.strip(), self.where, number)
+            self.openers[index] = singles + opens
 
     def finish(self, number: int) -> CerecThread:
         tokens = self.thread.tokens
-        mentions = [
-            CerecMention(chain, first, last, tokens[first].line)
-            for chain, spans in self.brackets.finish(number).items()
-            for first, last in spans
-        ]
+        spans = [(chain, first, last) for chain, found in self.brackets.finish(number).items() for first, last in found]
+        spans.sort(key=lambda s: (s[1], -s[2], self.openers[s[1]].index(s[0])))  # one span's mentions: column order
+        mentions: list[CerecMention] = []
+        for chain, first, last in spans:
+            same_span = bool(mentions) and (mentions[-1].first, mentions[-1].last) == (first, last)
+            number_in_span = mentions[-1].number + 1 if same_span else 0
+            mentions.append(CerecMention(chain, first, last, tokens[first].line, number_in_span))
         self.thread.mentions = sorted(mentions, key=lambda m: (m.first, -m.last, m.chain))
         return self.thread
 

@@ -26,6 +26,7 @@ mention dropped on the way with its reason.
   the syntactic rule of :mod:`ucdcr.pipeline.heads`; lemma / POS / NER of the head token unless the source gives
   them.
 - Context: :mod:`ucdcr.pipeline.context`.
+- Id: :func:`mention_id`, from the document, sentence, tokens and the source's markable id only, never the chain.
 """
 
 from __future__ import annotations
@@ -417,13 +418,19 @@ def _record(
 
 
 def mention_id(prefix: str, mention: SourceMention, sent_id: int) -> str:
-    """Deterministic id: prefix + document + sentence + first original token id + a short content hash."""
-    digest = hashlib.sha1(
-        "\x1f".join((mention.doc_key, mention.source_id, ",".join(mention.token_ids), mention.chain_id)).encode()
-    ).hexdigest()[:6]
+    """Deterministic id, independent of the chain annotation (docs/unified-format.md#mention-ids).
+
+    ``<prefix><doc key, / -> _>_<sentence>_<first original token id>_<6 hex>``; the 6 hex characters are the start
+    of the SHA-1 of the document key, the source's own id of the markable (:attr:`SourceMention.source_id`) and the
+    original token ids. The chain, the kind, types and descriptions are not hashed: renaming or regrouping chains
+    leaves every id as it is. Two mentions of one document with the same source id and tokens would get one id
+    (the build refuses that, :func:`~ucdcr.pipeline.validate.check_unique_ids`); readers give markables that differ
+    only by their chain distinct source ids (CEREC: the label's position on its token).
+    """
+    digest = hashlib.sha1("\x1f".join((mention.doc_key, mention.source_id, ",".join(mention.token_ids))).encode())
     doc = mention.doc_key.replace("/", "_")
     first = mention.token_ids[0] if mention.token_ids else "x"
-    return f"{prefix}{doc}_{sent_id}_{first}_{digest}"
+    return f"{prefix}{doc}_{sent_id}_{first}_{digest.hexdigest()[:6]}"
 
 
 @dataclass(frozen=True)
