@@ -92,7 +92,7 @@ class ResultStore:
         self._runs: dict[str, StoredRun] | None = None
 
     def key(self, spec: SystemSpec, run: Run, level: str, fingerprints: Mapping[str, str]) -> str:
-        from ucdcr.embed import encoder_id
+        from ucdcr.systems.vectors import vectors_identity
 
         involved = sorted({ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset})
         identity = {
@@ -104,7 +104,7 @@ class ResultStore:
             "tune_on": str(run.tune_on or ""),
             "dataset": run.dataset,
             "datasets": {name: fingerprints[name] for name in involved},
-            "encoder": encoder_id() if spec.needs_encoder else "",
+            "encoder": vectors_identity() if spec.needs_encoder else "",
         }
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
