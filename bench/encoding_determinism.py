@@ -4,14 +4,14 @@ Encodes N mention inputs made from ECB+ sentences (raw corpus, documents in path
 mention = the sentence's middle word) three ways, each --repeat times, and prints min and median seconds:
 
 - before: the v1 way, padded batches of 32 inputs sorted by length, torch on its default number of threads;
-- one, all threads: a batch of one per input, default threads;
+- one, all threads (with ``--all-threads-too``): a batch of one per input, default threads;
 - after: a batch of one per input on one thread (:func:`ucdcr.systems.vectors._encode`, what the benchmark runs).
 
 Then the ratios to "before", how many vectors of each way are bit-identical to "after", and whether "after" gives
 bit-identical vectors when the inputs come in reverse order (it must). The load average is printed before each way.
 Never run as a test.
 
-    python bench/encoding_determinism.py [--raw-dir ../shared/raw] [--inputs 2000] [--repeat 3]
+    python bench/encoding_determinism.py [--raw-dir ../shared/raw] [--inputs 2000] [--repeat 3] [--all-threads-too]
 """
 
 from __future__ import annotations
@@ -120,6 +120,7 @@ def main() -> None:
     parser.add_argument("--raw-dir", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "raw")
     parser.add_argument("--inputs", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--all-threads-too", action="store_true", help="also time a batch of one on all threads")
     args = parser.parse_args()
     items = ecbplus_inputs(args.raw_dir, args.inputs)
     words = [len(item.words) for item in items]
@@ -130,13 +131,15 @@ def main() -> None:
     require_sentence_encoder()
     _encode(items[:20])  # warm-up: first calls allocate
     before, old = timed("before (batch 32)", batched_v1, items, args.repeat)
-    alone, loose = timed("one, all threads", alone_all_threads, items, args.repeat)
+    ways = {"before": (before, old)}
+    if args.all_threads_too:
+        ways["one, all threads"] = timed("one, all threads", alone_all_threads, items, args.repeat)
     after, new = timed("after (one, 1 thr)", _encode, items, args.repeat)
-    for label, seconds in (("one, all threads", alone), ("after", after)):
+    for label, (seconds, _) in [*ways.items(), ("after", (after, new))][1:]:
         ratio_min, ratio_median = min(seconds) / min(before), statistics.median(seconds) / statistics.median(before)
         print(f"{label} / before: {ratio_min:.2f}x (min), {ratio_median:.2f}x (median)")
-    print(f"mention vectors bit-identical to after: before {identical(old, new)}/{len(new[0])}, ", end="")
-    print(f"one on all threads {identical(loose, new)}/{len(new[0])}")
+    for label, (_, vectors_of_way) in ways.items():
+        print(f"{label}: {identical(vectors_of_way, new)}/{len(new[0])} mention vectors bit-identical to after")
     reverse = _encode(list(reversed(items)))
     print(f"after, inputs reversed: {identical(reverse, new)}/{len(new[0])} bit-identical")
 

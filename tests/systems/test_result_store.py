@@ -9,9 +9,11 @@ from pathlib import Path
 from ucdcr.systems.store import RESULTS_FILE, ResultStore, StoredRun, read_runs
 
 
-def stored_run(key: str) -> StoredRun:
+def stored_run(key: str, dataset: str = "") -> StoredRun:
+    """A run of its own slot (dataset named as the key) unless ``dataset`` is given."""
     means = [{"type": "joint", "settings": 1, "scores": {"F1_CONLL": 50.0}}]
-    return StoredRun(key, "head_lemma", "1", "ecbplus", "subtopic", "in-domain", "", "ecbplus val", "", means)
+    dataset = dataset or key
+    return StoredRun(key, "head-lemma", "1", dataset, "subtopic", "in-domain", "", f"{dataset} val", "", means)
 
 
 def test_a_store_opened_earlier_keeps_the_runs_another_store_added(tmp_path: Path) -> None:
