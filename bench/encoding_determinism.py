@@ -1,14 +1,16 @@
 """What the benchmark's encoder vectors cost now that they depend on their input alone, and why (vectors.py).
 
 Encodes N mention inputs made from ECB+ sentences (raw corpus, documents in path order, sentences of 3+ words, the
-mention = the sentence's middle word) three ways, each --repeat times, and prints min and median seconds:
+mention = the sentence's middle word) two or three ways, in --repeat rounds (the ways interleaved in each round, as
+the machine's load may change), and prints min and median seconds:
 
 - before: the v1 way, padded batches of 32 inputs sorted by length, torch on its default number of threads;
 - one, all threads (with ``--all-threads-too``): a batch of one per input, default threads;
 - after: a batch of one per input on one thread (:func:`ucdcr.systems.vectors._encode`, what the benchmark runs).
 
 Then the ratios to "before", how many vectors of each way are bit-identical to "after", and whether "after" gives
-bit-identical vectors when the inputs come in reverse order (it must). The load average is printed before each way.
+bit-identical vectors when the inputs come in reverse order (it must). The load average is printed before each
+timing.
 Never run as a test.
 
     python bench/encoding_determinism.py [--raw-dir ../shared/raw] [--inputs 2000] [--repeat 3] [--all-threads-too]
@@ -33,6 +35,8 @@ from ucdcr.systems import vectors
 from ucdcr.systems.vectors import MentionInput, _encode, _unit
 
 Vectors = tuple[dict[str, bytes], dict[str, bytes]]
+Encoder = Callable[[Sequence[MentionInput]], Vectors]
+Timings = dict[str, tuple[list[float], Vectors]]
 
 
 def ecbplus_inputs(raw_dir: Path, count: int) -> list[MentionInput]:
@@ -96,19 +100,19 @@ def alone_all_threads(items: Sequence[MentionInput]) -> Vectors:
         vectors.one_thread = pin
 
 
-def timed(
-    label: str, encode: Callable[[Sequence[MentionInput]], Vectors], items: Sequence[MentionInput], repeat: int
-) -> tuple[list[float], Vectors]:
-    print(f"[{label}] load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
-    seconds: list[float] = []
-    result: Vectors | None = None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = encode(items)
-        seconds.append(time.perf_counter() - started)
-    print(f"{label:>18}: min {min(seconds):7.2f} s  median {statistics.median(seconds):7.2f} s", flush=True)
-    assert result is not None
-    return seconds, result
+def timed(ways: dict[str, Encoder], items: Sequence[MentionInput], repeat: int) -> Timings:
+    """Seconds of each way over ``repeat`` rounds, the ways interleaved in each round (so a change of the machine's
+    load hits them alike), and the vectors of each way's last round."""
+    seconds: dict[str, list[float]] = {label: [] for label in ways}
+    results: dict[str, Vectors] = {}
+    for round_ in range(repeat):
+        for label, encode in ways.items():
+            load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+            started = time.perf_counter()
+            results[label] = encode(items)
+            seconds[label].append(time.perf_counter() - started)
+            print(f"round {round_ + 1} {label:>20}: {seconds[label][-1]:7.2f} s (load average before: {load})")
+    return {label: (seconds[label], results[label]) for label in ways}
 
 
 def identical(one: Vectors, two: Vectors) -> int:
@@ -130,16 +134,18 @@ def main() -> None:
     print(f"CPU capability {torch.backends.cpu.get_cpu_capability()}", flush=True)
     require_sentence_encoder()
     _encode(items[:20])  # warm-up: first calls allocate
-    before, old = timed("before (batch 32)", batched_v1, items, args.repeat)
-    ways = {"before": (before, old)}
+    ways: dict[str, Encoder] = {"before (batch 32)": batched_v1, "after (one, 1 thread)": _encode}
     if args.all_threads_too:
-        ways["one, all threads"] = timed("one, all threads", alone_all_threads, items, args.repeat)
-    after, new = timed("after (one, 1 thr)", _encode, items, args.repeat)
-    for label, (seconds, _) in [*ways.items(), ("after", (after, new))][1:]:
-        ratio_min, ratio_median = min(seconds) / min(before), statistics.median(seconds) / statistics.median(before)
-        print(f"{label} / before: {ratio_min:.2f}x (min), {ratio_median:.2f}x (median)")
-    for label, (_, vectors_of_way) in ways.items():
-        print(f"{label}: {identical(vectors_of_way, new)}/{len(new[0])} mention vectors bit-identical to after")
+        ways["one, all threads"] = alone_all_threads
+    measured = timed(ways, items, args.repeat)
+    before, _ = measured["before (batch 32)"]
+    _, new = measured["after (one, 1 thread)"]
+    for label, (seconds, vectors_of_way) in measured.items():
+        print(
+            f"{label:>21}: min {min(seconds):7.2f} s, median {statistics.median(seconds):7.2f} s; "
+            f"x{min(seconds) / min(before):.2f} (min), x{statistics.median(seconds) / statistics.median(before):.2f} "
+            f"(median) of before; {identical(vectors_of_way, new)}/{len(new[0])} mention vectors bit-identical to after"
+        )
     reverse = _encode(list(reversed(items)))
     print(f"after, inputs reversed: {identical(reverse, new)}/{len(new[0])} bit-identical")
 
