@@ -137,3 +137,29 @@ def test_a_stored_run_is_reused_only_by_the_same_system(tmp_path: Path) -> None:
     assert configured.reused == 0
     [stored] = read_runs(cache / RESULTS_FILE).values()  # each new run replaced the one before it
     assert stored == configured.runs[0]
+
+
+def test_the_code_of_a_system_includes_what_it_imports_inside_functions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "labsystems"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("def key(head):\n    return head\n")
+    (package / "mine.py").write_text(
+        "from ucdcr.systems import System\n\n"
+        "class Mine(System):\n"
+        "    name = 'lab'\n\n"
+        "    def predict(self, test):\n"
+        "        from .helpers import key\n\n"
+        "        return {m: key(h) for m, h in zip(test.column('mention_id'), test.column('mention_head'))}\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from ucdcr.systems.identity import code_files
+
+    spec = resolve_system("labsystems.mine:Mine")
+    files = code_files([spec.make().__class__])
+    assert {"labsystems", "labsystems.mine", "labsystems.helpers", "ucdcr.systems.base"} <= set(files)
+    assert all(name.split(".")[0] in {"labsystems", "ucdcr"} for name in files)  # numpy, pyarrow: not followed
+    (package / "helpers.py").write_text("def key(head):\n    return head.lower()\n")
+    assert resolve_system("labsystems.mine:Mine").identity != spec.identity

@@ -6,12 +6,13 @@ and an edited system is never answered from the results of its old code. The ide
 is the SHA-256 of
 
 - where the code comes from: ``module:qualname`` of the class and, for a system made by a function, of the function;
-- the code: the SHA-256 of the source file of each module of the closure (:func:`code_modules`): the modules of the
-  class, of its base classes and of the function, and, transitively, the modules they import at module level
-  (``import m``, ``from m import f``: a module, function or class bound in the module's namespace; not a
-  package's own submodules, which any import binds) from their own top-level packages or from ``ucdcr``.
-  Imports inside functions and other distributions (numpy, torch, ...) are not followed: change the system's
-  ``version`` when they change what it computes (the encoder's and spaCy's identities are in every key already,
+- the code: the SHA-256 of the source file of each module of the closure (:func:`code_files`): the modules of the
+  class, of its base classes and of the function, and, transitively, their packages and every module their
+  source imports (read with :mod:`ast`, so imports inside functions count too: ``import m``, ``from m import f``,
+  ``from . import m``) from their own top-level packages or from ``ucdcr``. For a reference system that is most
+  of ucdcr (the benchmark, scoring, analysis and, through the lemmatiser, pipeline code): an edit anywhere there
+  runs it again. Other distributions (numpy, torch, ...) are not followed: change the system's ``version`` when
+  they change what it computes (the encoder's and spaCy's identities are in every key already,
   :func:`ucdcr.embed.encoder_identity`). A class without a source file (defined in a notebook) is hashed by its
   source text where ``inspect`` finds it;
 - ``version``;
@@ -21,7 +22,9 @@ is the SHA-256 of
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib.util
 import inspect
 import json
 import re
@@ -29,7 +32,6 @@ import sys
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
-from types import FunctionType, ModuleType
 from typing import Any
 
 from ucdcr.systems.base import System
@@ -50,37 +52,36 @@ def system_identity(system_class: type[System], factory: Callable[[], System] | 
 
 
 def code_digest(origins: Iterable[Any]) -> str:
-    """SHA-256 of the source files of :func:`code_modules` of ``origins`` (classes and functions), by module name,
+    """SHA-256 of the source files of :func:`code_files` of ``origins`` (classes and functions), by module name,
     and of the source text of those origins that have no file."""
     origins = list(origins)
     digest = hashlib.sha256()
-    for module in sorted(code_modules(origins), key=lambda item: item.__name__):
-        digest.update(f"{module.__name__}\0{_module_digest(module)}\0".encode())
+    for name, path in sorted(code_files(origins).items()):
+        digest.update(f"{name}\0{_file_digest(path)}\0".encode())
     for origin in origins:
-        if _source_file(sys.modules.get(_module_name(origin))) is None:
+        if _module_file(_module_name(origin)) is None:
             digest.update(f"{_qualname(origin)}\0{_source_text(origin)}\0".encode())
     return digest.hexdigest()
 
 
-def code_modules(origins: Iterable[Any]) -> list[ModuleType]:
-    """The modules of ``origins`` (and of the base classes of a class), then, transitively, the modules they import
-    at module level from the top-level packages of those modules or from ``ucdcr``."""
-    roots: list[ModuleType] = []
-    for origin in origins:
-        for item in inspect.getmro(origin) if isinstance(origin, type) else (origin,):
-            module = sys.modules.get(_module_name(item))
-            if module is not None and item is not object:
-                roots.append(module)
-    packages = {_top(module) for module in roots} | {"ucdcr"}
-    found: dict[str, ModuleType] = {}
+def code_files(origins: Iterable[Any]) -> dict[str, Path]:
+    """The source file of each module of the closure of ``origins`` (module docstring), by module name."""
+    roots = [
+        _module_name(item)
+        for origin in origins
+        for item in (inspect.getmro(origin) if isinstance(origin, type) else (origin,))
+        if item is not object
+    ]
+    packages = {name.partition(".")[0] for name in roots} | {"ucdcr"}
+    found: dict[str, Path] = {}
     todo = list(roots)
     while todo:
-        module = todo.pop()
-        if module.__name__ in found or _top(module) not in packages:
-            continue
-        found[module.__name__] = module
-        todo += _imported(module)
-    return list(found.values())
+        name = todo.pop()
+        path = None if name in found or name.partition(".")[0] not in packages else _module_file(name)
+        if path is not None:
+            found[name] = path
+            todo += [*_imports(name, path), name.rpartition(".")[0]]  # a module's package runs when it is imported
+    return found
 
 
 def configuration(instance: System) -> str:
@@ -94,20 +95,49 @@ def configuration(instance: System) -> str:
         return _stable_repr(state)
 
 
-def _imported(module: ModuleType) -> list[ModuleType]:
-    """The modules ``module`` binds names of. A package's own submodules are skipped: the import system binds them
-    in the package whenever anything imports them, so they would make the closure depend on the process' history."""
-    package = f"{module.__name__}." if hasattr(module, "__path__") else None
-    modules = []
-    for value in list(vars(module).values()):
-        if isinstance(value, ModuleType):
-            if package is None or not value.__name__.startswith(package):
-                modules.append(value)
-        elif isinstance(value, type | FunctionType) and isinstance(value.__module__, str):
-            target = sys.modules.get(value.__module__)
-            if target is not None:
-                modules.append(target)
-    return modules
+def _imports(name: str, path: Path) -> list[str]:
+    """The absolute names the source of module ``name`` imports anywhere, and for ``from m import x`` also
+    ``m.x`` (kept by :func:`code_files` only if it is a module)."""
+    stat = path.stat()
+    return list(_parsed_imports(name, path, stat.st_size, stat.st_mtime_ns))
+
+
+@cache
+def _parsed_imports(name: str, path: Path, size: int, mtime: int) -> tuple[str, ...]:
+    if path.suffix != ".py":
+        return ()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(package, node.level, node.module)
+            names += [base, *(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")]
+    return tuple(names)
+
+
+def _absolute(package: str, level: int, module: str | None) -> str:
+    if level == 0:
+        return module or ""
+    parts = package.split(".")
+    base = ".".join(parts[: len(parts) - (level - 1)])
+    return f"{base}.{module}" if module else base
+
+
+def _module_file(name: str) -> Path | None:
+    """The file of module ``name`` (loaded or not; its parent packages are imported to find it), or None."""
+    module = sys.modules.get(name)
+    origin = getattr(module, "__file__", None) if module is not None else _spec_origin(name)
+    return Path(origin) if isinstance(origin, str) and Path(origin).is_file() else None
+
+
+def _spec_origin(name: str) -> str | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return spec.origin if spec is not None and spec.has_location else None
 
 
 def _module_name(item: Any) -> str:
@@ -120,25 +150,13 @@ def _qualname(item: Any) -> str:
     return name if isinstance(name, str) else type(item).__qualname__
 
 
-def _top(module: ModuleType) -> str:
-    return module.__name__.partition(".")[0]
-
-
-def _source_file(module: ModuleType | None) -> Path | None:
-    name = getattr(module, "__file__", None)
-    return Path(name) if isinstance(name, str) and Path(name).is_file() else None
-
-
-def _module_digest(module: ModuleType) -> str:
-    path = _source_file(module)
-    if path is None:
-        return "no file"
+def _file_digest(path: Path) -> str:
     stat = path.stat()
-    return _file_digest(path, stat.st_size, stat.st_mtime_ns)
+    return _digest(path, stat.st_size, stat.st_mtime_ns)
 
 
 @cache
-def _file_digest(path: Path, size: int, mtime: int) -> str:
+def _digest(path: Path, size: int, mtime: int) -> str:
     with path.open("rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
