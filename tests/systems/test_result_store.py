@@ -1,17 +1,21 @@
 """The benchmark's results file when several processes add runs: each one re-reads the file under its lock, so no
-run is lost, and no lock file is left behind."""
+run is lost, and no lock file is left behind; a new run replaces the run of its slot; a format 1 file is read."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
+from dataclasses import asdict
 from pathlib import Path
 
-from ucdcr.systems.store import RESULTS_FILE, ResultStore, StoredRun, read_runs
+from ucdcr.systems.store import FORMAT, RESULTS_FILE, ResultStore, StoredRun, read_runs
 
 
-def stored_run(key: str) -> StoredRun:
+def stored_run(key: str, dataset: str = "") -> StoredRun:
+    """A run of its own slot (dataset named as the key) unless ``dataset`` is given."""
     means = [{"type": "joint", "settings": 1, "scores": {"F1_CONLL": 50.0}}]
-    return StoredRun(key, "head_lemma", "1", "ecbplus", "subtopic", "in-domain", "", "ecbplus val", "", means)
+    dataset = dataset or key
+    return StoredRun(key, "head-lemma", "1", dataset, "subtopic", "in-domain", "", f"{dataset} val", "", means)
 
 
 def test_a_store_opened_earlier_keeps_the_runs_another_store_added(tmp_path: Path) -> None:
@@ -40,3 +44,15 @@ def test_two_processes_adding_runs_at_once_lose_none(tmp_path: Path) -> None:
     assert [process.exitcode for process in processes] == [0, 0]
     assert len(read_runs(tmp_path / RESULTS_FILE)) == 50  # 25 + 25
     assert sorted(p.name for p in tmp_path.iterdir()) == [RESULTS_FILE]
+
+
+def test_a_format_1_file_is_read_but_written_back_as_format_2_and_a_new_run_replaces_its_slot(tmp_path: Path) -> None:
+    old = {**asdict(stored_run("old")), "key": "a-key-of-format-1"}
+    (tmp_path / RESULTS_FILE).write_text(json.dumps({"format": "ucdcr-benchmark-results/1", "runs": [old]}))
+    store = ResultStore(tmp_path)
+    assert list(store.runs()) == ["a-key-of-format-1"]
+    store.put(stored_run("other"))  # another slot: the old run stays
+    assert sorted(read_runs(tmp_path / RESULTS_FILE)) == ["a-key-of-format-1", "other"]
+    assert json.loads((tmp_path / RESULTS_FILE).read_text())["format"] == FORMAT == "ucdcr-benchmark-results/2"
+    store.put(stored_run("new", dataset="old"))  # the old run's slot, another key: replaced
+    assert sorted(read_runs(tmp_path / RESULTS_FILE)) == ["new", "other"]

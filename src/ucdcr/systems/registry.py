@@ -13,6 +13,12 @@ A system is named on the command line (``--systems``) or in :func:`ucdcr.benchma
 The attribute is a :class:`~ucdcr.systems.base.System` subclass or a function without arguments that returns a
 System; a new instance is made for every fit, so nothing leaks from one dataset to the next. Anything else is an
 error naming what was found.
+
+The names of :data:`BUILTIN` belong to the reference systems: a system of another class whose name (its ``name``
+attribute, or its class name) is one of them is an error, and so is an entry point named like one, or two entry
+points of one name with different targets, so that results stored under a name (:mod:`ucdcr.systems.store`) are
+always that system's. A resolved system carries its :func:`~ucdcr.systems.identity.system_identity` (code,
+version, configuration), which keys its stored results.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from pathlib import Path
 
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.base import System
+from ucdcr.systems.identity import system_identity
 
 ENTRY_POINT_GROUP = "ucdcr.systems"
 BUILTIN: dict[str, str] = {
@@ -40,14 +47,16 @@ BUILTIN: dict[str, str] = {
 
 @dataclass(frozen=True)
 class SystemSpec:
-    """A resolved system: its name in the tables, how to make one, its version (keys stored results), whether it
-    learns from data (only those get a transfer matrix) and whether it needs the ``embed`` extra."""
+    """A resolved system: its name in the tables, how to make one, its version, whether it learns from data (only
+    those get a transfer matrix), whether it needs the ``embed`` extra, and its identity (code, version and
+    configuration: :func:`~ucdcr.systems.identity.system_identity`; keys its stored results)."""
 
     name: str
     make: Callable[[], System]
     version: str
     trainable: bool
     needs_encoder: bool
+    identity: str
 
 
 def system_names() -> list[str]:
@@ -59,7 +68,7 @@ def system_names() -> list[str]:
 def resolve_system(spec: str | type[System] | Callable[[], System]) -> SystemSpec:
     """A system from a registered name, ``module:attribute``, a System subclass or a factory."""
     if isinstance(spec, str):
-        target = BUILTIN.get(spec) or _entry_point_target(spec)
+        target = _registered_target(spec)
         if target is None and ":" not in spec:
             raise UcdcrError(
                 f"unknown system {spec!r}; registered systems: {', '.join(system_names())} "
@@ -73,8 +82,22 @@ def _entry_points() -> list[importlib.metadata.EntryPoint]:
     return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
 
 
-def _entry_point_target(name: str) -> str | None:
-    return next((point.value for point in _entry_points() if point.name == name), None)
+def _registered_target(name: str) -> str | None:
+    """The ``module:attribute`` registered under ``name``: the reference system's, else the entry point's; an entry
+    point that takes a reference system's name, or two entry points of that name, is an error."""
+    points = list(dict.fromkeys(point.value for point in _entry_points() if point.name == name))
+    builtin = BUILTIN.get(name)
+    if builtin is not None:
+        clash = [value for value in points if value != builtin]
+        if clash:
+            raise UcdcrError(
+                f"the entry point {name} = {clash[0]} (group {ENTRY_POINT_GROUP}) uses the name of the built-in "
+                f"system {name!r} ({builtin}); give it another name"
+            )
+        return builtin
+    if len(points) > 1:
+        raise UcdcrError(f"two entry points of group {ENTRY_POINT_GROUP} are named {name!r}: {', '.join(points)}")
+    return points[0] if points else None
 
 
 def _import(target: str) -> object:
@@ -97,6 +120,7 @@ def _import(target: str) -> object:
 
 
 def _from_object(value: object, registered: str | None) -> SystemSpec:
+    factory: Callable[[], System] | None = None
     if isinstance(value, type) and issubclass(value, System):
         system_class: type[System] = value
         make: Callable[[], System] = value
@@ -104,21 +128,38 @@ def _from_object(value: object, registered: str | None) -> SystemSpec:
         factory = value
 
         def make() -> System:
-            made = factory()
+            made = value()
             if not isinstance(made, System):
                 raise UcdcrError(f"{_label(value)} returned {type(made).__name__}, not a ucdcr.systems.System")
             return made
 
-        system_class = type(make())
     else:
         raise UcdcrError(
             f"{_label(value)} is not a ucdcr.systems.System subclass or a function returning one "
             f"(found {type(value).__name__})"
         )
+    instance = make()
+    system_class = type(instance)
     name = registered or system_class.name or system_class.__name__
+    _refuse_builtin_name(name, system_class)
     return SystemSpec(
-        name, make, str(system_class.version), bool(system_class.trainable), bool(system_class.needs_encoder)
+        name,
+        make,
+        str(system_class.version),
+        bool(system_class.trainable),
+        bool(system_class.needs_encoder),
+        system_identity(system_class, factory, instance),
     )
+
+
+def _refuse_builtin_name(name: str, system_class: type[System]) -> None:
+    """A system named like a reference system must be that reference system (module docstring)."""
+    builtin = BUILTIN.get(name)
+    if builtin is not None and _import(builtin) is not system_class:
+        raise UcdcrError(
+            f"system {system_class.__qualname__} from module {system_class.__module__} uses the name of the "
+            f"built-in system {name!r} ({builtin}); give it another `name`"
+        )
 
 
 def _label(value: object) -> str:

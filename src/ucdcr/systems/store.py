@@ -2,19 +2,25 @@
 
 One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`ucdcr.systems.cache`)::
 
-    {"format": "ucdcr-benchmark-results/1",
+    {"format": "ucdcr-benchmark-results/2",
      "runs": [{"key": "<sha256>", "system": "pairwise", "version": "1", "dataset": "ecbplus", "level": "subtopic",
                "protocol": "ucdcr/subtopic", "setting": "in-domain", "fit_on": "ecbplus train",
                "tune_on": "ecbplus val",
                "model": "<what the system learned>", "datasets": {"ecbplus": "<fingerprint>"},
                "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...}}, ...]}]}
 
-The key of a run is the SHA-256 of its system name and version, protocol (its label, e.g. ``ucdcr/subtopic`` or
-``standard/gold-topics``), setting, fit/tune/test datasets and splits,
-the content fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files) and, for a
-system that uses the encoder, the encoder's id: a rebuilt dataset or a new system version is never answered from
-an old run. Runs are kept sorted by key; the file is rewritten atomically after each run, under a lock
-(``.benchmark-results.json.lock``), with the runs other benchmark processes added meanwhile: none is lost.
+The key of a run (:meth:`ResultStore.key`) is the SHA-256 of everything that computed it: the system's name and
+identity (:func:`ucdcr.systems.identity.system_identity`: its code, version and configuration), the protocol (its
+label, e.g. ``ucdcr/subtopic`` or ``standard/gold-topics``), setting, fit/tune/test datasets and splits, the content
+fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files), the lemmatiser's
+identity (:func:`ucdcr.systems.lemmas.lemmatizer_identity`) and, for a system that uses the encoder, the vectors'
+identity (:func:`ucdcr.systems.vectors.vectors_identity`: the encoder's files and libraries). So a rebuilt dataset,
+an edited or reconfigured system, another system of the same name or a new library version is never answered from an
+old run. A new run replaces the stored run of the same system name, protocol, setting, splits and datasets: the file
+holds the latest numbers of each, the ones ``ucdcr report`` shows. A file of format ``/1`` (keys by name and hand-
+bumped version) is read: its runs match no key and are replaced as their systems run again. Runs are kept sorted by
+key; the file is rewritten atomically after each run, under a lock (``.benchmark-results.json.lock``), with the runs
+other benchmark processes added meanwhile: none is lost.
 """
 
 from __future__ import annotations
@@ -38,7 +44,9 @@ if TYPE_CHECKING:
     from ucdcr.systems.runner import Run
 
 RESULTS_FILE = "benchmark-results.json"
-FORMAT = "ucdcr-benchmark-results/1"
+FORMAT = "ucdcr-benchmark-results/2"
+READABLE = (FORMAT, "ucdcr-benchmark-results/1")
+"""Formats read: ``/1`` keyed runs by system name and version only; its runs never match a ``/2`` key."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,12 @@ class StoredRun:
     def score(self, kind: str = "joint", column: str = "F1_CONLL") -> float | None:
         """A mean score of one type (None when the dataset has no mention of that type)."""
         return next((mean["scores"][column] for mean in self.means if mean["type"] == kind), None)
+
+    @property
+    def slot(self) -> tuple[str, ...]:
+        """What a newer run of the same system replaces: name, protocol, setting, splits and datasets."""
+        fingerprints = json.dumps(self.datasets or {}, sort_keys=True)
+        return (self.system, self.protocol, self.setting, self.fit_on, self.tune_on, self.dataset, fingerprints)
 
     @property
     def source(self) -> str:
@@ -95,20 +109,22 @@ class ResultStore:
         self._runs: dict[str, StoredRun] | None = None
 
     def key(self, spec: SystemSpec, run: Run, protocol: str, fingerprints: Mapping[str, str]) -> str:
-        """The key of a run: what computed it (module docstring); ``protocol``: the protocol's label."""
-        from ucdcr.embed import encoder_id
+        """The key of a run (module docstring); ``protocol``: the protocol's label."""
+        from ucdcr.systems.lemmas import lemmatizer_identity
+        from ucdcr.systems.vectors import vectors_identity
 
         involved = sorted({ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset})
         identity = {
             "system": spec.name,
-            "version": spec.version,
+            "identity": spec.identity,
             "protocol": protocol,
             "setting": run.setting,
             "fit_on": str(run.fit_on or ""),
             "tune_on": str(run.tune_on or ""),
             "dataset": run.dataset,
             "datasets": {name: fingerprints[name] for name in involved},
-            "encoder": encoder_id() if spec.needs_encoder else "",
+            "lemmatizer": lemmatizer_identity(),
+            "encoder": vectors_identity() if spec.needs_encoder else "",
         }
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
@@ -116,11 +132,12 @@ class ResultStore:
         return self.runs().get(key)
 
     def put(self, run: StoredRun) -> None:
-        """Add ``run`` to the file, with the runs other processes wrote since it was read (under the file's lock)."""
+        """Add ``run`` to the file in place of an older run of its slot, with the runs other processes wrote since
+        it was read (under the file's lock)."""
         with write_errors(self.path):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         with exclusive(self.path, "cache dir"):
-            runs = read_runs(self.path)
+            runs = {key: old for key, old in read_runs(self.path).items() if old.slot != run.slot}
             runs[run.key] = run
             adapter.write_json(self.path, {"format": FORMAT, "runs": [asdict(runs[key]) for key in sorted(runs)]})
         self._runs = runs
@@ -137,7 +154,7 @@ def read_runs(path: Path) -> dict[str, StoredRun]:
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
+        if data.get("format") not in READABLE:
             raise ValueError(f"format {data.get('format')!r}, expected {FORMAT!r}")
         runs = [StoredRun(**item) for item in data["runs"]]
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:

@@ -10,29 +10,38 @@ distinct input gives the last layer's subword vectors, of which we keep
 - the sentence vector: the mean of all subword vectors, [CLS] and [SEP] included (the encoder's own mean
   pooling, i.e. the all-MiniLM-L6-v2 sentence embedding before normalisation).
 
-Both are L2-normalised, so a dot product is a cosine. They are cached (:mod:`ucdcr.systems.cache`) under the
-encoder's id and the exact input, so a mention seen once (in any dataset or run) is never encoded again, and the
-encoder is not even loaded when every vector is cached. Inputs are encoded in batches of similar length, longest
-first; a cold run stores exactly the vectors it used.
+Both are L2-normalised, so a dot product is a cosine.
+
+A vector is a function of its input alone, whatever else is encoded, in which order, and whatever the cache held:
+each distinct word list is encoded in a batch of its own (no padding, no companion) with torch on one thread.
+Padding, the batch size and the number of threads each change the last bits of a vector (up to ~1e-6: the matrix
+products split their sums differently; measured on this package's CPU wheel, ``bench/encoding_determinism.py``),
+and an agglomerative clustering cut at a tuned threshold can turn such bits into different clusters. The cost is
+measured by the same script.
+
+Vectors are cached (:mod:`ucdcr.systems.cache`) under :func:`vectors_identity` (the encoder's weights and
+libraries, :func:`ucdcr.embed.encoder_identity`, numpy's version and :data:`VERSION`) and the exact input, so a
+mention seen once (in any dataset or run) is never encoded again, and the encoder is not even loaded when every
+vector is cached. Change :data:`VERSION` whenever the computation changes.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
-from ucdcr.embed import encoder_id, require_sentence_encoder
+from ucdcr.embed import encoder_identity, require_sentence_encoder
 from ucdcr.systems.base import SplitData
 from ucdcr.systems.cache import COMPUTE_CLOCK, EncodingCache
 
 WINDOW = 96  # words: MiniLM reads at most 256 subwords, ~1.3 subwords per word in news text
-BATCH = 32
 DIMENSIONS = 384
-_VERSION = "v1"
+VERSION = "v2"  # v2: a batch of one per input on one thread (v1: padded batches of 32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +94,11 @@ def mention_inputs(data: SplitData) -> list[MentionInput]:
     ]
 
 
+def vectors_identity() -> str:
+    """What computes a cached vector (module docstring): keys the cache and the stored results of encoder systems."""
+    return f"{encoder_identity()} numpy {np.__version__} vectors {VERSION}"
+
+
 def encodings(data: SplitData) -> Encodings:
     """The mention and sentence vectors of every row of a split (cached on disk and per split in memory)."""
     return data.memo("minilm-encodings", lambda: _encodings(data))
@@ -93,8 +107,8 @@ def encodings(data: SplitData) -> Encodings:
 def _encodings(data: SplitData) -> Encodings:
     inputs = mention_inputs(data)
     cache = EncodingCache(data.cache_dir)
-    identity = encoder_id()
-    span_space, sentence_space = f"span:{identity}:{_VERSION}", f"sentence:{identity}:{_VERSION}"
+    identity = vectors_identity()
+    span_space, sentence_space = f"span:{identity}", f"sentence:{identity}"
     spans = cache.get(span_space, [item.span_key for item in inputs])
     sentences = cache.get(sentence_space, [item.sentence_key for item in inputs])
     missing = [item for item in inputs if item.span_key not in spans or item.sentence_key not in sentences]
@@ -118,42 +132,49 @@ def _encodings(data: SplitData) -> Encodings:
 
 
 def _encode(items: Sequence[MentionInput]) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    """Span and sentence vectors (float32 bytes) of the given inputs, one forward pass per distinct word list."""
+    """Span and sentence vectors (float32 bytes) of the given inputs, one forward pass per distinct word list, each
+    in a batch of its own on one thread (module docstring)."""
     import torch
 
-    encoder = require_sentence_encoder()
-    transformer = encoder[0]
+    transformer = require_sentence_encoder()[0]
     by_words: dict[tuple[str, ...], list[MentionInput]] = {}
     for item in items:
         by_words.setdefault(item.words, []).append(item)
-    ordered = sorted(by_words, key=lambda words: (-len(words), words))
     spans: dict[str, bytes] = {}
     sentences: dict[str, bytes] = {}
-    with torch.inference_mode():
-        for begin in range(0, len(ordered), BATCH):
-            batch = ordered[begin : begin + BATCH]
+    with torch.inference_mode(), one_thread():
+        for words, group in by_words.items():
             encoded = transformer.tokenizer(
-                [list(words) for words in batch],
+                list(words),
                 is_split_into_words=True,
-                padding=True,
                 truncation=True,
                 max_length=transformer.max_seq_length,
                 return_tensors="pt",
             )
-            hidden = transformer.auto_model(
+            states = transformer.auto_model(
                 input_ids=encoded["input_ids"], attention_mask=encoded["attention_mask"]
-            ).last_hidden_state.numpy()
-            mask = encoded["attention_mask"].numpy().astype(bool)
-            for index, words in enumerate(batch):
-                states = hidden[index]
-                sentence = _unit(states[mask[index]].mean(axis=0))
-                word_ids = np.array([-1 if w is None else w for w in encoded.word_ids(index)])
-                sentences[json.dumps(words, ensure_ascii=False)] = sentence.tobytes()
-                for item in by_words[words]:
-                    inside = (word_ids >= item.start) & (word_ids < item.end)
-                    vector = _unit(states[inside].mean(axis=0)) if inside.any() else sentence
-                    spans[item.span_key] = vector.tobytes()
+            ).last_hidden_state.numpy()[0]
+            sentence = _unit(states.mean(axis=0))
+            sentences[json.dumps(words, ensure_ascii=False)] = sentence.tobytes()
+            word_ids = np.array([-1 if word is None else word for word in encoded.word_ids(0)])
+            for item in group:
+                inside = (word_ids >= item.start) & (word_ids < item.end)
+                spans[item.span_key] = (_unit(states[inside].mean(axis=0)) if inside.any() else sentence).tobytes()
     return spans, sentences
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Torch's intra-op threads set to one for the block (then put back): a vector must not depend on the number
+    of cores."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
