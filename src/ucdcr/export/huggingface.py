@@ -7,11 +7,13 @@ which. Features are declared from the unified schema (:data:`ucdcr.schema.MENTIO
 are sequences, ints int64, flags bool, as in the Parquet files.
 
 :func:`load_hf` returns the splits in memory. :func:`export_hf` writes a folder (the whole folder is replaced at
-once, :class:`~ucdcr.io.output_folder.OutputFolder`)::
+once, :class:`~ucdcr.io.output_folder.OutputFolder`; only a new or empty folder or one an export wrote, never a
+data dir, raw dir or dataset folder: :mod:`ucdcr.export.target`)::
 
     <out>/README.md                       dataset card: YAML header (configs, licence, pretty name) + text
     <out>/mentions/<split>.parquet        config "mentions" (the default)
     <out>/documents/<split>.parquet       config "documents", only where the texts may be redistributed
+    <out>/.ucdcr-export.json              the files the export wrote (so a later export may replace them)
 
 Parquet files are written by ``datasets.Dataset.to_parquet``, the card's YAML header by ``huggingface_hub``'s
 ``DatasetCardData``. The card gives the dataset's licence (a Hugging Face licence id where the manifest names a
@@ -121,10 +123,12 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     ``datasets.load_dataset(out)`` then gives its mentions as a ``DatasetDict``."""
     datasets = require_datasets()
     from ucdcr.api import dataset_dir, load
+    from ucdcr.export import target
     from ucdcr.io.output_folder import OutputFolder
     from ucdcr.registry import get
 
     folder = dataset_dir(dataset, data_dir)
+    target.check_folder(out, folder, data_dir)
     report = read_build_report(folder)
     spec = get(str(report["dataset"]))
     result = HfExport(Path(out), spec.id)
@@ -142,6 +146,9 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
             for kind in kinds:
                 result.rows[kind] = _write_config(datasets, load(folder, kind=kind), kind, output.staging)  # type: ignore[arg-type]
             (output.staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
+            written = [path.relative_to(output.staging).as_posix() for path in output.staging.rglob("*")]
+            target.mark(output.staging, [name for name in written if (output.staging / name).is_file()])
+            target.check_folder(out, folder, data_dir)  # still absent, empty or an export's (checked again late)
             output.commit()
     finally:
         if bars_were_on:

@@ -28,6 +28,9 @@ How (:class:`OutputFolder`, a context manager held from before the build reads i
    between them ``<name>`` is missing; a build killed exactly there leaves the old folder at the retired name,
    and the next build of ``<name>`` puts it back first (step 3).
 
+Where ``<name>`` is so long that these hidden names would exceed the file system's name limit, they are made of a
+shortened form of it (:func:`ucdcr.io.atomic.hidden_stem`).
+
 Without ``fcntl`` (Windows) no lock is taken: concurrent builds of one folder are then not excluded.
 """
 
@@ -49,7 +52,7 @@ from types import TracebackType
 from typing import Self
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.atomic import fsync_file, fsync_folder, reason
+from ucdcr.io.atomic import fsync_file, fsync_folder, hidden_stem, reason
 
 try:
     import fcntl
@@ -191,7 +194,7 @@ def _check_location(path: Path) -> None:
 
 
 def _debris_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"\.{re.escape(name)}\.(?P<kind>staging|retired|building|old)-[\w-]+")
+    return re.compile(rf"\.{re.escape(hidden_stem(name))}\.(?P<kind>staging|retired|building|old)-[\w-]+")
 
 
 def _clean_debris(path: Path) -> None:
@@ -222,7 +225,7 @@ def _new_staging(path: Path) -> Path:
 
 def _hidden_name(path: Path, kind: str) -> Path:
     while True:
-        candidate = path.with_name(f".{path.name}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
+        candidate = path.with_name(f".{hidden_stem(path.name)}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
         if not os.path.lexists(candidate):
             return candidate
 
@@ -251,7 +254,7 @@ class _Lock:
     @classmethod
     def acquire(cls, output: Path, wait: bool = False, folder_role: str = "data dir") -> _Lock:
         """The lock of ``output``; held by another process: an error, or with ``wait`` its release is waited for."""
-        path = output.with_name(f".{output.name}.lock")
+        path = output.with_name(f".{hidden_stem(output.name)}.lock")
         if fcntl is None:
             return cls(path, None)
         while True:
