@@ -34,7 +34,8 @@ Bad data never ends in a traceback: a file that is not UTF-8, not JSON, of the w
 the wrong type or null, or a Parquet file that is empty, truncated or has a column of the wrong type, is one
 :class:`~ucdcr.errors.FormatError` naming the file (and record or row, and field); a data dir that is a file or
 does not exist is a :class:`~ucdcr.errors.UcdcrError` saying so. Folders whose name starts with ``.`` (a build's
-staging or retired output) are never datasets.
+staging or retired output) are never datasets. A table is read from one build even while the dataset is rebuilt
+(:func:`ucdcr.io.load.consistent`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from ucdcr.io.load import (
     KINDS,
     check_folder,
     conform,
+    consistent,
     discover_datasets,
     is_dataset_folder,
     load_mentions,
@@ -238,9 +240,9 @@ def load(
     if kind == "documents":
         if mention_type is not None:
             raise UcdcrError("mention_type applies to kind='mentions' only")
-        return _read_documents(folder, split)
+        return consistent([folder], lambda: _read_documents(folder, split))
     if kind == "mentions":
-        return _read_mentions(folder, split, mention_type, columns)
+        return _read_mentions(folder, split, mention_type, columns)  # load_mentions reads one build
     raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
 
 

@@ -109,6 +109,7 @@ def export_dataset(
     chosen_level = _choice(level, LEVELS, "level")
     selection = _choice(mentions, MENTION_SELECTIONS, "mentions")
     from ucdcr.export import target
+    from ucdcr.io.load import consistent
 
     folder = dataset_dir(dataset, data_dir)
     result = DatasetExport(folder.name.lower())
@@ -118,8 +119,13 @@ def export_dataset(
     listed = target.check_folder(out, folder, data_dir)
     target.check_files(Path(out), names, listed)
     target.mark(Path(out), names, listed)
-    documents = load(folder, kind="documents")
-    table = load(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS)
+    documents, table = consistent(  # both from one build, also while the dataset is rebuilt
+        [folder],
+        lambda: (
+            load(folder, kind="documents"),
+            load(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS),
+        ),
+    )
     for one_split in chosen:
         split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)
         if split_documents.num_rows == 0:

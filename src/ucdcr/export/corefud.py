@@ -40,7 +40,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.export import target
 from ucdcr.export.conll import Span, representable, token_field
 from ucdcr.io.atomic import atomic_path, write_errors, write_json
-from ucdcr.io.load import KIND_COLUMN, load_mentions
+from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 
@@ -106,14 +106,21 @@ def export_corefud(
     listed = target.check_folder(out, folder, data_dir)
     target.check_files(Path(out), names, listed)
     target.mark(Path(out), names, listed)
-    for one_split in chosen:
-        tokens = load(folder, split=one_split, kind="documents")
-        if tokens.num_rows == 0:
-            result.splits[one_split] = None
-            continue
-        mentions = load_mentions(folder, splits=[one_split], columns=MENTION_FIELDS)
-        path = Path(out) / _file_names(result.dataset, one_split)[0]
-        result.splits[one_split] = write_split(udapi, tokens, mentions, path)
+
+    def write() -> dict[str, CorefudSplit | None]:
+        """Every split from one build (repeated after a rebuild meanwhile; each file is replaced atomically)."""
+        written: dict[str, CorefudSplit | None] = {}
+        for one_split in chosen:
+            tokens = load(folder, split=one_split, kind="documents")
+            if tokens.num_rows == 0:
+                written[one_split] = None
+                continue
+            mentions = load_mentions(folder, splits=[one_split], columns=MENTION_FIELDS)
+            path = Path(out) / _file_names(result.dataset, one_split)[0]
+            written[one_split] = write_split(udapi, tokens, mentions, path)
+        return written
+
+    result.splits = consistent([folder], write)
     return result
 
 

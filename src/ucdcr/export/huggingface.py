@@ -27,6 +27,7 @@ Needs the ``hf`` extra; without it, one error names the extra and how to install
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -124,30 +125,39 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     datasets = require_datasets()
     from ucdcr.api import dataset_dir, load
     from ucdcr.export import target
+    from ucdcr.io.load import consistent
     from ucdcr.io.output_folder import OutputFolder
     from ucdcr.registry import get
 
     folder = dataset_dir(dataset, data_dir)
     target.check_folder(out, folder, data_dir)
-    report = read_build_report(folder)
-    spec = get(str(report["dataset"]))
-    result = HfExport(Path(out), spec.id)
-    kinds = ["mentions"]
-    if not spec.texts_redistributable:
-        result.notes.append(f"the texts of {spec.paper_name} may not be redistributed: no document config")
-    elif not (folder / DOCUMENTS_PARQUET).is_file():
-        result.notes.append(f"{folder / DOCUMENTS_PARQUET} does not exist: no document config")
-    else:
-        kinds.append("documents")
+
+    def write(staging: Path) -> HfExport:
+        """Everything read from one build of ``folder`` (the caller repeats this after a rebuild meanwhile)."""
+        for entry in list(staging.iterdir()):  # what an attempt before wrote
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        report = read_build_report(folder)
+        spec = get(str(report["dataset"]))
+        result = HfExport(Path(out), spec.id)
+        kinds = ["mentions"]
+        if not spec.texts_redistributable:
+            result.notes.append(f"the texts of {spec.paper_name} may not be redistributed: no document config")
+        elif not (folder / DOCUMENTS_PARQUET).is_file():
+            result.notes.append(f"{folder / DOCUMENTS_PARQUET} does not exist: no document config")
+        else:
+            kinds.append("documents")
+        for kind in kinds:
+            result.rows[kind] = _write_config(datasets, load(folder, kind=kind), kind, staging)  # type: ignore[arg-type]
+        (staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
+        written = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
+        target.mark(staging, written)
+        return result
+
     bars_were_on = datasets.utils.logging.is_progress_bar_enabled()
     datasets.disable_progress_bars()
     try:
         with OutputFolder(Path(out)) as output, write_errors(out, pa.ArrowException):
-            for kind in kinds:
-                result.rows[kind] = _write_config(datasets, load(folder, kind=kind), kind, output.staging)  # type: ignore[arg-type]
-            (output.staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
-            written = [path.relative_to(output.staging).as_posix() for path in output.staging.rglob("*")]
-            target.mark(output.staging, [name for name in written if (output.staging / name).is_file()])
+            result = consistent([folder], lambda: write(output.staging))
             target.check_folder(out, folder, data_dir)  # still absent, empty or an export's (checked again late)
             output.commit()
     finally:

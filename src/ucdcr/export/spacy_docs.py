@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import KIND_COLUMN, load_mentions
+from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 
@@ -89,8 +89,13 @@ def to_spacy_docs(dataset: str | Path, split: str | None = None, data_dir: str |
     if split is not None and split not in SPLITS:
         raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
     folder = dataset_dir(dataset, data_dir)
-    tokens = load(folder, split=split, kind="documents")
-    mentions = load_mentions(folder, splits=[split] if split else SPLITS, columns=MENTION_FIELDS)
+    tokens, mentions = consistent(  # both from one build, also while the dataset is rebuilt
+        [folder],
+        lambda: (
+            load(folder, split=split, kind="documents"),
+            load_mentions(folder, splits=[split] if split else SPLITS, columns=MENTION_FIELDS),
+        ),
+    )
     vocab = spacy.blank("en").vocab
     by_doc = _mentions_by_document(mentions)
     result = SpacyDocs([])

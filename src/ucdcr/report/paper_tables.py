@@ -8,6 +8,7 @@ setting) and ``ucdcr evaluate`` print, and that ``ucdcr report`` collects. The v
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -44,7 +45,7 @@ from ucdcr.analysis.stats import (
     ucdcr_table4_row,
 )
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import dataset_id, load_columns, load_documents, load_mentions
+from ucdcr.io.load import consistent, dataset_id, load_columns, load_documents, load_mentions
 from ucdcr.registry import all_specs
 from ucdcr.report.tables import ResultTable
 from ucdcr.schema import BUILD_REPORT
@@ -84,13 +85,18 @@ def parse_stats_tables(text: str) -> tuple[str, ...]:
     return wanted
 
 
+def _stats_input(folder: Path) -> tuple[pa.Table, pa.Table | None]:
+    """A dataset's mentions (the statistics' fields) and token table (read together: one build)."""
+    return load_mentions(folder, columns=STATS_FIELDS), load_documents(folder)
+
+
 def stats_tables(folders: dict[str, Path], wanted: tuple[str, ...] = DEFAULT_STATS_TABLES) -> list[ResultTable]:
     """The statistics tables (names from :data:`STATS_TABLES`) for the given dataset folders (name -> folder)."""
     summaries: dict[str, list[dict[str, Any]]] = {}
     distributions: dict[str, dict[str, Any]] = {"pos": {}, "ner": {}, "type": {}}
     for name, folder in folders.items():
-        mentions = load_mentions(folder, columns=STATS_FIELDS)
-        summaries[name] = summary_rows(mentions, load_documents(folder))
+        mentions, documents = consistent([folder], functools.partial(_stats_input, folder))
+        summaries[name] = summary_rows(mentions, documents)
         for field, per_dataset in distributions.items():
             per_dataset[name] = distribution(mentions, field)
     full = {name: rows[0] for name, rows in summaries.items()}
@@ -261,9 +267,13 @@ def _histogram_table(metric: str, counts: dict[str, list[int]]) -> ResultTable:
 def load_for_protocol(folder: Path, split: str = "test", extra_fields: Sequence[str] = ()) -> tuple[pa.Table, bool]:
     """A dataset's test (or ``split``) mentions for the protocol, and whether it is also evaluated per topic (it
     has chains that cross subtopics anywhere in the dataset)."""
-    columns = load_columns(folder, ["coref_chain", "subtopic_id"])
-    topic_level = has_cross_subtopic_chains(chain_ids(columns), columns["subtopic_id"].to_pylist())
-    return load_mentions(folder, splits=(split,), columns=[*EVAL_FIELDS, *extra_fields]), topic_level
+
+    def read() -> tuple[pa.Table, bool]:
+        columns = load_columns(folder, ["coref_chain", "subtopic_id"])
+        topic_level = has_cross_subtopic_chains(chain_ids(columns), columns["subtopic_id"].to_pylist())
+        return load_mentions(folder, splits=(split,), columns=[*EVAL_FIELDS, *extra_fields]), topic_level
+
+    return consistent([folder], read)  # both from one build, also while the dataset is rebuilt
 
 
 def baseline_results(folders: dict[str, Path]) -> list[ProtocolResult]:
