@@ -45,11 +45,12 @@ import secrets
 import shutil
 import sys
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import ClassVar, Self
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import fsync_file, fsync_folder, hidden_stem, reason
@@ -246,10 +247,27 @@ def _sync_tree(folder: Path) -> None:
 
 
 class _Lock:
-    """An exclusive flock on ``.<name>.lock`` next to the output folder; the file is removed on release."""
+    """An exclusive flock on ``.<name>.lock`` next to the output folder; the file is removed on release.
+
+    A forked child (a pool worker of the build, the writer's child) would hold the lock as long as it holds the
+    inherited descriptor, so that a build's workers that outlive it would block the next build: every forked child
+    closes its copies at once (``os.register_at_fork``) and never releases the parent's lock."""
+
+    held: ClassVar[weakref.WeakSet[_Lock]] = weakref.WeakSet()
 
     def __init__(self, path: Path, handle: int | None) -> None:
         self.path, self.handle = path, handle
+        if handle is not None:
+            _Lock.held.add(self)
+
+    @staticmethod
+    def _forget_in_child() -> None:
+        for lock in list(_Lock.held):
+            if lock.handle is not None:
+                with contextlib.suppress(OSError):
+                    os.close(lock.handle)
+                lock.handle = None
+        _Lock.held.clear()
 
     @classmethod
     def acquire(cls, output: Path, wait: bool = False, folder_role: str = "data dir") -> _Lock:
@@ -284,6 +302,7 @@ class _Lock:
     def release(self) -> None:
         if self.handle is None:
             return
+        _Lock.held.discard(self)
         with contextlib.suppress(OSError):  # a stale lock file is harmless: the kernel lock is what counts
             self.path.unlink(missing_ok=True)  # still holding the lock: see _is_current
         os.close(self.handle)
@@ -329,3 +348,7 @@ def _is_current(handle: int, path: Path) -> bool:
         return False
     held = os.fstat(handle)
     return (held.st_dev, held.st_ino) == (on_disk.st_dev, on_disk.st_ino)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_Lock._forget_in_child)
