@@ -68,9 +68,10 @@ class Executor:
         if self.address is not None and self.kind != "ray":
             raise UcdcrError("--ray-address needs --executor ray")
         if self.kind == "ray":
-            from ucdcr.pipeline.ray_executor import require_ray
+            from ucdcr.pipeline.ray_executor import check_address, require_ray
 
             require_ray()
+            check_address(self.address)
 
     def map(self, function: Callable[[list[T]], list[R]], batches: Iterable[list[T]]) -> Iterator[list[R]]:
         """``function`` over every batch, yielding results in batch order."""
