@@ -60,6 +60,7 @@ from ucdcr.io.load import (
     parquet_columns,
     read_parquet,
 )
+from ucdcr.io.path_problems import check_usable
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import dataset_ids, known_ids, normalize_id
@@ -186,6 +187,7 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     name is a dataset id (so a raw-data folder ``ecbplus/`` in the working directory does not hide the built one).
     """
     as_path = Path(dataset)
+    check_usable(as_path, "dataset")
     key = normalize_id(str(dataset))
     if as_path.is_dir() and (key not in known_ids() or is_dataset_folder(as_path)):
         return as_path

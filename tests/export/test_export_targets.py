@@ -50,7 +50,7 @@ API: dict[str, Callable[..., object]] = {
 
 
 def tree_hash(root: Path) -> dict[str, str]:
-    """Every entry below ``root`` (hidden ones too): a file's sha256, a folder's or link's kind."""
+    """Every entry below ``root`` (hidden ones too): a file's sha256, a folder's kind, a link's target."""
     entries = {}
     for folder, dirs, files in os.walk(root):
         for name in dirs:
@@ -58,7 +58,10 @@ def tree_hash(root: Path) -> dict[str, str]:
             entries[str(path.relative_to(root))] = "link" if path.is_symlink() else "dir"
         for name in files:
             path = Path(folder) / name
-            entries[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+            if path.is_symlink():  # a link (maybe a loop) is its target's name, never followed
+                entries[str(path.relative_to(root))] = "link to " + os.readlink(path)
+            else:
+                entries[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return entries
 
 

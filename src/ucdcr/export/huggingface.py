@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.io.arrow_paths import arrow_target
 from ucdcr.io.atomic import write_errors
 from ucdcr.records import SPLITS
 from ucdcr.schema import BUILD_REPORT, DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTION_SCHEMA
@@ -173,7 +174,8 @@ def _write_config(datasets: ModuleType, table: pa.Table, kind: str, folder: Path
         name = HF_SPLIT_NAMES[split]
         path = folder / kind / f"{name}.parquet"
         path.parent.mkdir(parents=True, exist_ok=True)
-        _dataset(datasets, part, KINDS[kind], name).to_parquet(str(path))
+        with arrow_target(path) as target:
+            _dataset(datasets, part, KINDS[kind], name).to_parquet(target)
         rows[name] = part.num_rows
     return rows
 

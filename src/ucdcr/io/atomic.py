@@ -16,6 +16,7 @@ written into a staging folder and fsynced with :func:`fsync_file` before the fol
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -108,11 +109,21 @@ def write_errors(path: str | Path, *also: type[Exception]) -> Iterator[None]:
         raise WriteError(f"cannot write {path}: {reason(exc)}") from exc
 
 
+_FULL = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up"}
+
+
 def reason(exc: BaseException) -> str:
-    """The readable part of an OSError (or any error): 'No space left on device', not '[Errno 28] ...'."""
+    """The readable part of an OSError (or any error): 'No space left on device (the disk is full)', not
+    '[Errno 28] ...'. A full disk reported through Arrow (an ``ArrowException`` with the errno in its text) is named
+    the same way."""
     if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
+        full = _FULL.get(exc.errno or 0)
+        return f"{exc.strerror} ({full})" if full else exc.strerror
+    text = str(exc) or type(exc).__name__
+    for code, full in _FULL.items():
+        if os.strerror(code) in text:
+            return f"{os.strerror(code)} ({full}): {text}"
+    return text
 
 
 def fsync_file(path: Path) -> None:

@@ -56,6 +56,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.io.arrow_paths import arrow_source
+from ucdcr.io.path_problems import check_usable
 from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
 from ucdcr.records import SPLITS, MentionKind
@@ -159,7 +161,9 @@ def is_hidden(folder: Path) -> bool:
 
 
 def check_folder(folder: Path, what: str) -> Path:
-    """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file."""
+    """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file (or cannot
+    be looked up: a symlink loop, a path longer than the system allows)."""
+    check_usable(folder, what)
     if folder.is_dir():
         return folder
     if folder.exists():
@@ -352,7 +356,8 @@ def _value_problem(value: Any, arrow_type: pa.DataType) -> str | None:
 def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
     """A Parquet file (or some of its columns); an empty, truncated or corrupt file is a FormatError naming it."""
     try:
-        return pq.read_table(path, columns=list(columns) if columns is not None else None)
+        with arrow_source(path) as source:
+            return pq.read_table(source, columns=list(columns) if columns is not None else None)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise FormatError(path, _unreadable_parquet(exc)) from None
 
@@ -360,7 +365,8 @@ def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
 def parquet_columns(path: Path) -> list[str]:
     """The column names of a Parquet file, read from its footer (errors as :func:`read_parquet`)."""
     try:
-        return list(pq.read_schema(path).names)
+        with arrow_source(path) as source:
+            return list(pq.read_schema(source).names)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise FormatError(path, _unreadable_parquet(exc)) from None
 
@@ -516,7 +522,8 @@ def _kind_rule(folder: Path) -> Callable[[dict[str, Any]], MentionKind]:
 
 def _is_authors_parquet(path: Path) -> bool:
     try:
-        schema = pq.read_schema(path)
+        with arrow_source(path) as source:
+            schema = pq.read_schema(source)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise FormatError(path, _unreadable_parquet(exc)) from None
     return "tokens_text" in schema.names and pa.types.is_string(schema.field("tokens_text").type)

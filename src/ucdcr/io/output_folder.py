@@ -54,6 +54,7 @@ from typing import ClassVar, Self
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import fsync_file, fsync_folder, hidden_stem, reason
+from ucdcr.io.path_problems import check_usable
 
 try:
     import fcntl
@@ -180,6 +181,7 @@ def _swap_by_renames(staging: Path, target: Path) -> None:
 
 def _check_location(path: Path) -> None:
     parent = path.parent
+    check_usable(path, "output folder")  # a symlink loop, a path too long: said as such, not as "File exists"
     try:
         if parent.exists() and not parent.is_dir():
             raise UcdcrError(f"data dir {parent} is a file, not a folder")
