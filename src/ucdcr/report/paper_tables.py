@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pyarrow as pa
 from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.chains import chain_ids, scopes
 from ucdcr.analysis.diversity import TABLE5_COLUMNS, chain_diversity, scope_diversity, table5_row
-from ucdcr.analysis.evaluate import SPAN_COLUMNS, Evaluation, Predictions, evaluate_predictions
+from ucdcr.analysis.evaluate import DATASET_FOLDER_METADATA, SPAN_COLUMNS, Evaluation, Predictions, evaluate_predictions
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
 from ucdcr.analysis.protocol import (
     EVAL_FIELDS,
@@ -292,7 +293,10 @@ def evaluation_results(predictions: Predictions, folders: Mapping[str, Path], sp
     tables, topic_levels = {}, {}
     extra = SPAN_COLUMNS if predictions.needs_spans else ()
     for name, folder in folders.items():
-        tables[name], topic_levels[name] = load_for_protocol(folder, split, extra)
+        table, topic_levels[name] = load_for_protocol(folder, split, extra)
+        # where the table comes from: resolve() tells a typo (no mention of any dataset there) from another split's id
+        metadata = {**(table.schema.metadata or {}), DATASET_FOLDER_METADATA: os.fsencode(folder)}
+        tables[name] = table.replace_schema_metadata(metadata)
     return evaluate_predictions(predictions, tables, topic_levels, split)
 
 
