@@ -97,8 +97,12 @@ CASES = ["symlink loop", "inside a symlink loop", "name too long", "path too lon
 COMMANDS = {
     "stats": ["stats"],
     "build": ["build", "ecbplus", "--raw-dir", SRC + "/ucdcr/data/sample"],
-    "export": ["export", "conll", "ecbplus"],
+    "export conll": ["export", "conll", "ecbplus"],
+    "export hf": ["export", "hf", "ecbplus", "--out", "hf-out"],
+    "export spacy": ["export", "spacy", "ecbplus", "--out", "out.spacy"],
+    "export corefud": ["export", "corefud", "ecbplus"],
 }
+EXPORTS = ("hf", "spacy", "corefud", "conll")
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -193,3 +197,25 @@ def test_a_full_disk_during_a_build_says_so_and_where(tmp_path: Path) -> None:
     assert f"ecbplus: not built: cannot write {data}/." in result.stderr, result.stderr
     assert "No space left on device (the disk is full)" in result.stderr
     assert [p.name for p in data.iterdir() if not p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("fmt", EXPORTS)
+def test_every_export_names_a_hostile_out(tmp_path: Path, case: str, fmt: str) -> None:
+    from ucdcr.export.conll import export_dataset
+    from ucdcr.export.corefud import export_corefud
+    from ucdcr.export.huggingface import export_hf
+    from ucdcr.export.spacy_docs import export_spacy
+
+    dataset = tiny.write_tiny_dataset(tmp_path / "data" / "ecbplus")
+    (dataset / "build_report.json").write_text(json.dumps({"dataset": "ecbplus", "splits": {}}), encoding="utf-8")
+    path, words = hostile(tmp_path)[case]
+    out = path / "out.spacy" if fmt == "spacy" else path
+    before = tree_hash(tmp_path)
+    export = {"hf": export_hf, "spacy": export_spacy, "corefud": export_corefud, "conll": export_dataset}[fmt]
+    with pytest.raises(UcdcrError, match=words.replace("(", r"\(")):
+        export(dataset, out)
+    result = CliRunner().invoke(app, ["export", fmt, str(dataset), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    one_clear_line(result.output, words)
+    assert tree_hash(tmp_path) == before

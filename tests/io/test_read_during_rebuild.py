@@ -2,9 +2,9 @@
 
 A second process swaps two different builds of one dataset in and out as fast as it can, with the build's own
 swap (:class:`ucdcr.io.output_folder.OutputFolder`); meanwhile this process reads the dataset in a loop through
-``ucdcr.load``, the statistics, the spaCy conversion and the CoNLL export: each read must give build A or build
-B, never a mix (build B lacks one train and one test mention, so a mix has a third count). Bounded to a few
-seconds.
+``ucdcr.load``, the statistics and the four exports (CoNLL, spaCy, CorefUD, Hugging Face): each read must give
+build A or build B, never a mix (build B lacks one train and one test mention, so a mix has a third count).
+Bounded to a few seconds.
 """
 
 from __future__ import annotations
@@ -83,6 +83,31 @@ def swapping(tmp_path: Path):
     process.wait()
 
 
+EXPORTS = ("conll", "spacy", "corefud", "hf")
+
+
+def exported(fmt: str, data: Path, tmp_path: Path) -> int:
+    """The mentions an export of ``fmt`` wrote (or left out, with the reason)."""
+    if fmt == "conll":
+        from ucdcr.export.conll import export_dataset
+
+        export = export_dataset("ecbplus", tmp_path / "conll", data_dir=data)
+        return sum(summary.mentions + len(summary.left_out) for summary in export.splits.values() if summary)
+    if fmt == "corefud":
+        from ucdcr.export.corefud import export_corefud
+
+        splits = export_corefud("ecbplus", tmp_path / "corefud", data_dir=data).splits
+        return sum(summary.mentions + len(summary.left_out) for summary in splits.values() if summary)
+    if fmt == "spacy":
+        from ucdcr.export.spacy_docs import export_spacy
+
+        spacy_export = export_spacy("ecbplus", tmp_path / "e.spacy", data_dir=data)
+        return spacy_export.mentions + len(spacy_export.left_out)
+    from ucdcr.export.huggingface import export_hf
+
+    return sum(export_hf("ecbplus", tmp_path / "hf", data_dir=data).rows["mentions"].values())
+
+
 def test_every_read_during_rebuilds_is_one_build(swapping, tmp_path: Path) -> None:
     data, ids_a, ids_b, process = swapping
     builds = {frozenset(ids_a), frozenset(ids_b)}
@@ -94,12 +119,8 @@ def test_every_read_during_rebuilds_is_one_build(swapping, tmp_path: Path) -> No
         if reads % 5 == 0:
             tables = ucdcr.stats_tables("ecbplus", data_dir=data, tables=["2"])
             assert tables[0].rows[0]["Mentions"] in (len(ids_a), len(ids_b)), tables[0].rows[0]
-        if reads % 20 == 0:
-            from ucdcr.export.conll import export_dataset
-
-            export = export_dataset("ecbplus", tmp_path / "conll", data_dir=data)
-            written = sum(summary.mentions + len(summary.left_out) for summary in export.splits.values() if summary)
-            assert written in (len(ids_a), len(ids_b))
+        if reads % 8 == 0:  # the exports in turn
+            assert exported(EXPORTS[reads // 8 % len(EXPORTS)], data, tmp_path) in (len(ids_a), len(ids_b))
         reads += 1
     swaps = int(process.communicate(timeout=30)[0])
     assert process.returncode == 0

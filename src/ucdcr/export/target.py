@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import reason, write_json
+from ucdcr.io.path_problems import check_usable
 
 MARKER = ".ucdcr-export.json"
 """The file every folder export writes into its folder: the files exports wrote there."""
@@ -48,6 +49,7 @@ def check_location(out: str | Path, dataset_folder: Path | None, data_dir: str |
     from ucdcr.io.load import is_dataset_folder
     from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 
+    check_usable(out, "--out")  # a symlink loop, a path too long: said as such
     target = _real(Path(out))
     places: list[tuple[str, Path]] = [
         ("the data dir", resolve_data_dir(data_dir)),
