@@ -34,7 +34,8 @@ Bad data never ends in a traceback: a file that is not UTF-8, not JSON, of the w
 the wrong type or null, or a Parquet file that is empty, truncated or has a column of the wrong type, is one
 :class:`~ucdcr.errors.FormatError` naming the file (and record or row, and field); a data dir that is a file or
 does not exist is a :class:`~ucdcr.errors.UcdcrError` saying so. Folders whose name starts with ``.`` (a build's
-staging or retired output) are never datasets.
+staging or retired output) are never datasets. A table is read from one build even while the dataset is rebuilt
+(:func:`ucdcr.io.load.consistent`).
 """
 
 from __future__ import annotations
@@ -51,11 +52,13 @@ from ucdcr.io.load import (
     KIND_COLUMN,
     KINDS,
     check_folder,
+    consistent,
     discover_datasets,
     is_dataset_folder,
     load_mentions,
     load_tokens,
 )
+from ucdcr.io.path_problems import check_usable
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import dataset_ids, known_ids, normalize_id
@@ -182,6 +185,7 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     name is a dataset id (so a raw-data folder ``ecbplus/`` in the working directory does not hide the built one).
     """
     as_path = Path(dataset)
+    check_usable(as_path, "dataset")
     key = normalize_id(str(dataset))
     if as_path.is_dir() and (key not in known_ids() or is_dataset_folder(as_path)):
         return as_path
@@ -236,9 +240,9 @@ def load(
     if kind == "documents":
         if mention_type is not None:
             raise UcdcrError("mention_type applies to kind='mentions' only")
-        return load_tokens(folder, split)
+        return consistent([folder], lambda: load_tokens(folder, split))
     if kind == "mentions":
-        return _read_mentions(folder, split, mention_type, columns)
+        return _read_mentions(folder, split, mention_type, columns)  # load_mentions reads one build
     raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
 
 

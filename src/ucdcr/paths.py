@@ -11,6 +11,8 @@ from pathlib import Path
 
 import platformdirs
 
+from ucdcr.io.path_problems import check_usable
+
 _APP = "ucdcr"
 
 
@@ -27,8 +29,14 @@ def default_raw_dir() -> Path:
 
 
 def resolve_data_dir(data_dir: str | Path | None) -> Path:
-    return Path(data_dir) if data_dir else default_data_dir()
+    """The data dir to use; a symlink loop or a path too long for the system is an error saying so."""
+    path = Path(data_dir) if data_dir else default_data_dir()
+    check_usable(path, "data dir")
+    return path
 
 
 def resolve_raw_dir(raw_dir: str | Path | None) -> Path:
-    return Path(raw_dir) if raw_dir else default_raw_dir()
+    """The raw dir to use; a symlink loop or a path too long for the system is an error saying so."""
+    path = Path(raw_dir) if raw_dir else default_raw_dir()
+    check_usable(path, "raw dir")
+    return path

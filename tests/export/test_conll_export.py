@@ -146,6 +146,7 @@ def test_export_dataset_writes_each_split_with_documents(tmp_path: Path) -> None
     assert export.dataset == "tiny" and list(export.splits) == ["train", "val", "test"]
     assert export.splits["val"] is None
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [
+        ".ucdcr-export.json",  # the files exports wrote here (ucdcr.export.target)
         "tiny_test_subtopic_event.conll",
         "tiny_test_subtopic_event.conll.chains.json",
         "tiny_train_subtopic_event.conll",

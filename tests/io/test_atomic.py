@@ -80,7 +80,7 @@ def test_file_system_errors_are_one_write_error_naming_the_file(tmp_path: Path) 
 
 
 def test_write_errors_names_the_path_and_keeps_other_errors(tmp_path: Path) -> None:
-    no_space = r"^cannot write out.parquet: No space left on device$"
+    no_space = r"^cannot write out.parquet: No space left on device \(the disk is full\)$"
     with pytest.raises(WriteError, match=no_space) as caught, write_errors("out.parquet"):
         raise OSError(28, "No space left on device")
     assert isinstance(caught.value.__cause__, OSError)

@@ -72,3 +72,68 @@ def test_ray_notices_are_quiet_only_while_the_build_runs() -> None:
         assert ray_logger.level == logging.INFO
     finally:
         ray_logger.setLevel(before)  # as the rest of the session had it
+
+
+# --- issue 20: an address where nothing answers, a broken install -------------------------------------------------
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def closed_port() -> int:
+    """A local TCP port nobody listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_address_where_nothing_answers_fails_after_the_stated_time(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    require_module("ray", "dist")
+    import time
+
+    monkeypatch.setenv("UCDCR_RAY_CONNECT_SECONDS", "1")
+    address = f"127.0.0.1:{closed_port()}"
+    started = time.monotonic()
+    with pytest.raises(UcdcrError, match=rf"no Ray cluster answers at {address} \(Connection refused; waited 1 s"):
+        Executor("ray", 2, address)
+    assert 0.9 < time.monotonic() - started < 5
+    assert f"waiting for the Ray cluster at {address}" in capsys.readouterr().err
+    with pytest.raises(UcdcrError, match="is not ray://HOST:PORT or HOST:PORT"):
+        Executor("ray", 2, "ray://nowhere:port")
+
+
+def test_the_cli_says_what_it_waits_for_and_gives_up(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    require_module("ray", "dist")
+    address = f"ray://127.0.0.1:{closed_port()}"
+    command = [sys.executable, "-m", "ucdcr", "build", "ecbplus", "--raw-dir", str(SAMPLE), "--data-dir"]
+    command += [str(tmp_path / "data"), "--executor", "ray", "--ray-address", address]
+    env = {**os.environ, "PYTHONPATH": str(SRC), "UCDCR_RAY_CONNECT_SECONDS": "0.5"}
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False, timeout=120)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"waiting for the Ray cluster at {address} to answer")
+    assert lines[1].startswith(f"ecbplus: not built: no Ray cluster answers at {address}"), result.stderr
+    assert "bug in ucdcr" not in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
+
+
+def test_a_broken_ray_install_names_the_extra_and_the_error(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    fake = tmp_path / "site" / "ray"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text('raise OSError("libray.so: cannot open shared object file")\n', encoding="utf-8")
+    command = [sys.executable, "-m", "ucdcr", "build", "ecbplus", "--raw-dir", str(SAMPLE), "--data-dir"]
+    command += [str(tmp_path / "data"), "--executor", "ray"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(SRC)])}
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert "`dist` extra" in result.stderr and "OSError: libray.so: cannot open shared object file" in result.stderr
+    assert "bug in ucdcr" not in result.stderr and "Traceback" not in result.stderr

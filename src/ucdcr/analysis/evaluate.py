@@ -27,7 +27,9 @@ Mapping to the evaluated mentions (:func:`resolve`):
 
 - JSON / CSV: every mention the protocol evaluates must have a prediction (a missing one is an error listing
   them). Predictions for mention ids that are not mentions of the evaluated split of the selected datasets
-  (other datasets, other splits) are ignored with a note giving their number and a few of them; predictions for
+  (other datasets, other splits) are ignored with a note giving their number and a few of them; an id that is a
+  mention of no dataset at all (any split of any dataset of the data dir: a typo in a system's output) is an error
+  listing such ids; predictions for
   mentions the protocol leaves out (singletons) are ignored silently, as the protocol asks.
 - CoNLL: a response mention is matched to the gold mentions with the same document key, sentence and first and
   last token (several gold mentions with one span all get its cluster); chain ids are global in the file (the
@@ -40,6 +42,7 @@ Mapping to the evaluated mentions (:func:`resolve`):
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
@@ -249,12 +252,55 @@ def resolve(
     known = {mention_id for table in tables.values() for mention_id in table["mention_id"].to_pylist()}
     ignored = [mention_id for mention_id in predictions.by_id if mention_id not in known]
     notes = []
+    unknown = _in_no_dataset(ignored, tables)  # issue 20: a typo in a system's output is an error, not a note
+    if unknown:
+        raise FormatError(
+            predictions.path,
+            f"{len(unknown.ids)} prediction(s) name no mention of any dataset in {', '.join(sorted(unknown.places))}: "
+            f"{_listing(unknown.ids, _SHOWN)} (a typo in the system's output?)",
+        )
     if ignored:
         notes.append(
             f"{len(ignored)} prediction(s) are not for {split} mentions of the selected datasets ({', '.join(tables)}) "
             f"and were ignored (other datasets or splits), e.g. {_listing(ignored, _NOTE_SHOWN)}"
         )
     return {mention_id: predictions.by_id[mention_id] for mention_id in predictions.by_id if mention_id in known}, notes
+
+
+DATASET_FOLDER_METADATA = b"ucdcr.dataset_folder"
+"""Schema metadata of a mention table given to :func:`resolve`: the folder it was read from. Where present, a
+prediction id that is a mention of no dataset beside it (every split of every dataset of its data dir) is an error."""
+
+
+@dataclass
+class _Unknown:
+    ids: list[str]
+    places: set[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.ids)
+
+
+def _in_no_dataset(ids: Sequence[str], tables: Mapping[str, pa.Table]) -> _Unknown:
+    """The ``ids`` that are no mention of any split of any dataset in the data dirs the ``tables`` come from (known
+    from their :data:`DATASET_FOLDER_METADATA`; none known: nothing is checked)."""
+    from ucdcr.io.load import discover_datasets, load_columns
+
+    folders = {
+        Path(metadata[DATASET_FOLDER_METADATA].decode("utf-8", "surrogateescape"))
+        for table in tables.values()
+        if (metadata := table.schema.metadata) and DATASET_FOLDER_METADATA in metadata
+    }
+    if not ids or not folders:
+        return _Unknown([], set())
+    everywhere = set(folders)
+    for folder in folders:
+        with contextlib.suppress(UcdcrError):  # not a data dir (a dataset given by its path): that dataset alone
+            everywhere.update(discover_datasets(folder.parent).values())
+    known: set[str] = set()
+    for folder in everywhere:
+        known.update(load_columns(folder, ["mention_id"])["mention_id"].to_pylist())
+    return _Unknown([mention_id for mention_id in ids if mention_id not in known], {str(f.parent) for f in folders})
 
 
 def _resolve_spans(

@@ -46,7 +46,7 @@ from typing import Literal
 import pyarrow as pa
 
 from ucdcr.analysis.chains import chain_ids
-from ucdcr.io.load import KIND_COLUMN, load_columns, load_mentions
+from ucdcr.io.load import KIND_COLUMN, consistent, load_columns, load_mentions
 from ucdcr.scoring import CONLL, score_clusters, truncate_percent
 
 Level = Literal["subtopic", "topic"]
@@ -225,11 +225,16 @@ def unit_scoped(labels: Sequence[Hashable], units: Sequence[Hashable]) -> list[t
 
 def load_for_protocol(folder: Path, split: str = "test", extra_fields: Sequence[str] = ()) -> tuple[pa.Table, bool]:
     """A dataset's test (or ``split``) mentions for the protocol (EVAL_FIELDS, ``extra_fields`` and ``type``), and
-    whether the ucdcr protocol also evaluates it per topic (it has chains that cross subtopics anywhere in it)."""
-    columns = load_columns(folder, ["coref_chain", "subtopic_id"])
-    topic_level = has_cross_subtopic_chains(chain_ids(columns), columns["subtopic_id"].to_pylist())
+    whether the ucdcr protocol also evaluates it per topic (it has chains that cross subtopics anywhere in it).
+    Both come from one build, also while the dataset is rebuilt (:func:`ucdcr.io.load.consistent`)."""
     fields = [*EVAL_FIELDS, *(name for name in extra_fields if name not in EVAL_FIELDS)]
-    return load_mentions(folder, splits=(split,), columns=fields), topic_level
+
+    def read() -> tuple[pa.Table, bool]:
+        columns = load_columns(folder, ["coref_chain", "subtopic_id"])
+        topic_level = has_cross_subtopic_chains(chain_ids(columns), columns["subtopic_id"].to_pylist())
+        return load_mentions(folder, splits=(split,), columns=fields), topic_level
+
+    return consistent([folder], read)
 
 
 def has_cross_subtopic_chains(chains: Sequence[str], subtopics: Sequence[str]) -> bool:

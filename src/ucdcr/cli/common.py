@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ucdcr.errors import UcdcrError
+from ucdcr.io.path_problems import check_usable, unusable
 from ucdcr.report.tables import FORMATS
 
 if TYPE_CHECKING:
@@ -124,6 +125,8 @@ def print_written(*paths: Path, what: str = "wrote", to: Console | None = None) 
 
 def _folder_or_absent(value: Path | None) -> Path | None:
     """A folder option may name a folder or nothing yet, never a file."""
+    if value is not None:
+        check_usable(value)
     if value is not None and value.exists() and not value.is_dir():
         raise UcdcrError(f"{value} is a file, not a folder")
     return value
@@ -155,7 +158,11 @@ def _writable_file(value: Path | None) -> Path | None:
 
 def write_problem(path: Path, folder: bool = False) -> str | None:
     """Why ``path`` (a file, or with ``folder`` a folder to write into) cannot be written, or None. Looks only:
-    a file where a folder belongs or the other way round, or a nearest existing folder we may not write in."""
+    a file where a folder belongs or the other way round, or a nearest existing folder we may not write in; a
+    symlink loop or a path longer than the system allows."""
+    problem = unusable(path)
+    if problem:
+        return problem
     if path.exists() and path.is_dir() != folder:
         return f"{path} is a file, not a folder" if folder else f"{path} is a folder, not a file"
     place = path if folder and path.is_dir() else path.parent

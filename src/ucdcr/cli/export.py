@@ -5,7 +5,8 @@
 - ``spacy``: a spaCy ``DocBin`` with the chains as span groups (:func:`ucdcr.export.spacy_docs.export_spacy`);
 - ``corefud``: CoNLL-U with CorefUD's ``Entity`` annotation (:func:`ucdcr.export.corefud.export_corefud`).
 
-Each file written is printed with its absolute path."""
+Each file written is printed with its absolute path. An export creates or replaces only what an export wrote, never
+in a data dir, raw dir or dataset folder (:mod:`ucdcr.export.target`)."""
 
 from __future__ import annotations
 
@@ -106,7 +107,10 @@ def register(app: typer.Typer) -> None:
     @friendly_errors
     def _hf(
         dataset: DatasetArgument,
-        out: Annotated[Path, output_folder_option("--out", "Output folder (replaced as a whole).")],
+        out: Annotated[
+            Path,
+            output_folder_option("--out", "Output folder: new, empty, or an earlier export's (replaced as a whole)."),
+        ],
         data_dir: DataDirOption = None,
     ) -> None:
         from ucdcr.export.huggingface import export_hf

@@ -2,7 +2,9 @@
 
 :func:`export_dataset` writes a built dataset, one file per split: ``<out>/<name>_<split>_<level>[_<type>].conll``
 (``name`` the dataset folder's name in lower case; ``_event`` / ``_entity`` when only those mentions are exported)
-and its mapping file ``<file>.chains.json``; a split without documents writes nothing. :func:`export_conll` writes
+and its mapping file ``<file>.chains.json``; a split without documents writes nothing. ``<out>`` is a new or empty
+folder or one an export wrote; the files it writes are new or an export's (the marker ``.ucdcr-export.json``
+lists them); never a data dir, raw dir or dataset folder (:mod:`ucdcr.export.target`). :func:`export_conll` writes
 one file from mention and token tables.
 
 Format written::
@@ -106,11 +108,25 @@ def export_dataset(
     """
     chosen_level = _choice(level, LEVELS, "level")
     selection = _choice(mentions, MENTION_SELECTIONS, "mentions")
+    from ucdcr.export import target
+    from ucdcr.io.load import consistent
+
     folder = dataset_dir(dataset, data_dir)
     result = DatasetExport(folder.name.lower())
-    documents = load(folder, kind="documents")
-    table = load(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS)
-    for one_split in [split] if split else list(SPLITS):
+    chosen = [split] if split else list(SPLITS)
+    names = [export_file_name(result.dataset, one, chosen_level, selection) for one in chosen]
+    names += [f"{name}.chains.json" for name in names]
+    listed = target.check_folder(out, folder, data_dir)
+    target.check_files(Path(out), names, listed)
+    target.mark(Path(out), names, listed)
+    documents, table = consistent(  # both from one build, also while the dataset is rebuilt
+        [folder],
+        lambda: (
+            load(folder, kind="documents"),
+            load(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS),
+        ),
+    )
+    for one_split in chosen:
         split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)
         if split_documents.num_rows == 0:
             result.splits[one_split] = None

@@ -21,6 +21,9 @@ udapi implements:
 Mentions the bracket notation cannot express (one span twice, two crossing mentions of one chain) are left out by
 the CoNLL export's rule (:func:`ucdcr.export.conll.representable`) and listed with the reason in
 :attr:`CorefudExport.left_out` and the mapping file. Needs ``udapi`` (the ``corefud`` extra).
+
+``<out>`` is a new or empty folder or one an export wrote; the files it writes are new or an export's (the marker
+``.ucdcr-export.json`` lists them); never a data dir, raw dir or dataset folder (:mod:`ucdcr.export.target`).
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ from typing import Any
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
+from ucdcr.export import target
 from ucdcr.export.conll import Span, representable, token_field
 from ucdcr.io.atomic import atomic_path, write_errors, write_json
-from ucdcr.io.load import KIND_COLUMN, load_mentions
+from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 
@@ -97,15 +101,33 @@ def export_corefud(
         raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
     folder = dataset_dir(dataset, data_dir)
     result = CorefudExport(folder.name.lower())
-    for one_split in [split] if split else list(SPLITS):
-        tokens = load(folder, split=one_split, kind="documents")
-        if tokens.num_rows == 0:
-            result.splits[one_split] = None
-            continue
-        mentions = load_mentions(folder, splits=[one_split], columns=MENTION_FIELDS)
-        path = Path(out) / f"{result.dataset}_{one_split}.conllu"
-        result.splits[one_split] = write_split(udapi, tokens, mentions, path)
+    chosen = [split] if split else list(SPLITS)
+    names = [name for one in chosen for name in _file_names(result.dataset, one)]
+    listed = target.check_folder(out, folder, data_dir)
+    target.check_files(Path(out), names, listed)
+    target.mark(Path(out), names, listed)
+
+    def write() -> dict[str, CorefudSplit | None]:
+        """Every split from one build (repeated after a rebuild meanwhile; each file is replaced atomically)."""
+        written: dict[str, CorefudSplit | None] = {}
+        for one_split in chosen:
+            tokens = load(folder, split=one_split, kind="documents")
+            if tokens.num_rows == 0:
+                written[one_split] = None
+                continue
+            mentions = load_mentions(folder, splits=[one_split], columns=MENTION_FIELDS)
+            path = Path(out) / _file_names(result.dataset, one_split)[0]
+            written[one_split] = write_split(udapi, tokens, mentions, path)
+        return written
+
+    result.splits = consistent([folder], write)
     return result
+
+
+def _file_names(dataset: str, split: str) -> tuple[str, str]:
+    """The CoNLL-U file of a split and its mapping file."""
+    name = f"{dataset}_{split}.conllu"
+    return name, f"{name}.entities.json"
 
 
 def write_split(udapi: ModuleType, tokens: pa.Table, mentions: pa.Table, path: Path) -> CorefudSplit:

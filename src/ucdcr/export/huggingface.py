@@ -7,11 +7,13 @@ which. Features are declared from the unified schema (:data:`ucdcr.schema.MENTIO
 are sequences, ints int64, flags bool, as in the Parquet files.
 
 :func:`load_hf` returns the splits in memory. :func:`export_hf` writes a folder (the whole folder is replaced at
-once, :class:`~ucdcr.io.output_folder.OutputFolder`)::
+once, :class:`~ucdcr.io.output_folder.OutputFolder`; only a new or empty folder or one an export wrote, never a
+data dir, raw dir or dataset folder: :mod:`ucdcr.export.target`)::
 
     <out>/README.md                       dataset card: YAML header (configs, licence, pretty name) + text
     <out>/mentions/<split>.parquet        config "mentions" (the default)
     <out>/documents/<split>.parquet       config "documents", only where the texts may be redistributed
+    <out>/.ucdcr-export.json              the files the export wrote (so a later export may replace them)
 
 Parquet files are written by ``datasets.Dataset.to_parquet``, the card's YAML header by ``huggingface_hub``'s
 ``DatasetCardData``. The card gives the dataset's licence (a Hugging Face licence id where the manifest names a
@@ -25,6 +27,7 @@ Needs the ``hf`` extra; without it, one error names the extra and how to install
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.io.arrow_paths import arrow_target
 from ucdcr.io.atomic import write_errors
 from ucdcr.records import SPLITS
 from ucdcr.schema import BUILD_REPORT, DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTION_SCHEMA
@@ -121,27 +125,41 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     ``datasets.load_dataset(out)`` then gives its mentions as a ``DatasetDict``."""
     datasets = require_datasets()
     from ucdcr.api import dataset_dir, load
+    from ucdcr.export import target
+    from ucdcr.io.load import consistent
     from ucdcr.io.output_folder import OutputFolder
     from ucdcr.registry import get
 
     folder = dataset_dir(dataset, data_dir)
-    report = read_build_report(folder)
-    spec = get(str(report["dataset"]))
-    result = HfExport(Path(out), spec.id)
-    kinds = ["mentions"]
-    if not spec.texts_redistributable:
-        result.notes.append(f"the texts of {spec.paper_name} may not be redistributed: no document config")
-    elif not (folder / DOCUMENTS_PARQUET).is_file():
-        result.notes.append(f"{folder / DOCUMENTS_PARQUET} does not exist: no document config")
-    else:
-        kinds.append("documents")
+    target.check_folder(out, folder, data_dir)
+
+    def write(staging: Path) -> HfExport:
+        """Everything read from one build of ``folder`` (the caller repeats this after a rebuild meanwhile)."""
+        for entry in list(staging.iterdir()):  # what an attempt before wrote
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        report = read_build_report(folder)
+        spec = get(str(report["dataset"]))
+        result = HfExport(Path(out), spec.id)
+        kinds = ["mentions"]
+        if not spec.texts_redistributable:
+            result.notes.append(f"the texts of {spec.paper_name} may not be redistributed: no document config")
+        elif not (folder / DOCUMENTS_PARQUET).is_file():
+            result.notes.append(f"{folder / DOCUMENTS_PARQUET} does not exist: no document config")
+        else:
+            kinds.append("documents")
+        for kind in kinds:
+            result.rows[kind] = _write_config(datasets, load(folder, kind=kind), kind, staging)  # type: ignore[arg-type]
+        (staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
+        written = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
+        target.mark(staging, written)
+        return result
+
     bars_were_on = datasets.utils.logging.is_progress_bar_enabled()
     datasets.disable_progress_bars()
     try:
         with OutputFolder(Path(out)) as output, write_errors(out, pa.ArrowException):
-            for kind in kinds:
-                result.rows[kind] = _write_config(datasets, load(folder, kind=kind), kind, output.staging)  # type: ignore[arg-type]
-            (output.staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
+            result = consistent([folder], lambda: write(output.staging))
+            target.check_folder(out, folder, data_dir)  # still absent, empty or an export's (checked again late)
             output.commit()
     finally:
         if bars_were_on:
@@ -156,7 +174,8 @@ def _write_config(datasets: ModuleType, table: pa.Table, kind: str, folder: Path
         name = HF_SPLIT_NAMES[split]
         path = folder / kind / f"{name}.parquet"
         path.parent.mkdir(parents=True, exist_ok=True)
-        _dataset(datasets, part, KINDS[kind], name).to_parquet(str(path))
+        with arrow_target(path) as target:
+            _dataset(datasets, part, KINDS[kind], name).to_parquet(target)
         rows[name] = part.num_rows
     return rows
 

@@ -21,7 +21,8 @@ One ``Doc`` per document (in document-key order), built on a blank English vocab
 be a spaCy span: it is left out and listed with its reason (:attr:`SpacyExport.left_out`). A dataset whose texts
 may not be redistributed has no token table: refused with a clear error.
 
-:func:`export_spacy` writes the ``DocBin`` (with user data) atomically to one file.
+:func:`export_spacy` writes the ``DocBin`` (with user data) atomically to one file: a new file, or one an earlier
+``export_spacy`` wrote; never in a data dir, raw dir or dataset folder (:mod:`ucdcr.export.target`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import KIND_COLUMN, load_mentions
+from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 
@@ -88,8 +89,13 @@ def to_spacy_docs(dataset: str | Path, split: str | None = None, data_dir: str |
     if split is not None and split not in SPLITS:
         raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
     folder = dataset_dir(dataset, data_dir)
-    tokens = load(folder, split=split, kind="documents")
-    mentions = load_mentions(folder, splits=[split] if split else SPLITS, columns=MENTION_FIELDS)
+    tokens, mentions = consistent(  # both from one build, also while the dataset is rebuilt
+        [folder],
+        lambda: (
+            load(folder, split=split, kind="documents"),
+            load_mentions(folder, splits=[split] if split else SPLITS, columns=MENTION_FIELDS),
+        ),
+    )
     vocab = spacy.blank("en").vocab
     by_doc = _mentions_by_document(mentions)
     result = SpacyDocs([])
@@ -217,11 +223,15 @@ def export_spacy(
 ) -> SpacyExport:
     """Write a built dataset's documents (one split, or all) as a spaCy ``DocBin`` file ``out`` (``.spacy``),
     atomically; read it with ``DocBin().from_disk(out).get_docs(nlp.vocab)``."""
-    from spacy.tokens import DocBin
-
+    from ucdcr.api import dataset_dir
+    from ucdcr.export.target import check_file
     from ucdcr.io.atomic import write_bytes
 
-    converted = to_spacy_docs(dataset, split=split, data_dir=data_dir)
+    folder = dataset_dir(dataset, data_dir)
+    check_file(out, folder, data_dir)  # before spaCy is imported: a refused --out fails at once
+    from spacy.tokens import DocBin
+
+    converted = to_spacy_docs(folder, split=split, data_dir=data_dir)
     doc_bin = DocBin(store_user_data=True, docs=converted.docs)
     write_bytes(out, doc_bin.to_bytes())
     chains = {name for doc in converted.docs for name in doc.spans}

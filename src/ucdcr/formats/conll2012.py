@@ -38,13 +38,17 @@ The coreference column (the last column in :func:`read_conll`):
   the scorer's mention identification (:mod:`ucdcr.scoring.mentions`).
 - If a document name occurs twice in a file, the last occurrence is used (as v8.01), with a warning.
 - The file is UTF-8 text (a UTF-8 byte-order mark is skipped): UTF-16, binary or other non-UTF-8 files are refused
-  (:mod:`ucdcr.io.text`), and so is a file without documents, instead of scoring nothing as 0/0.
+  (:mod:`ucdcr.io.text`), and so is a file without documents, instead of scoring nothing as 0/0. Only the words
+  of token lines (the columns between the first ``leading_fields`` ones and the annotation) may hold bytes that are
+  not UTF-8, as v8.01 reads any bytes there: they play no part in a score, are read as U+FFFD and noted in
+  ``warnings``.
 
 v8.01 differences, on input it handles by accident: it reads non-numeric ids as nothing, searches the whole line
 of a TAB-less file for brackets, and re-scans concatenated annotations after removing ``(N)`` (``(1(2)3)`` gives
 chain 13 there), and keeps the ``\\r`` of CRLF token lines (so a trailing TAB before it hides the annotation);
 ucdcr reads the last column, each bracket once, and treats CRLF as a line end. v8.01 also scores a file without
-documents as 0/0 and reads any bytes; ucdcr refuses both (above).
+documents as 0/0 and reads any bytes; ucdcr refuses the first, and takes bytes that are not UTF-8 only
+in the words (above).
 
 The writer (:func:`bracket_labels`): a token's labels are those of the mentions it opens, is or closes, ordered by
 the mention's last token (descending), then its length (ascending), first token and chain id, so opens come first
@@ -55,6 +59,7 @@ cannot be expressed (checked, with the chain ids and token ranges, when asked).
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,7 +68,7 @@ from typing import IO, Literal, Protocol, TypeVar
 
 from ucdcr.errors import FormatError
 from ucdcr.io.atomic import atomic_path
-from ucdcr.io.text import read_text
+from ucdcr.io.text import decode_text, read_bytes
 
 Span = tuple[int, int]
 """A mention's first and last token (inclusive)."""
@@ -241,7 +246,7 @@ def read_conll(path: str | Path, leading_fields: int = 0) -> ConllFile:
     """
     path = Path(path)
     result = ConllFile(path=path, documents={})
-    text = read_text(path)
+    text = _conll_text(path, leading_fields, result.warnings)
     lines = text.split("\n")
     if lines[-1] == "":  # the line break ending the last line
         lines.pop()
@@ -253,6 +258,48 @@ def read_conll(path: str | Path, leading_fields: int = 0) -> ConllFile:
 
     read_blocks(lines, path, open_document, lines_outside="ignore")
     return result
+
+
+def _conll_text(path: Path, leading_fields: int, warnings: list[str]) -> str:
+    """The file as text (:mod:`ucdcr.io.text`'s rule), except that bytes that are not UTF-8 are accepted in the
+    columns a score never reads -- a token line's words, not its first ``leading_fields`` columns nor its last
+    (the coreference annotation) -- as v8.01 accepts any bytes there; they are read as U+FFFD and noted once."""
+    data = read_bytes(path)
+    try:
+        return decode_text(data, path)
+    except FormatError as refused:
+        if b"\x00" in data:  # UTF-16 / UTF-32 text or a binary file: refused as decode_text says
+            raise
+        lines = data.removeprefix(codecs.BOM_UTF8).split(b"\n")
+        accepted: list[int] = []
+        for number, line in enumerate(lines, 1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError:
+                if not _only_words_are_not_utf8(line, leading_fields):
+                    raise refused from None  # names the line and column, as before
+                accepted.append(number)
+        warnings.append(
+            f"{path}:{accepted[0]}: {len(accepted)} token line(s) hold bytes that are not UTF-8 in their words "
+            "(read as U+FFFD; words play no part in scoring, as in v8.01)"
+        )
+        return "\n".join(line.decode("utf-8", "replace") for line in lines)
+
+
+def _only_words_are_not_utf8(line: bytes, leading_fields: int) -> bool:
+    """A token line whose annotation column and first ``leading_fields`` columns are UTF-8."""
+    if line.lstrip().startswith(b"#"):
+        return False
+    fields = line.rstrip(b"\r").split(b"\t") if b"\t" in line else line.split()
+    while fields and not fields[-1].strip():
+        fields.pop()
+    needed = [*fields[:leading_fields], *fields[-1:]]
+    try:
+        for field_bytes in needed:
+            field_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class _ScorerDocument:

@@ -39,6 +39,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError
+from ucdcr.io.arrow_paths import arrow_source
 
 URL = "url-normalized"
 TARGET = "to-url-normalized"
@@ -87,7 +88,7 @@ def _table(path: Path, required: tuple[str, ...], urls: set[str] | None = None) 
     if path.is_dir():
         raise FormatError(path, "is a folder, expected a Parquet file")
     with _arrow_errors(path):
-        schema = pq.read_schema(path)
+        schema = _read_schema(path)
     missing = [name for name in required if name not in schema.names]
     if missing:
         raise FormatError(path, f"missing column(s) {', '.join(missing)}; columns are {', '.join(schema.names)}")
@@ -97,8 +98,8 @@ def _table(path: Path, required: tuple[str, ...], urls: set[str] | None = None) 
             raise FormatError(path, problem)
     filters = [(URL, "in", sorted(urls))] if urls is not None else None
     columns = [*required, *(["__index_level_0__"] if "__index_level_0__" in schema.names else [])]
-    with _arrow_errors(path):
-        return pq.read_table(path, columns=columns, filters=filters, read_dictionary=[URL])
+    with _arrow_errors(path), arrow_source(path) as source:
+        return pq.read_table(source, columns=columns, filters=filters, read_dictionary=[URL])
 
 
 def _row_ids(path: Path, table: pa.Table) -> list[int]:
@@ -106,7 +107,7 @@ def _row_ids(path: Path, table: pa.Table) -> list[int]:
     if "__index_level_0__" in table.column_names:
         return [int(v) for v in table.column("__index_level_0__").to_pylist()]
     with _arrow_errors(path):
-        metadata = (pq.read_schema(path).metadata or {}).get(b"pandas")
+        metadata = (_read_schema(path).metadata or {}).get(b"pandas")
     if metadata:
         try:
             for index in json.loads(metadata).get("index_columns", []):
@@ -283,3 +284,8 @@ def space_after_flags(tokens: list[str], sentence: str) -> list[bool | None]:
         cursor = start + len(token)
         append(cursor < length and sentence[cursor].isspace())
     return flags
+
+
+def _read_schema(path: Path) -> pa.Schema:
+    with arrow_source(path) as source:
+        return pq.read_schema(source)

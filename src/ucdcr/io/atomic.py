@@ -5,7 +5,9 @@ downloaded files) is written here. The content goes into a hidden temporary file
 (``.<name>.<random>.tmp``, on the same filesystem, so the rename is atomic), created with the usual permissions
 (0666 minus the umask), flushed to disk (fsync) and renamed over the target (``os.replace``). If anything fails,
 the temporary file is removed and the target stays as it was; a process killed meanwhile leaves at most a hidden
-``.tmp`` file. A failure of the file system (a full disk, no permission, a file where a folder belongs) is one
+``.tmp`` file. Where the target's name is so long (a legal name near the file system's limit of 255 bytes) that a
+hidden name made of it would exceed the limit, hidden names use a shortened form of it (:func:`hidden_stem`).
+A failure of the file system (a full disk, no permission, a file where a folder belongs) is one
 :class:`~ucdcr.errors.WriteError` naming the target and the reason.
 
 A whole folder (a built dataset) is replaced with :class:`~ucdcr.io.output_folder.OutputFolder`, whose files are
@@ -14,6 +16,8 @@ written into a staging folder and fsynced with :func:`fsync_file` before the fol
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import secrets
@@ -60,10 +64,33 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         raise
 
 
+NAME_MAX = 255
+"""The longest file name (in bytes) of the usual file systems (ext4, xfs, btrfs, tmpfs, APFS, NTFS in UTF-16)."""
+_HIDDEN_ROOM = 40
+"""What hidden names add around a name: ".", and ".staging-<pid>-<hex>", ".lock" or ".<hex>.tmp"."""
+
+
+def hidden_stem(name: str) -> str:
+    """``name`` as hidden names beside it use it: unchanged, or where ``.<name>.<suffix>`` could exceed
+    :data:`NAME_MAX`, its first bytes + ``~`` + 16 hex digits of its sha256 (one stem per name, so the next build
+    still finds what a killed one left)."""
+    encoded = os.fsencode(name)
+    if len(encoded) + _HIDDEN_ROOM <= NAME_MAX:
+        return name
+    digest = hashlib.sha256(encoded).hexdigest()[:16]
+    head = encoded[: NAME_MAX - _HIDDEN_ROOM - len(digest) - 1]
+    for cut in range(4):  # end on a whole UTF-8 character where the name is UTF-8
+        try:
+            return head[: len(head) - cut].decode("utf-8") + "~" + digest
+        except UnicodeDecodeError:
+            continue
+    return os.fsdecode(head) + "~" + digest
+
+
 def _new_temporary(target: Path) -> Path:
     """An empty hidden file beside ``target``, created with mode 0666 minus the umask, as ``open`` creates files."""
     while True:
-        candidate = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        candidate = target.with_name(f".{hidden_stem(target.name)}.{secrets.token_hex(4)}.tmp")
         try:
             os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
         except FileExistsError:
@@ -82,11 +109,21 @@ def write_errors(path: str | Path, *also: type[Exception]) -> Iterator[None]:
         raise WriteError(f"cannot write {path}: {reason(exc)}") from exc
 
 
+_FULL = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up"}
+
+
 def reason(exc: BaseException) -> str:
-    """The readable part of an OSError (or any error): 'No space left on device', not '[Errno 28] ...'."""
+    """The readable part of an OSError (or any error): 'No space left on device (the disk is full)', not
+    '[Errno 28] ...'. A full disk reported through Arrow (an ``ArrowException`` with the errno in its text) is named
+    the same way."""
     if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
+        full = _FULL.get(exc.errno or 0)
+        return f"{exc.strerror} ({full})" if full else exc.strerror
+    text = str(exc) or type(exc).__name__
+    for code, full in _FULL.items():
+        if os.strerror(code) in text:
+            return f"{os.strerror(code)} ({full}): {text}"
+    return text
 
 
 def fsync_file(path: Path) -> None:

@@ -28,6 +28,13 @@ readable (not empty or truncated) and have each requested column with values of 
 ``large_string`` and ``large_list`` are accepted) and no nulls. Every problem is one
 :class:`~ucdcr.errors.FormatError` naming the file.
 
+One build at a time: a rebuild swaps a new dataset folder in while others read (:mod:`ucdcr.io.output_folder`).
+Every reader here (and :func:`consistent` around readers that read a folder several times: the exports, the
+statistics, ``ucdcr.load``) notes the folder's identity (device, inode and change time) before it reads and checks
+it after: when the folder was replaced meanwhile, what was read may mix two builds, so it is read again (up to
+:data:`READ_ATTEMPTS` times; a folder replaced on every attempt is an error saying so). A read that succeeded with
+the same folder before and after read one build.
+
 Discovery (:func:`discover_datasets`) lists the dataset folders of a data dir, leaving out folders whose name
 starts with ``.``: builds are staged (and old outputs retired) in such hidden sibling folders, which are never
 datasets.
@@ -37,16 +44,20 @@ from __future__ import annotations
 
 import ast
 import itertools
+import os
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.io.arrow_paths import arrow_source
+from ucdcr.io.path_problems import check_usable
 from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
 from ucdcr.records import SPLITS, MentionKind
@@ -78,6 +89,45 @@ KIND_COLUMN = "type"
 KINDS: tuple[MentionKind, ...] = ("event", "entity")
 KIND_FILES: dict[MentionKind, str] = {"event": EVENT_FILE, "entity": ENTITY_FILE}
 ANALYSIS_SCHEMA = MENTION_SCHEMA.append(pa.field(KIND_COLUMN, pa.string()))
+
+READ_ATTEMPTS = 20
+"""How often a folder replaced while it is read is read again before giving up."""
+_RETRY_PAUSE = 0.05
+T = TypeVar("T")
+
+
+def generation(folder: str | Path) -> tuple[int, int, int] | None:
+    """The identity of the folder now at ``folder`` (device, inode, change time), or None when there is none: a
+    rebuild puts a different folder there."""
+    try:
+        stat = os.stat(folder)
+    except (OSError, ValueError):
+        return None
+    return (stat.st_dev, stat.st_ino, stat.st_ctime_ns)
+
+
+def consistent(folders: Iterable[str | Path], read: Callable[[], T]) -> T:
+    """``read()``, done again while any of ``folders`` was replaced (rebuilt) during it: what it returns was read
+    from one build of each folder. An error raised while a folder was replaced is taken as a sign of the swap (the
+    read is repeated); an error with the folders unchanged is raised as it is."""
+    paths = list(dict.fromkeys(Path(folder) for folder in folders))
+    for attempt in range(READ_ATTEMPTS):
+        if attempt:
+            time.sleep(_RETRY_PAUSE * min(attempt, 4))
+        before = [generation(path) for path in paths]
+        try:
+            result = read()
+        except (UcdcrError, OSError):
+            if [generation(path) for path in paths] != before:
+                continue
+            raise
+        if [generation(path) for path in paths] == before:
+            return result
+    names = ", ".join(str(path) for path in paths)
+    raise UcdcrError(
+        f"{names} was replaced by a new build on each of {READ_ATTEMPTS} attempts to read it; read it again when "
+        "the build has ended"
+    )
 
 
 def dataset_id(folder: str | Path) -> str | None:
@@ -111,7 +161,9 @@ def is_hidden(folder: Path) -> bool:
 
 
 def check_folder(folder: Path, what: str) -> Path:
-    """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file."""
+    """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file (or cannot
+    be looked up: a symlink loop, a path longer than the system allows)."""
+    check_usable(folder, what)
     if folder.is_dir():
         return folder
     if folder.exists():
@@ -178,7 +230,11 @@ def load_mentions(
     columns: the mention fields to keep (default all 29); ``type`` is always added. Choosing few columns saves
     parsing the authors' repr-string lists.
     """
-    folder = check_folder(Path(folder), "dataset folder")
+    return consistent([folder], lambda: _load_mentions(Path(folder), splits, columns))
+
+
+def _load_mentions(folder: Path, splits: Sequence[str], columns: Sequence[str] | None) -> pa.Table:
+    folder = check_folder(folder, "dataset folder")
     wanted = list(MENTION_SCHEMA.names if columns is None else columns)
     unknown = [name for name in wanted if name not in MENTION_SCHEMA.names]
     if unknown:
@@ -300,7 +356,8 @@ def _value_problem(value: Any, arrow_type: pa.DataType) -> str | None:
 def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
     """A Parquet file (or some of its columns); an empty, truncated or corrupt file is a FormatError naming it."""
     try:
-        return pq.read_table(path, columns=list(columns) if columns is not None else None)
+        with arrow_source(path) as source:
+            return pq.read_table(source, columns=list(columns) if columns is not None else None)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise FormatError(path, _unreadable_parquet(exc)) from None
 
@@ -308,7 +365,8 @@ def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
 def parquet_columns(path: Path) -> list[str]:
     """The column names of a Parquet file, read from its footer (errors as :func:`read_parquet`)."""
     try:
-        return list(pq.read_schema(path).names)
+        with arrow_source(path) as source:
+            return list(pq.read_schema(source).names)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise FormatError(path, _unreadable_parquet(exc)) from None
 
@@ -464,7 +522,8 @@ def _kind_rule(folder: Path) -> Callable[[dict[str, Any]], MentionKind]:
 
 def _is_authors_parquet(path: Path) -> bool:
     try:
-        schema = pq.read_schema(path)
+        with arrow_source(path) as source:
+            schema = pq.read_schema(source)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise FormatError(path, _unreadable_parquet(exc)) from None
     return "tokens_text" in schema.names and pa.types.is_string(schema.field("tokens_text").type)
@@ -506,7 +565,11 @@ def load_documents(folder: str | Path) -> pa.Table | None:
     Only the columns the statistics need are read: the document key and, where the file has it, the split label
     (older releases have none; the statistics then take a document's split from its mentions).
     """
-    path = Path(folder) / DOCUMENTS_PARQUET
+    return consistent([folder], lambda: _load_documents(Path(folder)))
+
+
+def _load_documents(folder: Path) -> pa.Table | None:
+    path = folder / DOCUMENTS_PARQUET
     if not path.is_file():
         return None
     names = parquet_columns(path)
@@ -535,7 +598,11 @@ def load_tokens(folder: str | Path, split: str | None = None) -> pa.Table:
 def load_columns(folder: str | Path, columns: Sequence[str]) -> pa.Table:
     """Scalar mention fields of every split, without the event/entity type: read from all_mentions.parquet when
     there is one (cheap, any layout), else from the JSON files."""
-    folder = check_folder(Path(folder), "dataset folder")
+    return consistent([folder], lambda: _load_columns(Path(folder), columns))
+
+
+def _load_columns(folder: Path, columns: Sequence[str]) -> pa.Table:
+    folder = check_folder(folder, "dataset folder")
     path = folder / MENTIONS_PARQUET
     if path.is_file():
         schema = pa.schema([MENTION_SCHEMA.field(name) for name in columns])

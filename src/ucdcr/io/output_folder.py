@@ -28,6 +28,9 @@ How (:class:`OutputFolder`, a context manager held from before the build reads i
    between them ``<name>`` is missing; a build killed exactly there leaves the old folder at the retired name,
    and the next build of ``<name>`` puts it back first (step 3).
 
+Where ``<name>`` is so long that these hidden names would exceed the file system's name limit, they are made of a
+shortened form of it (:func:`ucdcr.io.atomic.hidden_stem`).
+
 Without ``fcntl`` (Windows) no lock is taken: concurrent builds of one folder are then not excluded.
 """
 
@@ -42,14 +45,16 @@ import secrets
 import shutil
 import sys
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import ClassVar, Self
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.atomic import fsync_file, fsync_folder, reason
+from ucdcr.io.atomic import fsync_file, fsync_folder, hidden_stem, reason
+from ucdcr.io.path_problems import check_usable
 
 try:
     import fcntl
@@ -176,6 +181,7 @@ def _swap_by_renames(staging: Path, target: Path) -> None:
 
 def _check_location(path: Path) -> None:
     parent = path.parent
+    check_usable(path, "output folder")  # a symlink loop, a path too long: said as such, not as "File exists"
     try:
         if parent.exists() and not parent.is_dir():
             raise UcdcrError(f"data dir {parent} is a file, not a folder")
@@ -191,7 +197,7 @@ def _check_location(path: Path) -> None:
 
 
 def _debris_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"\.{re.escape(name)}\.(?P<kind>staging|retired|building|old)-[\w-]+")
+    return re.compile(rf"\.{re.escape(hidden_stem(name))}\.(?P<kind>staging|retired|building|old)-[\w-]+")
 
 
 def _clean_debris(path: Path) -> None:
@@ -222,7 +228,7 @@ def _new_staging(path: Path) -> Path:
 
 def _hidden_name(path: Path, kind: str) -> Path:
     while True:
-        candidate = path.with_name(f".{path.name}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
+        candidate = path.with_name(f".{hidden_stem(path.name)}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
         if not os.path.lexists(candidate):
             return candidate
 
@@ -243,15 +249,32 @@ def _sync_tree(folder: Path) -> None:
 
 
 class _Lock:
-    """An exclusive flock on ``.<name>.lock`` next to the output folder; the file is removed on release."""
+    """An exclusive flock on ``.<name>.lock`` next to the output folder; the file is removed on release.
+
+    A forked child (a pool worker of the build, the writer's child) would hold the lock as long as it holds the
+    inherited descriptor, so that a build's workers that outlive it would block the next build: every forked child
+    closes its copies at once (``os.register_at_fork``) and never releases the parent's lock."""
+
+    held: ClassVar[weakref.WeakSet[_Lock]] = weakref.WeakSet()
 
     def __init__(self, path: Path, handle: int | None) -> None:
         self.path, self.handle = path, handle
+        if handle is not None:
+            _Lock.held.add(self)
+
+    @staticmethod
+    def _forget_in_child() -> None:
+        for lock in list(_Lock.held):
+            if lock.handle is not None:
+                with contextlib.suppress(OSError):
+                    os.close(lock.handle)
+                lock.handle = None
+        _Lock.held.clear()
 
     @classmethod
     def acquire(cls, output: Path, wait: bool = False, folder_role: str = "data dir") -> _Lock:
         """The lock of ``output``; held by another process: an error, or with ``wait`` its release is waited for."""
-        path = output.with_name(f".{output.name}.lock")
+        path = output.with_name(f".{hidden_stem(output.name)}.lock")
         if fcntl is None:
             return cls(path, None)
         while True:
@@ -281,6 +304,7 @@ class _Lock:
     def release(self) -> None:
         if self.handle is None:
             return
+        _Lock.held.discard(self)
         with contextlib.suppress(OSError):  # a stale lock file is harmless: the kernel lock is what counts
             self.path.unlink(missing_ok=True)  # still holding the lock: see _is_current
         os.close(self.handle)
@@ -326,3 +350,7 @@ def _is_current(handle: int, path: Path) -> bool:
         return False
     held = os.fstat(handle)
     return (held.st_dev, held.st_ino) == (on_disk.st_dev, on_disk.st_ino)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_Lock._forget_in_child)

@@ -30,12 +30,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ucdcr.formats.conll2012 import bracket_labels
+from ucdcr.io.arrow_paths import arrow_sink
 from ucdcr.io.atomic import write_errors
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.io.processes import can_run_beside, run_beside
@@ -163,6 +164,7 @@ class ParquetStream:
         self._buffered = 0
         self._buffered_bytes = 0
         self._writer: pq.ParquetWriter | None = None
+        self._sink: BinaryIO | None = None
         self._written = 0
 
     def write(self, row: Mapping[str, Any]) -> None:
@@ -202,7 +204,11 @@ class ParquetStream:
         finally:
             if self._writer is not None:
                 with write_errors(self.path, pa.ArrowException):
-                    self._writer.close()
+                    try:
+                        self._writer.close()
+                    finally:
+                        if self._sink is not None:  # a path Arrow cannot take (not UTF-8): the file Python opened
+                            self._sink.close()
 
     def _convert(self, rows: int | None = None) -> None:
         """The first ``rows`` pending rows (all when None) as one Arrow chunk."""
@@ -224,7 +230,9 @@ class ParquetStream:
             table = pa.concat_tables(self._chunks) if self._chunks else self.schema.empty_table()
             group, rest = table.slice(0, rows).combine_chunks(), table.slice(rows)
             if self._writer is None:
-                self._writer = pq.ParquetWriter(self.path, self.schema, compression="zstd")
+                sink = arrow_sink(self.path)
+                self._sink = None if isinstance(sink, str) else sink
+                self._writer = pq.ParquetWriter(sink, self.schema, compression="zstd")
             self._writer.write_table(group)
         self._chunks = [rest] if rest.num_rows else []
         self._buffered -= rows

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, NamedTuple
 
+from ucdcr.io.atomic import write_errors
 from ucdcr.pipeline.document import (
     DocumentResult,
     DocumentTask,
@@ -86,7 +87,8 @@ class ResultSpill:
     _flushed: bool = True
 
     def __enter__(self) -> ResultSpill:
-        self._file = self.path.open("w+b")
+        with write_errors(self.path):
+            self._file = self.path.open("w+b")
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -115,15 +117,17 @@ class ResultSpill:
         """Write out what is buffered; call it once every document is added (reads then need no seek, and a forked
         process may read beside this one)."""
         assert self._file is not None, "use `with ResultSpill(path) as spill:`"
-        self._file.flush()
+        with write_errors(self.path):  # a full disk: one error naming the file
+            self._file.flush()
         self._flushed = True
 
     def _append(self, blob: bytes) -> tuple[int, int]:
         assert self._file is not None, "use `with ResultSpill(path) as spill:`"
         self._flushed = False
-        self._file.seek(0, os.SEEK_END)
-        start = self._file.tell()
-        self._file.write(blob)
+        with write_errors(self.path):  # a full disk: one error naming the file
+            self._file.seek(0, os.SEEK_END)
+            start = self._file.tell()
+            self._file.write(blob)
         return start, len(blob)
 
     def _read(self, start: int, length: int) -> bytes:

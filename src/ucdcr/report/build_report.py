@@ -193,6 +193,12 @@ def _benchmark_section(
 
 
 def _dataset_data(name: str, folder: Path) -> DatasetData:
+    from ucdcr.io.load import consistent
+
+    return consistent([folder], lambda: _read_dataset_data(name, folder))  # one build, also during a rebuild
+
+
+def _read_dataset_data(name: str, folder: Path) -> DatasetData:
     from ucdcr.io.load import load_tokens
     from ucdcr.schema import DOCUMENTS_PARQUET
 

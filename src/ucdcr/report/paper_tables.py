@@ -8,15 +8,21 @@ setting) and ``ucdcr evaluate`` print, and that ``ucdcr report`` collects. The v
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 from pathlib import Path
 from typing import Any
 
 from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.chains import scopes
 from ucdcr.analysis.diversity import TABLE5_COLUMNS, chain_diversity, scope_diversity, table5_row
-from ucdcr.analysis.evaluate import SPAN_COLUMNS, Evaluation, Predictions, evaluate_predictions
+from ucdcr.analysis.evaluate import DATASET_FOLDER_METADATA, SPAN_COLUMNS, Evaluation, Predictions, evaluate_predictions
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
 from ucdcr.analysis.protocol import (
     LEVELS,
@@ -43,7 +49,7 @@ from ucdcr.analysis.stats import (
     ucdcr_table4_row,
 )
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import dataset_id, load_documents, load_mentions
+from ucdcr.io.load import consistent, dataset_id, load_documents, load_mentions
 from ucdcr.registry import all_specs
 from ucdcr.report.tables import ResultTable
 from ucdcr.schema import BUILD_REPORT
@@ -83,13 +89,18 @@ def parse_stats_tables(text: str) -> tuple[str, ...]:
     return wanted
 
 
+def _stats_input(folder: Path) -> tuple[pa.Table, pa.Table | None]:
+    """A dataset's mentions (the statistics' fields) and token table (read together: one build)."""
+    return load_mentions(folder, columns=STATS_FIELDS), load_documents(folder)
+
+
 def stats_tables(folders: dict[str, Path], wanted: tuple[str, ...] = DEFAULT_STATS_TABLES) -> list[ResultTable]:
     """The statistics tables (names from :data:`STATS_TABLES`) for the given dataset folders (name -> folder)."""
     summaries: dict[str, list[dict[str, Any]]] = {}
     distributions: dict[str, dict[str, Any]] = {"pos": {}, "ner": {}, "type": {}}
     for name, folder in folders.items():
-        mentions = load_mentions(folder, columns=STATS_FIELDS)
-        summaries[name] = summary_rows(mentions, load_documents(folder))
+        mentions, documents = consistent([folder], functools.partial(_stats_input, folder))
+        summaries[name] = summary_rows(mentions, documents)
         for field, per_dataset in distributions.items():
             per_dataset[name] = distribution(mentions, field)
     full = {name: rows[0] for name, rows in summaries.items()}
@@ -275,7 +286,10 @@ def evaluation_results(
     tables, topic_levels = {}, {}
     extra = SPAN_COLUMNS if predictions.needs_spans else ()
     for name, folder in folders.items():
-        tables[name], topic_levels[name] = load_for_protocol(folder, split, extra)
+        table, topic_levels[name] = load_for_protocol(folder, split, extra)
+        # where the table comes from: resolve() tells a typo (no mention of any dataset there) from another split's id
+        metadata = {**(table.schema.metadata or {}), DATASET_FOLDER_METADATA: os.fsencode(folder)}
+        tables[name] = table.replace_schema_metadata(metadata)
     return evaluate_predictions(predictions, tables, topic_levels, split, protocol)
 
 
