@@ -12,12 +12,8 @@ import functools
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import pyarrow as pa
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.chains import scopes
@@ -54,6 +50,9 @@ from ucdcr.registry import all_specs
 from ucdcr.report.tables import ResultTable
 from ucdcr.schema import BUILD_REPORT
 from ucdcr.scoring import CONLL
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 STATS_TABLES = ("2", "3", "4", "12", "9", "10", "11", "summary")
 DEFAULT_STATS_TABLES = STATS_TABLES[:-1]
