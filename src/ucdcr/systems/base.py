@@ -131,8 +131,9 @@ class System:
     """A CDCR system for ``ucdcr benchmark`` (see the module docstring); subclass it and override ``predict``.
 
     name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for
-    trainable systems only); needs_encoder: whether it needs the ``embed`` extra; version: change it when the system
-    changes (stored results are keyed by it, by the system's code and configuration too).
+    trainable systems only); needs_encoder: whether it needs the ``embed`` extra; version: stored results are keyed by
+    the system's code and configuration (:mod:`ucdcr.systems.identity`) and by this: change it for what the code
+    does not show (a data file it reads, a library outside ucdcr and its own package).
     """
 
     name: ClassVar[str] = ""
