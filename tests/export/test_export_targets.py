@@ -181,3 +181,13 @@ def test_a_legal_255_byte_out_name_works(world: Path, fmt: str) -> None:
     assert out.exists()
     API[fmt]("ecbplus", out)  # again: the replace (staging, lock, temporary file) works as well
     assert [entry for entry in os.listdir(world) if entry.startswith(".")] == []
+
+
+def test_a_user_file_added_to_an_hf_export_folder_is_not_deleted(world: Path) -> None:
+    out = world / "hf"
+    export_hf("ecbplus", out)
+    (out / "notes.txt").write_text("the user's notes\n", encoding="utf-8")
+    before = tree_hash(world)
+    with pytest.raises(UcdcrError, match=r"holds notes\.txt, which `ucdcr export` did not write"):
+        export_hf("ecbplus", out)
+    assert tree_hash(world) == before

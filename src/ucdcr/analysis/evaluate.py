@@ -29,8 +29,8 @@ Mapping to the evaluated mentions (:func:`resolve`):
   them). Predictions for mention ids that are not mentions of the evaluated split of the selected datasets
   (other datasets, other splits) are ignored with a note giving their number and a few of them; an id that is a
   mention of no dataset at all (any split of any dataset of the data dir: a typo in a system's output) is an error
-  listing such ids; predictions for
-  mentions the protocol leaves out (singletons) are ignored silently, as the protocol asks.
+  listing such ids; predictions for mentions the protocol leaves out (singletons) are ignored silently, as the
+  protocol asks.
 - CoNLL: a response mention is matched to the gold mentions with the same document key, sentence and first and
   last token (several gold mentions with one span all get its cluster); chain ids are global in the file (the
   same id in two documents is one cross-document cluster). A gold mention that the response does not mark is
@@ -46,6 +46,7 @@ import contextlib
 import csv
 import io
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -287,7 +288,7 @@ def _in_no_dataset(ids: Sequence[str], tables: Mapping[str, pa.Table]) -> _Unkno
     from ucdcr.io.load import discover_datasets, load_columns
 
     folders = {
-        Path(metadata[DATASET_FOLDER_METADATA].decode("utf-8", "surrogateescape"))
+        Path(os.fsdecode(metadata[DATASET_FOLDER_METADATA]))
         for table in tables.values()
         if (metadata := table.schema.metadata) and DATASET_FOLDER_METADATA in metadata
     }

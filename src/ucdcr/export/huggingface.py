@@ -131,7 +131,7 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     from ucdcr.registry import get
 
     folder = dataset_dir(dataset, data_dir)
-    target.check_folder(out, folder, data_dir)
+    target.check_replaceable(Path(out), target.check_folder(out, folder, data_dir))
 
     def write(staging: Path) -> HfExport:
         """Everything read from one build of ``folder`` (the caller repeats this after a rebuild meanwhile)."""
@@ -159,7 +159,8 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     try:
         with OutputFolder(Path(out)) as output, write_errors(out, pa.ArrowException):
             result = consistent([folder], lambda: write(output.staging))
-            target.check_folder(out, folder, data_dir)  # still absent, empty or an export's (checked again late)
+            # still absent, empty or an export's (checked again late)
+            target.check_replaceable(Path(out), target.check_folder(out, folder, data_dir))
             output.commit()
     finally:
         if bars_were_on:

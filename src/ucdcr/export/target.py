@@ -12,7 +12,7 @@ the path and what is wrong):
   exports wrote there. A non-empty folder without it is the user's: refused. In a marked folder, a file of the
   name an export is about to write must be one the marker lists (else it is the user's: refused). ``hf``
   replaces its folder as a whole (:class:`~ucdcr.io.output_folder.OutputFolder`), which is only allowed for a
-  folder that is absent, empty or marked;
+  folder that is absent, empty, or marked and holding no file the marker does not list;
 - a file export (``spacy``) replaces an existing file only if it is a spaCy ``DocBin`` written by
   :func:`ucdcr.export.spacy_docs.export_spacy` (its documents carry the ``conll_doc_key`` user data).
 
@@ -107,6 +107,23 @@ def check_folder(out: str | Path, dataset_folder: Path | None, data_dir: str | P
             "an export does not replace or mix with other files: choose a new or empty folder"
         )
     return listed
+
+
+def check_replaceable(folder: Path, listed: set[str]) -> None:
+    """A folder an export replaces as a whole (``hf``) holds only files the marker lists: a file the user added to
+    an export's folder would be deleted with it, so it is refused."""
+    root = Path(folder)
+    try:
+        for current, _, files in os.walk(root):
+            for name in files:
+                relative = (Path(current) / name).relative_to(root).as_posix()
+                if relative != MARKER and relative not in listed:
+                    raise UcdcrError(
+                        f"--out {root} holds {relative}, which `ucdcr export` did not write (not listed in {MARKER}); "
+                        "replacing the folder would delete it: move it away or choose another --out"
+                    )
+    except OSError as exc:
+        raise UcdcrError(f"cannot read --out {root}: {reason(exc)}") from None
 
 
 def check_files(folder: Path, names: Iterable[str], listed: set[str]) -> None:

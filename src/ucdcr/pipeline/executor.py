@@ -181,6 +181,10 @@ def _wait_for_pidfd(handle: int) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs. POSIX: signal 0 (no signal is sent). Windows, where ``os.kill`` would end the
+    process: whether it is still this worker's parent (spawn, the only start method there, makes it the parent)."""
+    if os.name == "nt":
+        return os.getppid() == pid
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
