@@ -46,6 +46,7 @@ import contextlib
 import csv
 import io
 import math
+import numbers
 import os
 import re
 from collections import Counter
@@ -54,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from ucdcr.analysis.protocol import UCDCR, Protocol, ProtocolResult, evaluation_rows, run_protocol
@@ -182,20 +184,22 @@ def _to_mapping(path: Path, triples: Sequence[tuple[Any, Any, str]]) -> dict[str
 
 
 def cluster_label(value: Any, path: Path, where: str) -> str:
-    """The cluster id as compared (rule in the module docstring); a missing or non-scalar value is an error."""
-    if isinstance(value, bool) or value is None or isinstance(value, list | dict):
+    """The cluster id as compared (rule in the module docstring); a missing or non-scalar value is an error. NumPy
+    numbers (what scikit-learn returns) are numbers like Python's."""
+    if isinstance(value, bool | np.bool_) or value is None or isinstance(value, list | dict):
         raise FormatError(path, f"{where}: the cluster must be a string or a number, got {_describe(value)}")
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise FormatError(path, f"{where}: the cluster is {value}, not a cluster id")
-        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not math.isfinite(number):
+            raise FormatError(path, f"{where}: the cluster is {number}, not a cluster id")
+        return str(int(number)) if number.is_integer() else repr(number)
     if not isinstance(value, str):
         raise FormatError(path, f"{where}: the cluster must be a string or a number, got {_describe(value)}")
     if value.strip().lower() in MISSING_MARKERS:
         raise FormatError(path, f"{where}: the cluster {value!r} is a missing value, not a cluster id")
-    return value
+    return str(value)
 
 
 def _describe(value: Any) -> str:

@@ -40,7 +40,7 @@ from ucdcr.records import SPLITS
 HELP = (
     "Score predicted clusters with the uCDCR protocol (the baseline's: settings per subtopic and topic; MUC, B3, "
     "CEAFe, CoNLL), or with --protocol standard (the published ECB+ protocol: every gold mention scored, singletons "
-    "kept unless --remove-singletons, the split as one meta-document; cluster ids are taken as given, so a cluster "
+    "kept (or removed: see below), the split as one meta-document; cluster ids are taken as given, so a cluster "
     "may span topics).\n\n"
     'PREDICTIONS is one of: a JSON object {"mention_id": cluster}; a JSON list of {"mention_id": ..., '
     '"cluster": ...}; a CSV with the columns mention_id and cluster; or a CoNLL-2012 response whose token lines '

@@ -12,7 +12,8 @@ What the benchmark takes from them:
   the levels;
 - the check of ``ucdcr evaluate`` that cluster ids are strings or numbers (:func:`cluster_label`, same messages;
   the runner scores through :func:`ucdcr.analysis.evaluate.evaluate` itself);
-- the loader: a dataset split with every mention field (:func:`load_split`), its token table (:func:`load_tokens`);
+- the loader: a dataset split with every mention field (:func:`load_split`), its token table (:func:`load_tokens`),
+  reads of one build (:func:`consistent`, :func:`generation`);
 - the dataset declarations: which mention fields are gold-derived (:func:`gold_fields`);
 - the atomic writer (:func:`write_json`).
 """
@@ -39,7 +40,7 @@ from ucdcr.analysis.protocol import (
     unit_scoped,
 )
 from ucdcr.io.atomic import write_json
-from ucdcr.io.load import dataset_id
+from ucdcr.io.load import consistent, dataset_id, generation
 from ucdcr.io.load import load_tokens as load_token_table
 from ucdcr.registry import gold_fields_of
 from ucdcr.schema import DOCUMENTS_PARQUET, MENTION_FIELDS
@@ -51,7 +52,9 @@ __all__ = [
     "Protocol",
     "ProtocolResult",
     "cluster_label",
+    "consistent",
     "evaluated_rows",
+    "generation",
     "gold_fields",
     "head_lemma_labels",
     "load_split",

@@ -27,7 +27,7 @@ import importlib
 import importlib.metadata
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ucdcr.errors import UcdcrError
@@ -52,7 +52,7 @@ class SystemSpec:
     configuration: :func:`~ucdcr.systems.identity.system_identity`; keys its stored results)."""
 
     name: str
-    make: Callable[[], System]
+    make: Callable[[], System] = field(compare=False)
     version: str
     trainable: bool
     needs_encoder: bool
@@ -110,6 +110,11 @@ def _import(target: str) -> object:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise UcdcrError(f"{target}: cannot import the module {module_name!r}: {exc}") from None
+    except (Exception, SystemExit) as exc:  # the module's own code failed: say where, not "a bug in ucdcr"
+        raise UcdcrError(
+            f"{target}: importing the module {module_name!r} failed in its own code ({_raised(exc)}); the fault is "
+            "in that module"
+        ) from exc
     try:
         value: object = module
         for part in attribute.split("."):
@@ -123,21 +128,14 @@ def _from_object(value: object, registered: str | None) -> SystemSpec:
     factory: Callable[[], System] | None = None
     if isinstance(value, type) and issubclass(value, System):
         system_class: type[System] = value
-        make: Callable[[], System] = value
     elif callable(value) and not isinstance(value, type):
         factory = value
-
-        def make() -> System:
-            made = value()
-            if not isinstance(made, System):
-                raise UcdcrError(f"{_label(value)} returned {type(made).__name__}, not a ucdcr.systems.System")
-            return made
-
     else:
         raise UcdcrError(
             f"{_label(value)} is not a ucdcr.systems.System subclass or a function returning one "
             f"(found {type(value).__name__})"
         )
+    make = _maker(value)
     instance = make()
     system_class = type(instance)
     name = registered or system_class.name or system_class.__name__
@@ -160,6 +158,32 @@ def _refuse_builtin_name(name: str, system_class: type[System]) -> None:
             f"system {system_class.__qualname__} from module {system_class.__module__} uses the name of the "
             f"built-in system {name!r} ({builtin}); give it another `name`"
         )
+
+
+def _maker(value: Callable[[], object]) -> Callable[[], System]:
+    """A function making a new System from a class or factory; what the user's code raises, or a value that is no
+    System, is one error naming it."""
+
+    def make() -> System:
+        try:
+            made = value()
+        except UcdcrError:
+            raise
+        except (Exception, SystemExit) as exc:
+            raise UcdcrError(
+                f"{_label(value)}: making the system failed in its own code ({_raised(exc)}); a system is a "
+                "System subclass or a function without arguments returning one"
+            ) from exc
+        if not isinstance(made, System):
+            raise UcdcrError(f"{_label(value)} returned {type(made).__name__}, not a ucdcr.systems.System")
+        return made
+
+    return make
+
+
+def _raised(exc: BaseException) -> str:
+    """What a user's code raised, in one line (``sys.exit(3)`` as SystemExit: 3)."""
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _label(value: object) -> str:

@@ -111,12 +111,31 @@ class _DatasetSplits:
     _splits: dict[str, SplitData] = field(default_factory=dict)
     _topics: dict[str, dict[str, str]] = field(default_factory=dict)
     _topic_notes: dict[str, str] = field(default_factory=dict)
+    fingerprint: str = ""
+    _generation: object = None
 
     def table(self, split: str) -> pa.Table:
-        """Every mention of the split with every field (the gold included)."""
-        if split not in self._tables:
-            self._tables[split] = adapter.load_split(self.folder, split)[0]
+        """Every mention of the split with every field (the gold included); all splits and the fingerprint are read
+        from one build, also while the dataset is rebuilt (:func:`ucdcr.io.load.consistent`)."""
+        if not self._tables:
+            self._tables, self.fingerprint, self._generation = adapter.consistent([self.folder], self._read)
         return self._tables[split]
+
+    def _read(self) -> tuple[dict[str, pa.Table], str, object]:
+        generation = adapter.generation(self.folder)
+        tables: dict[str, pa.Table] = {split: adapter.load_split(self.folder, split)[0] for split in SPLITS}
+        return tables, dataset_fingerprint(self.folder), generation
+
+    def tokens(self, split: str, gold: bool) -> pa.Table | None:
+        """The token table of a split (without the gold column unless ``gold``), from the build the mentions came
+        from: a dataset rebuilt since is an error, not a mix."""
+        self.table(split)
+        table = adapter.load_tokens(self.folder, split)
+        if adapter.generation(self.folder) != self._generation:
+            raise UcdcrError(f"{self.folder} was rebuilt during the benchmark; run the benchmark again")
+        if table is not None and not gold and GOLD_TOKEN_COLUMN in table.column_names:
+            table = table.drop_columns([GOLD_TOKEN_COLUMN])
+        return table
 
     def single_document_units(self) -> bool:
         """Whether every unit the protocol clusters within holds one test document: the numbers of such a dataset
@@ -146,7 +165,7 @@ class _DatasetSplits:
                 table = table.drop_columns([name for name in table.column_names if name in hidden])
             if split in self._topics:
                 table = with_predicted_topics(table, self._topics[split])
-            tokens = partial(_tokens, self.folder, split, gold)
+            tokens = partial(self.tokens, split, gold)
             self._splits[split] = SplitData(
                 self.name, split, self.protocol, table, gold, self.cache_dir, token_loader=tokens
             )
@@ -171,16 +190,9 @@ class _DatasetSplits:
         return self._topic_notes[source]
 
 
-def _tokens(folder: Path, split: str, gold: bool) -> pa.Table | None:
-    table = adapter.load_tokens(folder, split)
-    if table is not None and not gold and GOLD_TOKEN_COLUMN in table.column_names:
-        table = table.drop_columns([GOLD_TOKEN_COLUMN])
-    return table
-
-
 def _texts(splits: _DatasetSplits, split: str) -> dict[str, str]:
     table = splits.table(split).select(["conll_doc_key", "mention_context"])
-    tokens = partial(_tokens, splits.folder, split, False)
+    tokens = partial(splits.tokens, split, False)
     return document_texts(SplitData(splits.name, split, splits.protocol, table, False, token_loader=tokens))
 
 
@@ -198,6 +210,8 @@ def benchmark(
     protocol = protocol or adapter.Protocol()
     if not folders:
         raise UcdcrError("no dataset to benchmark: build one first (`ucdcr build`) or check --data-dir")
+    if not systems:
+        raise UcdcrError("no system to benchmark: name at least one (e.g. --systems head-lemma)")
     specs = _unique([resolve_system(system) for system in systems])
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     started, encoding_before = time.perf_counter(), COMPUTE_CLOCK.seconds
@@ -212,7 +226,7 @@ def benchmark(
         for name, splits in data.items()
         if splits.single_document_units()
     ]
-    fingerprints = {name: dataset_fingerprint(Path(folder)) for name, folder in folders.items()}
+    fingerprints = {name: _fingerprint(splits) for name, splits in data.items()}
     total = sum(len(runs) for _, runs in plans)
     done = 0
     say = progress or (lambda description, done, total: None)
@@ -253,6 +267,11 @@ def benchmark(
     result.seconds = time.perf_counter() - started
     result.encoding_seconds = COMPUTE_CLOCK.seconds - encoding_before
     return result
+
+
+def _fingerprint(splits: _DatasetSplits) -> str:
+    splits.table("test")
+    return splits.fingerprint
 
 
 def _unique(specs: Sequence[SystemSpec]) -> list[SystemSpec]:
@@ -346,8 +365,10 @@ def _failures(spec: SystemSpec, call: str) -> Iterator[None]:
         yield
     except UcdcrError:
         raise
-    except Exception as exc:
-        raise UcdcrError(f"system {spec.name} failed in {call}: {type(exc).__name__}: {exc}") from exc
+    except (Exception, SystemExit) as exc:  # SystemExit: a system that calls sys.exit
+        raise UcdcrError(
+            f"system {spec.name} failed in {call}: {type(exc).__name__}: {exc} (the fault is in the system's code)"
+        ) from exc
 
 
 def _as_val(splits: _DatasetSplits, split: str) -> SplitData:
@@ -361,7 +382,7 @@ def _as_val(splits: _DatasetSplits, split: str) -> SplitData:
         splits.table(split),
         True,
         splits.cache_dir,
-        token_loader=partial(_tokens, splits.folder, split, True),
+        token_loader=partial(splits.tokens, split, True),
     )
 
 
@@ -412,5 +433,6 @@ def _test(
         for mean in result.means
         if mean.level == protocol.level
     ]
-    model = system.describe()
+    with _failures(spec, f"describe() after {run.dataset}"):
+        model = str(system.describe())
     return means, f"{model}; {topics}" if model and topics else model or topics

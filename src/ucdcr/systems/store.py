@@ -149,16 +149,50 @@ class ResultStore:
 
 
 def read_runs(path: Path) -> dict[str, StoredRun]:
-    """The runs of a results file by key ({} when there is no file); a file of another shape is an error."""
+    """The runs of a results file by key ({} when there is no file); a file of another shape, or a run whose fields
+    are not what this module writes, is one error naming the file and the run."""
     if not path.is_file():
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") not in READABLE:
-            raise ValueError(f"format {data.get('format')!r}, expected {FORMAT!r}")
-        runs = [StoredRun(**item) for item in data["runs"]]
+        if not isinstance(data, dict) or data.get("format") not in READABLE:
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(f"format {found!r}, expected {FORMAT!r}")
+        if not isinstance(data.get("runs"), list):
+            raise ValueError("no list of runs")
+        runs = [_run(item, index) for index, item in enumerate(data["runs"])]
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         raise UcdcrError(
-            f"{path}: not a benchmark results file ({exc}); delete it or choose another --cache-dir"
+            f"{path}: not a benchmark results file ({exc}); the fault is in that file: delete it or choose another "
+            "--cache-dir"
         ) from None
     return {run.key: run for run in runs}
+
+
+_TEXT_FIELDS = ("key", "system", "version", "dataset", "level", "setting", "fit_on", "tune_on", "model")
+
+
+def _run(item: object, index: int) -> StoredRun:
+    """One stored run, its fields checked (a ValueError naming the run and the field otherwise)."""
+    if not isinstance(item, dict):
+        raise ValueError(f"run {index} is {type(item).__name__}, not an object")
+    problem = next((name for name in _TEXT_FIELDS if not isinstance(item.get(name), str)), None)
+    means = item.get("means")
+    if problem is None and not (isinstance(means, list) and all(_is_mean(mean) for mean in means)):
+        problem = "means"
+    if problem is None and not isinstance(item.get("datasets"), dict | None):
+        problem = "datasets"
+    if problem is None and not isinstance(item.get("protocol", ""), str):
+        problem = "protocol"
+    if problem is not None:
+        raise ValueError(f"run {index} has no valid {problem!r}")
+    return StoredRun(**item)
+
+
+def _is_mean(mean: object) -> bool:
+    return (
+        isinstance(mean, dict)
+        and isinstance(mean.get("type"), str)
+        and isinstance(mean.get("scores"), dict)
+        and all(isinstance(value, int | float) for value in mean["scores"].values())
+    )
