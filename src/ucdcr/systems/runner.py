@@ -46,6 +46,7 @@ from ucdcr.systems import adapter
 from ucdcr.systems.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.cache import COMPUTE_CLOCK, default_cache_dir
 from ucdcr.systems.features import document_texts
+from ucdcr.systems.plan import Run, SplitRef
 from ucdcr.systems.registry import SystemSpec, resolve_system
 from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint
 from ucdcr.systems.topics import document_clusters, tune_threshold, with_predicted_topics
@@ -53,28 +54,6 @@ from ucdcr.systems.topics import document_clusters, tune_threshold, with_predict
 Progress = Callable[[str, int, int], None]
 """progress(description, done, total): called before each step and once at the end."""
 SystemChoice = str | type[System] | Callable[[], System]
-
-
-@dataclass(frozen=True)
-class SplitRef:
-    """A split of a dataset: ``dataset`` and ``split`` ("train" or "val")."""
-
-    dataset: str
-    split: str
-
-    def __str__(self) -> str:
-        return f"{self.dataset} {self.split}"
-
-
-@dataclass(frozen=True)
-class Run:
-    """One fitted system tested on one dataset; ``setting`` is "in-domain", "fallback" or "transfer"."""
-
-    system: str
-    fit_on: SplitRef | None
-    tune_on: SplitRef | None
-    dataset: str
-    setting: str
 
 
 @dataclass

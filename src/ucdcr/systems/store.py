@@ -40,8 +40,8 @@ from ucdcr.schema import MENTIONS_PARQUET
 from ucdcr.systems import adapter
 
 if TYPE_CHECKING:
+    from ucdcr.systems.plan import Run
     from ucdcr.systems.registry import SystemSpec
-    from ucdcr.systems.runner import Run
 
 RESULTS_FILE = "benchmark-results.json"
 FORMAT = "ucdcr-benchmark-results/2"

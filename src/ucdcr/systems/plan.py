@@ -1,0 +1,30 @@
+"""The benchmark's plan: which split a system is fitted on, which it is tuned on, and which dataset it is tested on
+(:class:`Run`); the runner (:mod:`ucdcr.systems.runner`) makes the plan and the results file
+(:mod:`ucdcr.systems.store`) keys its runs by it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SplitRef:
+    """A split of a dataset: ``dataset`` and ``split`` ("train" or "val")."""
+
+    dataset: str
+    split: str
+
+    def __str__(self) -> str:
+        return f"{self.dataset} {self.split}"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One fitted system tested on one dataset; ``setting`` is "in-domain", "fallback" or "transfer"."""
+
+    system: str
+    fit_on: SplitRef | None
+    tune_on: SplitRef | None
+    dataset: str
+    setting: str
