@@ -214,3 +214,20 @@ def test_user_system_as_module_attribute_on_the_command_line(toy: dict[str, Path
         check=False,
     )
     assert bad.returncode == 2 and "cannot import the module 'nowhere'" in bad.stderr
+
+
+@pytest.mark.parametrize("protocol", ["ucdcr", "standard"])
+def test_two_cache_histories_give_identical_tables(protocol: str, tmp_path: Path) -> None:
+    """Cache A starts empty; cache B first holds the encodings of a dataset without its train split (so the
+    train inputs are encoded later, with other companions): both print the same tables."""
+    _encoder_or_skip()
+    import ucdcr
+
+    folder = write_toy_dataset(tmp_path / "toy")
+    partial = write_toy_dataset(tmp_path / "partial" / "toy", splits=("val", "test"))
+    systems = ["embedding", "pairwise"]
+    ucdcr.benchmark(["embedding"], [partial], cache_dir=tmp_path / "b", protocol=protocol)
+    cold = ucdcr.benchmark(systems, [folder], cache_dir=tmp_path / "a", protocol=protocol)
+    warm = ucdcr.benchmark(systems, [folder], cache_dir=tmp_path / "b", protocol=protocol)
+    assert render(benchmark_tables(cold), "json") == render(benchmark_tables(warm), "json")
+    assert warm.reused == 0  # computed again, from another cache history
