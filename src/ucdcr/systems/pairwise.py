@@ -27,17 +27,37 @@ import numpy as np
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.base import SplitData, System
 from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, tune_distance
-from ucdcr.systems.features import FOLDS, LemmaPairStats, fold_stats, pair_features, row_features
+from ucdcr.systems.features import (
+    FOLDS,
+    LemmaPairStats,
+    fold_stats,
+    pair_features,
+    row_features,
+    tune_document_threshold,
+)
 
 MAX_PAIRS = 100_000
 SEED = 0
+PER_TYPE = True
+PER_TYPE_THRESHOLD = False
+TREES = 60
+LEARNING_RATE = 0.15
+LEAVES = 15
+MIN_LEAF = 50
+DOCUMENT_CLUSTERS = True
+SPLIT_BY_DOCUMENT_CLUSTER = False
 
 
 def _model() -> Any:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     return HistGradientBoostingClassifier(
-        max_iter=60, learning_rate=0.15, max_leaf_nodes=15, min_samples_leaf=50, early_stopping=False, random_state=SEED
+        max_iter=TREES,
+        learning_rate=LEARNING_RATE,
+        max_leaf_nodes=LEAVES,
+        min_samples_leaf=MIN_LEAF,
+        early_stopping=False,
+        random_state=SEED,
     )
 
 
@@ -47,69 +67,137 @@ class Pairwise(System):
     name = "pairwise"
     trainable = True
     needs_encoder = True
+    version = "2"
 
     def __init__(self) -> None:
         self.stats: LemmaPairStats | None = None
-        self.model: Any = None
+        self.models: dict[str, Any] = {}
+        self.document_threshold: float | None = None
+        self.document_agreement = 0.0
         self.threshold = COARSE[0]
+        self.thresholds: dict[str, float] = {}
         self.val_score = 0.0
-        self.pairs = (0, 0)
+        self.pairs: dict[str, tuple[int, int]] = {}
 
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
+        if DOCUMENT_CLUSTERS:
+            self.document_threshold, self.document_agreement = tune_document_threshold(train)
         self.stats, folds = fold_stats(train)
-        x, y = _training_pairs(train, self.stats, folds)
-        self.pairs = (len(y), int(y.sum()))
-        self.model = _model().fit(x, y)
+        for kind, (x, y) in _training_pairs(train, self.stats, folds, self.document_threshold).items():
+            self.pairs[kind] = (len(y), int(y.sum()))
+            if 0 < y.sum() < len(y):
+                self.models[kind] = _model().fit(x, y)
+        if not self.models:
+            raise UcdcrError(f"{', '.join(str(d.dataset) for d in train)}: no coreferent and non-coreferent pairs")
         trees = self._dendrograms(val)
         size = val.mentions.num_rows
         self.threshold, self.val_score = tune_distance(val, lambda value: cut(trees, value, size))
+        if PER_TYPE_THRESHOLD:
+            kinds = val.column("type")
+            group_kinds = [kinds[tree.rows[0]] for tree in trees]
+            for kind in sorted(set(group_kinds)):
+                others = self.thresholds | {}
+
+                def labels_at(value: float, kind: str = kind, others: dict[str, float] = others) -> list[str]:
+                    chosen = others | {kind: value}
+                    return _cut_per_kind(trees, group_kinds, chosen, self.threshold, size)
+
+                self.thresholds[kind], self.val_score = tune_distance(val, labels_at)
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
-        labels = cut(self._dendrograms(test), self.threshold, test.mentions.num_rows)
+        trees = self._dendrograms(test)
+        kinds = test.column("type")
+        group_kinds = [kinds[tree.rows[0]] for tree in trees]
+        labels = _cut_per_kind(trees, group_kinds, self.thresholds, self.threshold, test.mentions.num_rows)
         return dict(zip(test.column("mention_id"), labels, strict=True))
 
     def describe(self) -> str:
+        pairs = "; ".join(
+            f"{kind or 'all'}: {n:,} training pairs ({c:,} coreferent)" for kind, (n, c) in self.pairs.items()
+        )
+        thresholds = ", ".join(f"{kind} {value:g}" for kind, value in self.thresholds.items())
         return (
-            f"gradient-boosted trees on {self.pairs[0]:,} training pairs ({self.pairs[1]:,} coreferent); "
-            f"distance threshold {self.threshold:g} (val CoNLL F1 {self.val_score:.2f})"
+            f"gradient-boosted trees per kind ({pairs}); document clusters at {self.document_threshold} "
+            f"(ARI {self.document_agreement:.2f}); distance threshold {self.threshold:g} {thresholds} "
+            f"(val CoNLL F1 {self.val_score:.2f})"
         )
 
+    def _model_of(self, kind: str) -> Any:
+        if kind in self.models:
+            return self.models[kind]
+        return self.models[max(self.models, key=lambda name: (self.pairs[name][0], name))]
+
     def _dendrograms(self, data: SplitData) -> list[Dendrogram]:
-        assert self.stats is not None and self.model is not None, "fit() first"
-        rows_features = row_features(data)
+        assert self.stats is not None and self.models, "fit() first"
+        rows_features = row_features(data, document_threshold=self.document_threshold)
+        kinds = data.column("type")
+        groups = data.units(by_type=True)
+        if SPLIT_BY_DOCUMENT_CLUSTER and rows_features.document_clusters is not None:
+            clusters = rows_features.document_clusters
+            groups = [
+                [row for row in rows if clusters[row] == cluster]
+                for rows in groups
+                for cluster in sorted({int(clusters[row]) for row in rows})
+            ]
         trees = []
-        for rows in data.units(by_type=True):
+        for rows in groups:
             if len(rows) < 2:
                 trees.append(Dendrogram(rows, None))
                 continue
-            probability = self.model.predict_proba(pair_features(rows_features, rows, self.stats))[:, 1]
+            model = self._model_of(kinds[rows[0]] if PER_TYPE else "")
+            probability = model.predict_proba(pair_features(rows_features, rows, self.stats))[:, 1]
             trees.append(average_linkage(rows, 1.0 - probability))
         return trees
 
 
+def _cut_per_kind(
+    trees: Sequence[Dendrogram], kinds: Sequence[str], thresholds: Mapping[str, float], default: float, size: int
+) -> list[str]:
+    """Labels of ``size`` rows: each tree cut at its kind's threshold (``default`` for a kind without one)."""
+    labels = [f"row:{row}" for row in range(size)]
+    for value in sorted({thresholds.get(kind, default) for kind in kinds}):
+        chosen = [index for index, kind in enumerate(kinds) if thresholds.get(kind, default) == value]
+        part = cut([trees[index] for index in chosen], value, size)
+        for index in chosen:
+            for row in trees[index].rows:
+                labels[row] = f"{index}:{part[row]}"
+    return labels
+
+
 def _training_pairs(
-    train: Sequence[SplitData], stats: LemmaPairStats, folds: Sequence[LemmaPairStats]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Features and labels of the sampled training pairs (:func:`_sample`); features are computed for those only."""
-    groups = []
+    train: Sequence[SplitData],
+    stats: LemmaPairStats,
+    folds: Sequence[LemmaPairStats],
+    document_threshold: float | None,
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per kind ("" for all with PER_TYPE off): features and labels of the sampled training pairs
+    (:func:`_sample`); features are computed for those only."""
+    groups: dict[str, list[Any]] = {}
     for data in train:
         chains = np.array(data.column("coref_chain"), dtype=object)
+        kinds = data.column("type")
         for index, kept in enumerate(data.units(by_type=True)):
             if len(kept) >= 2:
                 first, second = np.triu_indices(len(kept), 1)
-                groups.append((data, index, kept, first, second, chains[kept][first] == chains[kept][second]))
+                same = chains[kept][first] == chains[kept][second]
+                kind = kinds[kept[0]] if PER_TYPE else ""
+                groups.setdefault(kind, []).append((data, index, kept, first, second, same))
     if not groups:
         raise UcdcrError(f"{', '.join(str(d.dataset) for d in train)}: no pair of training mentions to learn")
-    keep = _sample(np.concatenate([group[-1] for group in groups]))
-    features, labels, offset = [], [], 0
-    for data, index, kept, first, second, same in groups:
-        chosen = keep[offset : offset + len(same)]
-        offset += len(same)
-        if chosen.any():
-            pairs = (first[chosen], second[chosen])
-            features.append(pair_features(row_features(data), kept, stats, folds[index % FOLDS], pairs))
-            labels.append(same[chosen])
-    return np.concatenate(features), np.concatenate(labels).astype(np.int8)
+    result = {}
+    for kind in sorted(groups):
+        keep = _sample(np.concatenate([group[-1] for group in groups[kind]]))
+        features, labels, offset = [], [], 0
+        for data, index, kept, first, second, same in groups[kind]:
+            chosen = keep[offset : offset + len(same)]
+            offset += len(same)
+            if chosen.any():
+                pairs = (first[chosen], second[chosen])
+                rows_features = row_features(data, document_threshold=document_threshold)
+                features.append(pair_features(rows_features, kept, stats, folds[index % FOLDS], pairs))
+                labels.append(same[chosen])
+        result[kind] = (np.concatenate(features), np.concatenate(labels).astype(np.int8))
+    return result
 
 
 def _sample(labels: np.ndarray) -> np.ndarray:
