@@ -50,11 +50,15 @@ FEATURES: tuple[str, ...] = (
     "lemma_pair_seen",
     "lemma_pair_rate",
     "mention_cosine",
+    "mention_cosine_margin",
+    "lemma_frequency",
     "sentence_cosine",
     "document_cosine",
     "unit_document_cosine",
     "same_document_cluster",
     "argument_overlap",
+    "argument_cosine",
+    "argument_cluster_overlap",
     "same_document",
     "same_sentence",
     "same_ner",
@@ -169,7 +173,9 @@ class RowFeatures:
     unit_documents: UnitDocuments
     mention_vectors: np.ndarray | None = None
     sentence_vectors: np.ndarray | None = None
+    argument_vectors: np.ndarray | None = None  # unit mean of the arguments' mention vectors (0 without any)
     document_clusters: np.ndarray | None = None  # row -> predicted document cluster code (unique across units)
+    argument_clusters: sparse.csr_matrix | None = None  # rows x predicted clusters of the arguments, binary
 
 
 def row_features(data: SplitData, with_vectors: bool = True, document_threshold: float | None = None) -> RowFeatures:
@@ -187,7 +193,47 @@ def row_features(data: SplitData, with_vectors: bool = True, document_threshold:
     from ucdcr.systems.vectors import encodings
 
     vectors = encodings(data)
-    return replace(features, mention_vectors=vectors.mentions, sentence_vectors=vectors.sentences)
+    arguments = data.memo("argument-vectors", lambda: _argument_vectors(data, vectors.mentions))
+    return replace(
+        features, mention_vectors=vectors.mentions, sentence_vectors=vectors.sentences, argument_vectors=arguments
+    )
+
+
+def argument_clusters(data: SplitData, labels: Sequence[str | None]) -> sparse.csr_matrix:
+    """Per row: the binary set of the predicted clusters (``labels[row]``, None for rows not clustered) of the
+    other kind's mentions in its sentence."""
+    sentences = list(zip(data.column("conll_doc_key"), data.column("sent_id"), strict=True))
+    kinds = data.column("type")
+    found: dict[tuple[object, str], set[str]] = {}
+    for sentence, kind, label in zip(sentences, kinds, labels, strict=True):
+        if label is not None:
+            found.setdefault((sentence, kind), set()).add(label)
+    other = {"event": "entity", "entity": "event"}
+    return _binary(
+        [
+            frozenset(found.get((sentence, other.get(kind, "")), ()))
+            for sentence, kind in zip(sentences, kinds, strict=True)
+        ]
+    )
+
+
+def _argument_vectors(data: SplitData, mentions: np.ndarray) -> np.ndarray:
+    """Per row: the normalised mean of the mention vectors of the other kind's mentions in its sentence (zeros
+    when there is none)."""
+    sentences = list(zip(data.column("conll_doc_key"), data.column("sent_id"), strict=True))
+    kinds = data.column("type")
+    sums: dict[tuple[object, str], np.ndarray] = {}
+    for row, (sentence, kind) in enumerate(zip(sentences, kinds, strict=True)):
+        key = (sentence, kind)
+        sums[key] = sums.get(key, 0.0) + mentions[row].astype(np.float64)
+    other = {"event": "entity", "entity": "event"}
+    result = np.zeros((len(kinds), mentions.shape[1] if mentions.ndim == 2 else 0))
+    for row, (sentence, kind) in enumerate(zip(sentences, kinds, strict=True)):
+        total = sums.get((sentence, other.get(kind, "")))
+        if total is not None:
+            norm = float(np.linalg.norm(total))
+            result[row] = total / norm if norm > 0 else total
+    return result
 
 
 def _row_features(data: SplitData) -> RowFeatures:
@@ -424,6 +470,8 @@ def pair_features(
         "lemma_pair_seen": np.log1p(seen),
         "lemma_pair_rate": np.where(seen > 0, coreferent / np.maximum(seen, 1), -1.0),
         "mention_cosine": _cosines(features.mention_vectors, index, first, second),
+        "mention_cosine_margin": _margins(features.mention_vectors, index, first, second),
+        "lemma_frequency": _lemma_frequency(lemmas, index, first, second),
         "sentence_cosine": _cosines(features.sentence_vectors, index, first, second),
         "document_cosine": (features.documents[index] @ features.documents[index].T).toarray()[first, second],
         "unit_document_cosine": features.unit_documents.cosines(left, right),
@@ -433,6 +481,12 @@ def pair_features(
             else (features.document_clusters[left] == features.document_clusters[right]).astype(np.float64)
         ),
         "argument_overlap": jaccard(features.arguments, index, (first, second), empty=-1.0),
+        "argument_cosine": _cosines(features.argument_vectors, index, first, second),
+        "argument_cluster_overlap": (
+            np.full(len(left), -1.0)
+            if features.argument_clusters is None
+            else jaccard(features.argument_clusters, index, (first, second), empty=-1.0)
+        ),
         "same_document": same("document"),
         "same_sentence": same("sentence"),
         "same_ner": ner,
@@ -442,6 +496,26 @@ def pair_features(
         "length_difference": np.abs(features.lengths[left] - features.lengths[right]),
     }
     return np.column_stack([columns[name] for name in FEATURES])
+
+
+def _margins(vectors: np.ndarray | None, index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How far a pair's cosine is below each mention's best cosine in the group (mean of the two gaps; 0 for
+    mutual nearest neighbours)."""
+    if vectors is None or len(index) < 2:
+        return np.zeros(len(first))
+    chosen = vectors[index].astype(np.float64)
+    cosines = chosen @ chosen.T
+    np.fill_diagonal(cosines, -np.inf)
+    best = cosines.max(axis=1)
+    pair = cosines[first, second]
+    return (best[first] - pair + best[second] - pair) / 2.0
+
+
+def _lemma_frequency(lemmas: Sequence[str], index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """log(1 + the smaller number of other mentions of the group sharing either mention's head lemma)."""
+    codes = _codes([lemmas[row] for row in index])
+    counts = np.bincount(codes) - 1
+    return np.log1p(np.minimum(counts[codes[first]], counts[codes[second]]).astype(np.float64))
 
 
 def _cosines(vectors: np.ndarray | None, index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
