@@ -16,8 +16,21 @@ lemma_pair_coreferent      log(1 + coreferent training pairs with this head-lemm
 lemma_pair_seen            log(1 + training pairs with this head-lemma pair)
 lemma_pair_rate            coreferent / seen training pairs (-1 when never seen)
 mention_cosine             cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.vectors`)
+mention_cosine_margin      mean of the two mentions' gaps between their best cosine in the group and this
+                           pair's (0: mutual nearest neighbours)
+lemma_frequency            log(1 + the smaller count of other mentions of the group sharing a mention's
+                           head lemma)
 sentence_cosine            cosine of the MiniLM sentence vectors
-document_cosine            cosine of the documents' TF-IDF vectors (1 in one document)
+document_cosine            cosine of the documents' TF-IDF vectors over the split (1 in one document)
+unit_document_cosine       cosine of the documents' TF-IDF vectors fitted inside the unit
+                           (:class:`UnitDocuments`; 1 in one document)
+same_document_cluster      same predicted document cluster inside the unit (:meth:`UnitDocuments.clusters`
+                           at the threshold of :func:`tune_document_threshold`; 1 without clusters)
+argument_overlap           Jaccard overlap of the head lemmas of the other kind's mentions in the two
+                           sentences (an event's participants, times, places; -1 when either has none)
+argument_cluster_overlap   Jaccard overlap of the predicted clusters of those mentions
+                           (:func:`argument_clusters`, given by the system; -1 when either has none or no
+                           clusters are given)
 same_document              1/0
 same_sentence              1/0
 same_ner                   2 same named-entity label, 1 both "O", 0 different
@@ -27,8 +40,12 @@ sentence_lemma_overlap     Jaccard overlap of the sentences' content lemmas (:mo
 length_difference          |difference| of the mention lengths in tokens
 =========================  ===============================================================================
 
-Documents' TF-IDF (sublinear tf, English stop words removed) is fit on the split's own documents: their text
-from the token table where texts are shared, else the union of the split's mention context windows.
+Documents' TF-IDF over the split (sublinear tf, English stop words removed) is fit on the split's own documents:
+their text from the token table where texts are shared, else the union of the split's mention context windows.
+Inside a unit (:class:`UnitDocuments`), the unit's documents get their own TF-IDF
+(:data:`ucdcr.systems.topics.VECTORIZER`), so that the words of the whole topic weigh little and those of one of
+its events much; their average-linkage tree is cut into predicted document clusters. Nothing here reads a gold
+field of the split it describes, except :func:`fold_stats` and :func:`tune_document_threshold` (training splits).
 """
 
 from __future__ import annotations
@@ -57,7 +74,6 @@ FEATURES: tuple[str, ...] = (
     "unit_document_cosine",
     "same_document_cluster",
     "argument_overlap",
-    "argument_cosine",
     "argument_cluster_overlap",
     "same_document",
     "same_sentence",
@@ -173,7 +189,6 @@ class RowFeatures:
     unit_documents: UnitDocuments
     mention_vectors: np.ndarray | None = None
     sentence_vectors: np.ndarray | None = None
-    argument_vectors: np.ndarray | None = None  # unit mean of the arguments' mention vectors (0 without any)
     document_clusters: np.ndarray | None = None  # row -> predicted document cluster code (unique across units)
     argument_clusters: sparse.csr_matrix | None = None  # rows x predicted clusters of the arguments, binary
 
@@ -193,10 +208,7 @@ def row_features(data: SplitData, with_vectors: bool = True, document_threshold:
     from ucdcr.systems.vectors import encodings
 
     vectors = encodings(data)
-    arguments = data.memo("argument-vectors", lambda: _argument_vectors(data, vectors.mentions))
-    return replace(
-        features, mention_vectors=vectors.mentions, sentence_vectors=vectors.sentences, argument_vectors=arguments
-    )
+    return replace(features, mention_vectors=vectors.mentions, sentence_vectors=vectors.sentences)
 
 
 def argument_clusters(data: SplitData, labels: Sequence[str | None]) -> sparse.csr_matrix:
@@ -215,25 +227,6 @@ def argument_clusters(data: SplitData, labels: Sequence[str | None]) -> sparse.c
             for sentence, kind in zip(sentences, kinds, strict=True)
         ]
     )
-
-
-def _argument_vectors(data: SplitData, mentions: np.ndarray) -> np.ndarray:
-    """Per row: the normalised mean of the mention vectors of the other kind's mentions in its sentence (zeros
-    when there is none)."""
-    sentences = list(zip(data.column("conll_doc_key"), data.column("sent_id"), strict=True))
-    kinds = data.column("type")
-    sums: dict[tuple[object, str], np.ndarray] = {}
-    for row, (sentence, kind) in enumerate(zip(sentences, kinds, strict=True)):
-        key = (sentence, kind)
-        sums[key] = sums.get(key, 0.0) + mentions[row].astype(np.float64)
-    other = {"event": "entity", "entity": "event"}
-    result = np.zeros((len(kinds), mentions.shape[1] if mentions.ndim == 2 else 0))
-    for row, (sentence, kind) in enumerate(zip(sentences, kinds, strict=True)):
-        total = sums.get((sentence, other.get(kind, "")))
-        if total is not None:
-            norm = float(np.linalg.norm(total))
-            result[row] = total / norm if norm > 0 else total
-    return result
 
 
 def _row_features(data: SplitData) -> RowFeatures:
@@ -481,7 +474,6 @@ def pair_features(
             else (features.document_clusters[left] == features.document_clusters[right]).astype(np.float64)
         ),
         "argument_overlap": jaccard(features.arguments, index, (first, second), empty=-1.0),
-        "argument_cosine": _cosines(features.argument_vectors, index, first, second),
         "argument_cluster_overlap": (
             np.full(len(left), -1.0)
             if features.argument_clusters is None
