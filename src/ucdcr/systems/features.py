@@ -16,8 +16,21 @@ lemma_pair_coreferent      log(1 + coreferent training pairs with this head-lemm
 lemma_pair_seen            log(1 + training pairs with this head-lemma pair)
 lemma_pair_rate            coreferent / seen training pairs (-1 when never seen)
 mention_cosine             cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.vectors`)
+mention_cosine_margin      mean of the two mentions' gaps between their best cosine in the group and this
+                           pair's (0: mutual nearest neighbours)
+lemma_frequency            log(1 + the smaller count of other mentions of the group sharing a mention's
+                           head lemma)
 sentence_cosine            cosine of the MiniLM sentence vectors
-document_cosine            cosine of the documents' TF-IDF vectors (1 in one document)
+document_cosine            cosine of the documents' TF-IDF vectors over the split (1 in one document)
+unit_document_cosine       cosine of the documents' TF-IDF vectors fitted inside the unit
+                           (:class:`UnitDocuments`; 1 in one document)
+same_document_cluster      same predicted document cluster inside the unit (:meth:`UnitDocuments.clusters`
+                           at the threshold of :func:`tune_document_threshold`; 1 without clusters)
+argument_overlap           Jaccard overlap of the head lemmas of the other kind's mentions in the two
+                           sentences (an event's participants, times, places; -1 when either has none)
+argument_cluster_overlap   Jaccard overlap of the predicted clusters of those mentions
+                           (:func:`argument_clusters`, given by the system; -1 when either has none or no
+                           clusters are given)
 same_document              1/0
 same_sentence              1/0
 same_ner                   2 same named-entity label, 1 both "O", 0 different
@@ -27,8 +40,12 @@ sentence_lemma_overlap     Jaccard overlap of the sentences' content lemmas (:mo
 length_difference          |difference| of the mention lengths in tokens
 =========================  ===============================================================================
 
-Documents' TF-IDF (sublinear tf, English stop words removed) is fit on the split's own documents: their text
-from the token table where texts are shared, else the union of the split's mention context windows.
+Documents' TF-IDF over the split (sublinear tf, English stop words removed) is fit on the split's own documents:
+their text from the token table where texts are shared, else the union of the split's mention context windows.
+Inside a unit (:class:`UnitDocuments`), the unit's documents get their own TF-IDF
+(:data:`ucdcr.systems.topics.VECTORIZER`), so that the words of the whole topic weigh little and those of one of
+its events much; their average-linkage tree is cut into predicted document clusters. Nothing here reads a gold
+field of the split it describes, except :func:`fold_stats` and :func:`tune_document_threshold` (training splits).
 """
 
 from __future__ import annotations
@@ -50,8 +67,14 @@ FEATURES: tuple[str, ...] = (
     "lemma_pair_seen",
     "lemma_pair_rate",
     "mention_cosine",
+    "mention_cosine_margin",
+    "lemma_frequency",
     "sentence_cosine",
     "document_cosine",
+    "unit_document_cosine",
+    "same_document_cluster",
+    "argument_overlap",
+    "argument_cluster_overlap",
     "same_document",
     "same_sentence",
     "same_ner",
@@ -162,22 +185,48 @@ class RowFeatures:
     sentence_lemmas: sparse.csr_matrix  # rows x lemma vocabulary, binary
     documents: sparse.csr_matrix  # rows x TF-IDF terms of their document, unit length
     lengths: np.ndarray
+    arguments: sparse.csr_matrix  # rows x head lemmas of the other kind's mentions in the sentence, binary
+    unit_documents: UnitDocuments
     mention_vectors: np.ndarray | None = None
     sentence_vectors: np.ndarray | None = None
+    document_clusters: np.ndarray | None = None  # row -> predicted document cluster code (unique across units)
+    argument_clusters: sparse.csr_matrix | None = None  # rows x predicted clusters of the arguments, binary
 
 
-def row_features(data: SplitData, with_vectors: bool = True) -> RowFeatures:
+def row_features(data: SplitData, with_vectors: bool = True, document_threshold: float | None = None) -> RowFeatures:
     """The row features of a split (cached per split); ``with_vectors`` adds the MiniLM vectors
-    (:func:`ucdcr.systems.vectors.encodings`, needs the ``embed`` extra)."""
+    (:func:`ucdcr.systems.vectors.encodings`, needs the ``embed`` extra); ``document_threshold`` the predicted
+    document clusters of every unit cut at that distance (:meth:`UnitDocuments.clusters`; None: one cluster per
+    unit)."""
     from dataclasses import replace
 
-    from ucdcr.systems.vectors import encodings
-
     features = data.memo("row-features", lambda: _row_features(data))
+    if document_threshold is not None:
+        features = replace(features, document_clusters=features.unit_documents.clusters(document_threshold))
     if not with_vectors:
         return features
+    from ucdcr.systems.vectors import encodings
+
     vectors = encodings(data)
     return replace(features, mention_vectors=vectors.mentions, sentence_vectors=vectors.sentences)
+
+
+def argument_clusters(data: SplitData, labels: Sequence[str | None]) -> sparse.csr_matrix:
+    """Per row: the binary set of the predicted clusters (``labels[row]``, None for rows not clustered) of the
+    other kind's mentions in its sentence."""
+    sentences = list(zip(data.column("conll_doc_key"), data.column("sent_id"), strict=True))
+    kinds = data.column("type")
+    found: dict[tuple[object, str], set[str]] = {}
+    for sentence, kind, label in zip(sentences, kinds, labels, strict=True):
+        if label is not None:
+            found.setdefault((sentence, kind), set()).add(label)
+    other = {"event": "entity", "entity": "event"}
+    return _binary(
+        [
+            frozenset(found.get((sentence, other.get(kind, "")), ()))
+            for sentence, kind in zip(sentences, kinds, strict=True)
+        ]
+    )
 
 
 def _row_features(data: SplitData) -> RowFeatures:
@@ -198,7 +247,25 @@ def _row_features(data: SplitData) -> RowFeatures:
         sentence_lemmas=_binary(content_lemmas(data)),
         documents=_document_vectors(data),
         lengths=np.array([len(words) for words in tokens], dtype=np.float64),
+        arguments=_binary(_arguments(data)),
+        unit_documents=unit_documents(data),
     )
+
+
+def _arguments(data: SplitData) -> list[frozenset[str]]:
+    """Per row: the lower-cased head lemmas of the mentions of the other kind (event / entity) in its sentence
+    (an event's participants, times and places; the events an entity takes part in)."""
+    sentences = list(zip(data.column("conll_doc_key"), data.column("sent_id"), strict=True))
+    kinds = data.column("type")
+    lemmas = head_lemmas(data)
+    heads: dict[tuple[object, str], set[str]] = {}
+    for sentence, kind, lemma in zip(sentences, kinds, lemmas, strict=True):
+        heads.setdefault((sentence, kind), set()).add(lemma)
+    other = {"event": "entity", "entity": "event"}
+    return [
+        frozenset(heads.get((sentence, other.get(kind, "")), ()))
+        for sentence, kind in zip(sentences, kinds, strict=True)
+    ]
 
 
 def _binary(sets: Sequence[set[str] | frozenset[str]]) -> sparse.csr_matrix:
@@ -247,6 +314,121 @@ def document_texts(data: SplitData) -> dict[str, str]:
     return {key: " ".join(parts) for key, parts in windows.items()}
 
 
+@dataclass(frozen=True)
+class UnitDocuments:
+    """The documents of every unit of a split compared inside their unit: per unit, the TF-IDF cosines of its
+    documents (:data:`ucdcr.systems.topics.VECTORIZER` fitted on the unit's documents only, so that the words
+    shared by the whole topic weigh little and those of one event weigh much) and their average-linkage tree."""
+
+    unit: np.ndarray  # row -> unit index
+    position: np.ndarray  # row -> index of its document among its unit's documents
+    similarity: list[np.ndarray]  # per unit: documents x documents cosines
+    trees: list[np.ndarray | None]  # per unit: scipy linkage of the cosine distances (None: one document)
+
+    def cosines(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """The unit-local document cosines of row pairs of one unit (1 for rows of one document)."""
+        if len(left) == 0:
+            return np.zeros(0)
+        return self.similarity[int(self.unit[left[0]])][self.position[left], self.position[right]]
+
+    def clusters(self, threshold: float) -> np.ndarray:
+        """Row -> predicted document cluster (codes unique across units): every unit's tree cut at ``threshold``."""
+        from scipy.cluster.hierarchy import fcluster
+
+        per_unit = []
+        offset = 0
+        for tree in self.trees:
+            found = np.ones(1, dtype=np.int64) if tree is None else fcluster(tree, t=threshold, criterion="distance")
+            per_unit.append(found.astype(np.int64) + offset)
+            offset += int(found.max()) + 1
+        return np.array(
+            [per_unit[int(unit)][int(position)] for unit, position in zip(self.unit, self.position, strict=True)],
+            dtype=np.int64,
+        )
+
+
+def unit_documents(data: SplitData) -> UnitDocuments:
+    """The unit-local document comparisons of a split (cached per split)."""
+    return data.memo("unit-documents", lambda: _unit_documents(data))
+
+
+def _unit_documents(data: SplitData) -> UnitDocuments:
+    from scipy.cluster.hierarchy import linkage
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from ucdcr.systems.topics import VECTORIZER
+
+    texts = document_texts(data)
+    keys = data.column("conll_doc_key")
+    unit = np.zeros(data.mentions.num_rows, dtype=np.int64)
+    position = np.zeros(data.mentions.num_rows, dtype=np.int64)
+    similarity: list[np.ndarray] = []
+    trees: list[np.ndarray | None] = []
+    for index, rows in enumerate(data.units()):
+        documents = sorted({keys[row] for row in rows})
+        place = {key: number for number, key in enumerate(documents)}
+        for row in rows:
+            unit[row], position[row] = index, place[keys[row]]
+        matrix = np.ones((1, 1))
+        if len(documents) > 1:
+            corpus = [texts.get(key, "") for key in documents]
+            try:
+                vectors = TfidfVectorizer(**VECTORIZER, min_df=2).fit_transform(corpus)
+            except ValueError:  # no word in two documents
+                try:
+                    vectors = TfidfVectorizer(**VECTORIZER).fit_transform(corpus)
+                except ValueError:  # no word at all
+                    vectors = sparse.csr_matrix(np.eye(len(documents)))
+            matrix = np.asarray((vectors @ vectors.T).toarray(), dtype=np.float64)
+            np.fill_diagonal(matrix, 1.0)
+        similarity.append(matrix)
+        if len(documents) > 1:
+            upper = np.triu_indices(len(documents), 1)
+            trees.append(linkage(np.clip(1.0 - matrix[upper], 0.0, None), method="average"))
+        else:
+            trees.append(None)
+    return UnitDocuments(unit, position, similarity, trees)
+
+
+DOCUMENT_THRESHOLDS: tuple[float, ...] = tuple(round(0.3 + 0.025 * step, 3) for step in range(28))
+"""Candidate distance thresholds of the predicted document clusters inside a unit (0.3 to 0.975)."""
+
+
+def tune_document_threshold(train: Sequence[SplitData]) -> tuple[float, float]:
+    """The distance threshold of :data:`DOCUMENT_THRESHOLDS` whose document clusters inside the training units
+    agree best with the gold subtopics (mean adjusted Rand index over the units of two or more documents; a tie
+    goes to the smaller threshold), and that agreement. No unit of two documents: (1.0, 1.0), one cluster per
+    unit."""
+    from sklearn.metrics import adjusted_rand_score
+
+    units: list[tuple[UnitDocuments, int, list[object]]] = []
+    for data in train:
+        documents = unit_documents(data)
+        for index, rows in enumerate(data.units()):
+            gold: dict[int, object] = {}
+            for row in rows:
+                gold.setdefault(int(documents.position[row]), data.column("subtopic_id")[row])
+            if len(gold) > 1:
+                units.append((documents, index, [gold[number] for number in range(len(gold))]))
+    if not units:
+        return 1.0, 1.0
+    from scipy.cluster.hierarchy import fcluster
+
+    best = (DOCUMENT_THRESHOLDS[0], -2.0)
+    for threshold in DOCUMENT_THRESHOLDS:
+        agreement = float(
+            np.mean(
+                [
+                    adjusted_rand_score(gold, fcluster(documents.trees[index], t=threshold, criterion="distance"))
+                    for documents, index, gold in units
+                ]
+            )
+        )
+        if agreement > best[1]:
+            best = (threshold, agreement)
+    return best
+
+
 def pair_features(
     features: RowFeatures,
     rows: Sequence[int],
@@ -281,8 +463,22 @@ def pair_features(
         "lemma_pair_seen": np.log1p(seen),
         "lemma_pair_rate": np.where(seen > 0, coreferent / np.maximum(seen, 1), -1.0),
         "mention_cosine": _cosines(features.mention_vectors, index, first, second),
+        "mention_cosine_margin": _margins(features.mention_vectors, index, first, second),
+        "lemma_frequency": _lemma_frequency(lemmas, index, first, second),
         "sentence_cosine": _cosines(features.sentence_vectors, index, first, second),
         "document_cosine": (features.documents[index] @ features.documents[index].T).toarray()[first, second],
+        "unit_document_cosine": features.unit_documents.cosines(left, right),
+        "same_document_cluster": (
+            np.ones(len(left))
+            if features.document_clusters is None
+            else (features.document_clusters[left] == features.document_clusters[right]).astype(np.float64)
+        ),
+        "argument_overlap": jaccard(features.arguments, index, (first, second), empty=-1.0),
+        "argument_cluster_overlap": (
+            np.full(len(left), -1.0)
+            if features.argument_clusters is None
+            else jaccard(features.argument_clusters, index, (first, second), empty=-1.0)
+        ),
         "same_document": same("document"),
         "same_sentence": same("sentence"),
         "same_ner": ner,
@@ -294,6 +490,26 @@ def pair_features(
     return np.column_stack([columns[name] for name in FEATURES])
 
 
+def _margins(vectors: np.ndarray | None, index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How far a pair's cosine is below each mention's best cosine in the group (mean of the two gaps; 0 for
+    mutual nearest neighbours)."""
+    if vectors is None or len(index) < 2:
+        return np.zeros(len(first))
+    chosen = vectors[index].astype(np.float64)
+    cosines = chosen @ chosen.T
+    np.fill_diagonal(cosines, -np.inf)
+    best = cosines.max(axis=1)
+    pair = cosines[first, second]
+    return (best[first] - pair + best[second] - pair) / 2.0
+
+
+def _lemma_frequency(lemmas: Sequence[str], index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """log(1 + the smaller number of other mentions of the group sharing either mention's head lemma)."""
+    codes = _codes([lemmas[row] for row in index])
+    counts = np.bincount(codes) - 1
+    return np.log1p(np.minimum(counts[codes[first]], counts[codes[second]]).astype(np.float64))
+
+
 def _cosines(vectors: np.ndarray | None, index: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
     if vectors is None:
         return np.zeros(len(first))
@@ -302,13 +518,19 @@ def _cosines(vectors: np.ndarray | None, index: np.ndarray, first: np.ndarray, s
 
 
 def jaccard(
-    sets: sparse.csr_matrix, index: np.ndarray, pairs: tuple[np.ndarray, np.ndarray] | None = None
+    sets: sparse.csr_matrix,
+    index: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray] | None = None,
+    empty: float | None = None,
 ) -> np.ndarray:
     """Jaccard overlap of the binary rows ``index`` of ``sets`` for the pairs ``i < j`` (or the given positions),
-    0 when both are empty."""
+    0 when both are empty; ``empty``: the value when either is empty (nothing to compare)."""
     chosen = sets[index]
     first, second = pairs if pairs is not None else np.triu_indices(len(index), 1)
     overlap = (chosen @ chosen.T).toarray()[first, second]
     sizes = np.asarray(chosen.sum(axis=1)).ravel()
     union = sizes[first] + sizes[second] - overlap
-    return np.divide(overlap, union, out=np.zeros_like(overlap), where=union > 0)
+    result = np.divide(overlap, union, out=np.zeros_like(overlap), where=union > 0)
+    if empty is not None:
+        result[(sizes[first] == 0) | (sizes[second] == 0)] = empty
+    return result
