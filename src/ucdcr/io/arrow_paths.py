@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -22,14 +22,9 @@ def is_utf8(path: str | Path) -> bool:
     return True
 
 
-@contextmanager
-def arrow_source(path: str | Path) -> Iterator[str | BinaryIO]:
+def arrow_source(path: str | Path) -> AbstractContextManager[str | BinaryIO]:
     """``with arrow_source(path) as source: pq.read_table(source)``: the path's text, or the file opened to read."""
-    if is_utf8(path):
-        yield os.fspath(path)
-        return
-    with open(path, "rb") as handle:
-        yield handle
+    return _path_or_file(path, "rb")
 
 
 def arrow_sink(path: str | Path) -> str | BinaryIO:
@@ -39,11 +34,16 @@ def arrow_sink(path: str | Path) -> str | BinaryIO:
     return open(path, "wb")  # held by the writer until it is closed
 
 
-@contextmanager
-def arrow_target(path: str | Path) -> Iterator[str | BinaryIO]:
+def arrow_target(path: str | Path) -> AbstractContextManager[str | BinaryIO]:
     """``with arrow_target(path) as target: write(target)``: the path's text, or the file opened to write."""
+    return _path_or_file(path, "wb")
+
+
+@contextmanager
+def _path_or_file(path: str | Path, mode: str) -> Iterator[str | BinaryIO]:
+    """The path's text where Arrow can take it, else the file opened in ``mode`` (closed on leaving)."""
     if is_utf8(path):
         yield os.fspath(path)
         return
-    with open(path, "wb") as handle:
-        yield handle
+    with open(path, mode) as handle:
+        yield handle  # type: ignore[misc]
