@@ -22,9 +22,9 @@ Peers (all optional; without them only ucdcr and scorch run):
 - ``--refscorer DIR``: a checkout of https://github.com/conll/reference-coreference-scorers; ``perl scorer.pl all
   KEY RESPONSE none`` runs in a subprocess on the CoNLL files written to a temporary folder, for meta documents of
   ``--refscorer-sizes`` mentions (5 mentions per chain; default 1000,2000). Every printed line after the version
-  line is compared with ``ucdcr score`` on the same files. 5000 is allowed but takes v8.01 11-17 minutes and
-  7.1-7.4 GB (649 s / 7.09 GB here, 1,026 s / 7.4 GB earlier, docs/performance.md#scorer); 50,000 mentions in one
-  document cannot be scored by v8.01.
+  line is compared with ``ucdcr score`` on the same files. 5000 is allowed but takes v8.01 tens of minutes and
+  several GB (the measured figures are in docs/performance.md#scorer); 50,000 mentions in one document cannot be
+  scored by v8.01.
 
 scorch's and coval's CEAF score every key x response chain pair in Python (10^8 pairs for the large case) and
 scorch's BLANC peaks at 13.7 GB there, so these are skipped on the large case unless ``--scorch-large`` /
@@ -430,7 +430,7 @@ def main() -> None:
     parser.add_argument(
         "--refscorer-sizes",
         default="1000,2000",
-        help="meta-document sizes for v8.01 (comma-separated; 5000 takes ~17 min and 7.4 GB)",
+        help="meta-document sizes for v8.01 (comma-separated; 5000 takes tens of minutes and several GB)",
     )
     args = parser.parse_args()
     coval = import_coval(args.coval) if args.coval else None
@@ -450,7 +450,7 @@ def main() -> None:
     )
     if not any(row["size"] == 5_000 for row in v801_rows):
         print(
-            "v8.01 on 5,000 mentions not run here (docs/performance.md#scorer: 1,026 s and 7.4 GB; "
+            "v8.01 on 5,000 mentions not run here (measured figures: docs/performance.md#scorer; "
             "--refscorer-sizes 5000 runs it)."
         )
 
