@@ -17,6 +17,8 @@ functions reading a local folder.
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,21 +84,17 @@ def _snapshot_download(repo: str, commit: str, patterns: list[str], local_dir: P
     )
 
 
-class _hub_errors:
-    """Turn what ``huggingface_hub`` raises into one UcdcrError line."""
-
-    def __init__(self, repo: str, revision: str) -> None:
-        self.repo, self.revision = repo, revision
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, traceback: Any) -> bool:
-        if exc is None or isinstance(exc, UcdcrError) or not isinstance(exc, Exception):
-            return False
-        message = _message(exc, self.repo, self.revision)
+@contextmanager
+def _hub_errors(repo: str, revision: str) -> Iterator[None]:
+    """Turn what ``huggingface_hub`` raises into one UcdcrError line (other exceptions pass unchanged)."""
+    try:
+        yield
+    except UcdcrError:
+        raise
+    except Exception as exc:
+        message = _message(exc, repo, revision)
         if message is None:
-            return False
+            raise
         raise UcdcrError(message) from exc
 
 
@@ -120,4 +118,10 @@ def _message(exc: Exception, repo: str, revision: str) -> str | None:
 def _is_network_error(exc: BaseException) -> bool:
     """A connection, DNS, TLS or timeout error of the HTTP stack huggingface_hub uses, or of the OS."""
     module = type(exc).__module__.split(".")[0]
-    return isinstance(exc, ConnectionError | TimeoutError | socket.gaierror) or module in ("httpx", "httpx2", "httpcore", "requests", "urllib3")
+    return isinstance(exc, ConnectionError | TimeoutError | socket.gaierror) or module in (
+        "httpx",
+        "httpx2",
+        "httpcore",
+        "requests",
+        "urllib3",
+    )

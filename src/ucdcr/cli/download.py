@@ -44,7 +44,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
         release: Annotated[
             bool,
-            typer.Option("--release", help="Fetch the authors' released datasets (Hugging Face Hub) into the data dir."),
+            typer.Option(
+                "--release", help="Fetch the authors' released datasets (Hugging Face Hub) into the data dir."
+            ),
         ] = False,
         revision: Annotated[
             str, typer.Option("--revision", metavar="REV", help="--release: branch, tag or commit of the release.")

@@ -25,7 +25,9 @@ def download_release_command(
         commit = f"commit {done.commit[:12]}" if done.commit else "commit unknown (local copy)"
         lacking = f"; the copy lacks {', '.join(done.absent)}" if done.absent else ""
         console.print(
-            f"{done.dataset} -> {done.folder.resolve()} ({commit}{lacking})", highlight=False, markup=False,
+            f"{done.dataset} -> {done.folder.resolve()} ({commit}{lacking})",
+            highlight=False,
+            markup=False,
             soft_wrap=True,
         )
 

@@ -4,10 +4,10 @@ dataset name means.
 The release (:data:`RELEASE_REPO` on the Hugging Face Hub, :data:`RELEASE_LICENCE`) holds one folder per dataset,
 named by the dataset's :attr:`~ucdcr.registry.DatasetSpec.authors_folder` (``ECBplus``, ``WECEng``; the one
 declaration of that name: :func:`release_ids` derives the mapping from the dataset modules). Each folder holds
-``README.md`` (the dataset card), ``all_mentions.parquet`` (list fields as Python repr strings), ``all_documents.parquet``
-where the texts may be shared, and ``train/``, ``val/``, ``test/`` with the mention files; a split folder may hold
-several files of one kind (:func:`split_files`: ``event_mentions.json``, ``event_mentions_0.json``, ...; read in
-natural order of their names).
+``README.md`` (the dataset card), ``all_mentions.parquet`` (list fields as Python repr strings),
+``all_documents.parquet`` where the texts may be shared, and ``train/``, ``val/``, ``test/`` with the mention
+files; a split folder may hold several files of one kind (:func:`split_files`: ``event_mentions.json``,
+``event_mentions_0.json``, ...; read in natural order of their names).
 
 Side by side (:func:`release_path`): a dataset built from raw files lives in ``<data-dir>/<id>/`` with its
 ``build_report.json``; the released one in ``<data-dir>/release/<id>/``, with :data:`PROVENANCE_FILE`
@@ -248,11 +248,14 @@ def read_layout(folder: Path) -> ReleasedFolder:
                 layout.split_files[(split, kind)] = paths
                 known.update(paths)
     layout.unknown = sorted(
-        path for path in folder.rglob("*") if path.is_file() and path not in known and not _is_hub_metadata(path, folder)
+        path
+        for path in folder.rglob("*")
+        if path.is_file() and path not in known and not _is_hub_metadata(path, folder)
     )
     if layout.mentions is None and not layout.split_files:
         raise UcdcrError(
-            f"{folder} holds no mentions ({MENTIONS_PARQUET} or <split>/*_mentions*.json): not a released dataset folder"
+            f"{folder} holds no mentions ({MENTIONS_PARQUET} or <split>/*_mentions*.json): "
+            "not a released dataset folder"
         )
     return layout
 
@@ -287,7 +290,9 @@ def file_hashes(path: Path) -> dict[str, Any]:
 # --- installing ----------------------------------------------------------------------------------------------
 
 
-def install(layout: ReleasedFolder, data_dir: Path, dataset_id: str, record: dict[str, Any], move: bool = False) -> Path:
+def install(
+    layout: ReleasedFolder, data_dir: Path, dataset_id: str, record: dict[str, Any], move: bool = False
+) -> Path:
     """Install one released dataset folder as ``<data-dir>/release/<id>`` (module docstring); the provenance
     ``record`` (repository, revision, files and hashes) is written as ``release.json`` beside the data. move: move
     the files rather than copy them (a download folder of our own). Returns the installed folder."""
