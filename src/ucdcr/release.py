@@ -245,7 +245,8 @@ def _install(
     move: bool,
     report: Callable[[Installed], None] | None,
 ) -> None:
-    record["dataset"] = key
+    spec = get(key)
+    record.update(dataset=key, dataset_licence=spec.licence, citation=list(spec.citation))
     folder = install(layout, data_dir, key, record, move=move)
     done = Installed(key, folder, record.get("commit"), layout.absent())
     result.installed.append(done)

@@ -592,6 +592,11 @@ def load_tokens(folder: str | Path, split: str | None = None) -> pa.Table:
     split or all; an error where the dataset's texts are not redistributed (no such file)."""
     path = Path(folder) / DOCUMENTS_PARQUET
     if not path.is_file():
+        if (Path(folder) / "release.json").is_file():  # an installed release (ucdcr.io.release.PROVENANCE_FILE)
+            raise UcdcrError(
+                f"{path} does not exist: this copy of the authors' release has no texts (token table) of the dataset; "
+                "this needs a build from the raw files (`ucdcr build`) or a release copy with all_documents.parquet"
+            )
         raise UcdcrError(
             f"{path} does not exist: this dataset's texts are not redistributed, so it has no document table"
         )

@@ -355,3 +355,39 @@ def _check_readable(layout: ReleasedFolder) -> None:
     for path in (layout.mentions, layout.documents):
         if path is not None:
             parquet_columns(path)
+
+
+# --- what a build report says, for a release -----------------------------------------------------------------
+
+
+def release_report(folder: Path) -> dict[str, Any] | None:
+    """For an installed release, what the exports read from a build report: the dataset id, the per-split counts
+    (documents, mentions by file, chains, singletons; tokens where the folder has a token table) and the provenance
+    record (``release``); None for a folder that is no installed release."""
+    from ucdcr.io.load import load_documents, load_mentions
+
+    record = provenance(folder)
+    if record is None:
+        return None
+    mentions = load_mentions(folder, columns=["conll_doc_key", "coref_chain", "split"]).to_pylist()
+    documents = load_documents(folder)
+    tokens: dict[str, int] = {}
+    if documents is not None and "split" in documents.column_names:
+        for split in documents["split"].to_pylist():
+            tokens[split] = tokens.get(split, 0) + 1
+    splits: dict[str, dict[str, int]] = {}
+    for split in SPLITS:
+        rows = [row for row in mentions if row["split"] == split]
+        sizes: dict[str, int] = {}
+        for row in rows:
+            sizes[row["coref_chain"]] = sizes.get(row["coref_chain"], 0) + 1
+        splits[split] = {
+            "documents": len({row["conll_doc_key"] for row in rows}),
+            "mentions": len(rows),
+            "event_mentions": sum(row["type"] == "event" for row in rows),
+            "entity_mentions": sum(row["type"] == "entity" for row in rows),
+            "chains": len(sizes),
+            "singletons": sum(size == 1 for size in sizes.values()),
+            **({"tokens": tokens[split]} if split in tokens else {}),
+        }
+    return {"dataset": record.get("dataset"), "splits": splits, "release": record}
