@@ -248,7 +248,7 @@ def _install(
     spec = get(key)
     record.update(dataset=key, dataset_licence=spec.licence, citation=list(spec.citation))
     folder = install(layout, data_dir, key, record, move=move)
-    done = Installed(key, folder, record.get("commit"), layout.absent())
+    done = Installed(key, folder, record.get("commit"), layout.absent(spec.texts_redistributable))
     result.installed.append(done)
     if report is not None:
         report(done)

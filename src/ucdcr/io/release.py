@@ -207,9 +207,11 @@ class ReleasedFolder:
             yield from paths
         yield from self.unknown
 
-    def absent(self) -> list[str]:
-        """What a complete release folder has and this one lacks (a partial copy): files and split folders."""
-        missing = [name for name, path in ((CARD_FILE, self.card), (MENTIONS_PARQUET, self.mentions)) if path is None]
+    def absent(self, texts: bool = True) -> list[str]:
+        """What a complete release folder has and this one lacks (a partial copy): files and split folders.
+        texts: whether the release holds the dataset's texts (``all_documents.parquet``)."""
+        expected = ((CARD_FILE, self.card), (MENTIONS_PARQUET, self.mentions), (DOCUMENTS_PARQUET, self.documents))
+        missing = [name for name, path in expected[: 3 if texts else 2] if path is None]
         missing += [f"{split}/" for split in SPLITS if not any(s == split for s, _ in self.split_files)]
         return missing
 
@@ -313,7 +315,8 @@ def install(
             else:
                 _join_json_lists(paths, staging / name)
                 merged[name] = [path.relative_to(layout.path).as_posix() for path in paths]
-        write_json(staging / PROVENANCE_FILE, {**record, "joined": merged, "absent": layout.absent()})
+        absent = layout.absent(get(dataset_id).texts_redistributable)
+        write_json(staging / PROVENANCE_FILE, {**record, "joined": merged, "absent": absent})
         output.commit()
     return target
 
