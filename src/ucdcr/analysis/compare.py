@@ -198,7 +198,8 @@ _AGREEMENT_COLUMNS = [
 ]
 
 REASONS = {
-    "release_duplicate": "a duplicate row in the release (the authors keep duplicates under new mention ids)",
+    "release_duplicate": "the release has it on the span of another of its mentions (its re-mapping put two "
+    "annotations of one sentence on one span; duplicates are kept under new mention ids)",
     "document_only_release": "its document is not in our build",
     "document_only_build": "its document is not in the release (the release lost mentions in re-mapping)",
     "sentence_only_release": "no mention of ours in that sentence (other sentence numbering or selection)",
@@ -220,23 +221,35 @@ def agreement(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
     """Mention, head, context and chain-link agreement of our build (``ours``) with the release (``theirs``), and
     the reasons of the differences (module docstring): ``reasons`` counts release mentions (and paired mentions
     with another span or head), ``build_reasons`` our mentions without a partner. Mentions are paired by
-    (document, sentence, text), each release mention with at most one of ours, in load order."""
+    (document, sentence, text), each release mention with at most one of ours: a mention with the same span first,
+    else the first unpaired one with that text."""
     mine = load_mentions(Path(ours), columns=_AGREEMENT_COLUMNS).to_pylist()
     reference = load_mentions(Path(theirs), columns=_AGREEMENT_COLUMNS).to_pylist()
-    pool: dict[tuple, list[int]] = {}
+    by_span: dict[tuple, list[int]] = {}
+    by_text: dict[tuple, list[int]] = {}
     for index, row in enumerate(mine):
-        pool.setdefault((row["conll_doc_key"], row["sent_id"], _text(row["tokens_text"])), []).append(index)
-    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        by_span.setdefault((row["conll_doc_key"], row["sent_id"], tuple(row["tokens_number"])), []).append(index)
+        by_text.setdefault((row["conll_doc_key"], row["sent_id"], _text(row["tokens_text"])), []).append(index)
+    partner: dict[int, int] = {}  # release row -> our row: same span and text first, then same text
     used: set[int] = set()
-    unpaired: list[dict[str, Any]] = []
-    for row in reference:
-        candidates = pool.get((row["conll_doc_key"], row["sent_id"], _text(row["tokens_text"])))
-        if candidates:
-            index = candidates.pop(0)
-            used.add(index)
-            pairs.append((row, mine[index]))
-        else:
-            unpaired.append(row)
+    for position, row in enumerate(reference):
+        text = _text(row["tokens_text"])
+        span = (row["conll_doc_key"], row["sent_id"], tuple(row["tokens_number"]))
+        found = next(
+            (i for i in by_span.get(span, []) if i not in used and _text(mine[i]["tokens_text"]) == text), None
+        )
+        if found is not None:
+            partner[position] = found
+            used.add(found)
+    for position, row in enumerate(reference):
+        if position not in partner:
+            text_key = (row["conll_doc_key"], row["sent_id"], _text(row["tokens_text"]))
+            found = next((i for i in by_text.get(text_key, []) if i not in used), None)
+            if found is not None:
+                partner[position] = found
+                used.add(found)
+    pairs = [(row, mine[partner[position]]) for position, row in enumerate(reference) if position in partner]
+    unpaired = [row for position, row in enumerate(reference) if position not in partner]
     reasons: Counter[str] = Counter()
     seen_spans: Counter[tuple] = Counter(
         (r["conll_doc_key"], r["sent_id"], tuple(r["tokens_number"])) for r in reference
@@ -267,6 +280,7 @@ def agreement(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
             ours_reasons["text_differs"] += 1
     their_spans = {(r["conll_doc_key"], r["sent_id"], tuple(r["tokens_number"])) for r in reference}
     our_spans = {(r["conll_doc_key"], r["sent_id"], tuple(r["tokens_number"])) for r in mine}
+    span_rows = Counter((r["conll_doc_key"], r["sent_id"], tuple(r["tokens_number"])) for r in reference)
     same: Counter[str] = Counter()
     for theirs_row, ours_row in pairs:
         same["span"] += list(theirs_row["tokens_number"]) == list(ours_row["tokens_number"])
@@ -281,15 +295,16 @@ def agreement(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
             ours_row["mention_context"]
         )
         if list(theirs_row["tokens_number"]) != list(ours_row["tokens_number"]):
-            reasons["token_numbers"] += 1
+            span = (theirs_row["conll_doc_key"], theirs_row["sent_id"], tuple(theirs_row["tokens_number"]))
+            reasons["release_duplicate" if span_rows[span] > 1 else "token_numbers"] += 1
         if theirs_row["mention_head_lemma"] != ours_row["mention_head_lemma"]:
             same_head = theirs_row["mention_head"] == ours_row["mention_head"]
             reasons["lemma_only" if same_head else "head_rule"] += 1
     links = _links(pairs)
     keyed = list(range(len(pairs)))
-    key = _groups(keyed, [theirs_row["coref_chain"] for theirs_row, _ in pairs])
+    key_chains = _groups(keyed, [theirs_row["coref_chain"] for theirs_row, _ in pairs])
     response = _groups(keyed, [ours_row["coref_chain"] for _, ours_row in pairs])
-    scores = score_clusters(key, response, ["muc", "bcub"]).metrics if pairs else {}
+    scores = score_clusters(key_chains, response, ["muc", "bcub"]).metrics if pairs else {}
     return {
         "release_mentions": len(reference),
         "build_mentions": len(mine),
