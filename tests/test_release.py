@@ -351,3 +351,18 @@ def test_compare_build_with_release(built: Path, data: Path) -> None:
     assert {row["field"]: row["%"] for row in agreeing["rows"]}["head lemma"] == 100.0
     result = CliRunner().invoke(app, ["compare", "ecbplus", "--data-dir", str(data)])
     assert result.exit_code == 2 and "ecbplus is not built in" in result.output
+
+
+def test_a_copy_left_half_downloaded_by_huggingface_hub_is_refused(copy: Path, tmp_path: Path) -> None:
+    partial = tmp_path / "copy"
+    shutil.copytree(copy, partial)
+    metadata = partial / ".cache" / "huggingface" / "download" / "ECBplus"
+    metadata.mkdir(parents=True)
+    (metadata / "all_mentions.parquet.metadata").write_text(f"{COMMIT}\netag\n1.0\n", encoding="utf-8")
+    (metadata / "xyz.all_documents.parquet.incomplete").write_bytes(b"\0" * 10)
+    result = download_release(["ecbplus"], tmp_path / "data", release_dir=partial)
+    assert "is half-downloaded (1 file(s) still incomplete" in result.failed["ecbplus"]
+    assert not (tmp_path / "data" / "release" / "ecbplus").exists()
+    (metadata / "xyz.all_documents.parquet.incomplete").unlink()
+    done = download_release(["ecbplus"], tmp_path / "data", release_dir=partial).installed
+    assert done[0].commit == COMMIT  # read from huggingface_hub's download metadata
