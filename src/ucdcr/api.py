@@ -183,6 +183,8 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
 
     A folder in the uCDCR layout wins over an id of the same name; any other folder is taken as a path unless its
     name is a dataset id (so a raw-data folder ``ecbplus/`` in the working directory does not hide the built one).
+    ``<id>@release`` names the authors' release installed by ``ucdcr download --release``
+    (``<data-dir>/release/<id>``), and so does a plain id that is not built but released (docs/release.md).
     """
     from ucdcr.io.release import PROVENANCE_FILE, release_root, strip_suffix
 
