@@ -57,7 +57,9 @@ def register(app: typer.Typer) -> None:
         mentions = load(folder)
         documents = load(folder, kind="documents") if (folder / DOCUMENTS_PARQUET).is_file() else None
         if documents is None:
-            console.print("texts not shared: the page shows the mentions' context windows", highlight=False)
+            console.print(
+                f"no token table ({DOCUMENTS_PARQUET}): the page shows the mentions' context windows", highlight=False
+            )
         keys = [doc_key]
         if subtopic:
             prefix = doc_key.rsplit("/", 1)[0] + "/"
