@@ -319,6 +319,7 @@ def test_evaluate_and_benchmark_on_the_release(data: Path, tmp_path: Path) -> No
 def test_exports_view_and_report_on_the_release(data: Path, tmp_path: Path) -> None:
     _run("export", "conll", "ecbplus", "--data-dir", str(data), "--out", str(tmp_path / "conll"))
     _run("export", "spacy", "ecbplus", "--data-dir", str(data), "--out", str(tmp_path / "docs.spacy"))
+    _run("export", "corefud", "ecbplus@release", "--data-dir", str(data), "--out", str(tmp_path / "corefud"))
     output = _run(
         "export", "hf", "ecbplus", "--source", "release", "--data-dir", str(data), "--out", str(tmp_path / "hf")
     )
