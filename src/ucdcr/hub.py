@@ -44,9 +44,11 @@ def require_hub() -> Any:
     try:
         import huggingface_hub
     except ImportError:
+        from ucdcr.extras import install_hint
+
         raise UcdcrError(
-            f"fetching the uCDCR release needs huggingface_hub: pip install 'ucdcr[{EXTRA}]' "
-            "(or use --release-dir with a local copy of the release)"
+            f"fetching the uCDCR release needs huggingface_hub, in the optional `{EXTRA}` extra "
+            f"(`{install_hint(EXTRA)}`), or use --release-dir with a local copy of the release"
         ) from None
     return huggingface_hub
 
