@@ -7,6 +7,7 @@ raise, then calls ``ucdcr.cli.app.main()`` as the console script does.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -151,7 +152,7 @@ def test_help_of_build_and_report() -> None:
         assert line.split(flag, 1)[1].strip().startswith(text), line  # the flag's help follows it directly
     assert "-o, --option KEY=VALUE" in build and "--data-dir DIR" in build
     report = CliRunner().invoke(app, ["report", "--help"]).output
-    assert "--embed / --no-embed  Draw the mention map" in report
+    assert re.search(r"--embed / --no-embed +Draw the mention map", report)
 
 
 FOLDER_OPTIONS = [

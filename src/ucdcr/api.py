@@ -183,10 +183,15 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
 
     A folder in the uCDCR layout wins over an id of the same name; any other folder is taken as a path unless its
     name is a dataset id (so a raw-data folder ``ecbplus/`` in the working directory does not hide the built one).
+    ``<id>@release`` names the authors' release installed by ``ucdcr download --release``
+    (``<data-dir>/release/<id>``), and so does a plain id that is not built but released (docs/release.md).
     """
+    from ucdcr.io.release import PROVENANCE_FILE, release_root, strip_suffix
+
     as_path = Path(dataset)
     check_usable(as_path, "dataset")
-    key = normalize_id(str(dataset))
+    plain, released = strip_suffix(str(dataset)) if isinstance(dataset, str) else (str(dataset), False)
+    key = normalize_id(plain)
     if as_path.is_dir() and (key not in known_ids() or is_dataset_folder(as_path)):
         return as_path
     if key not in known_ids():
@@ -199,7 +204,11 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     if root.exists():
         check_folder(root, "data dir")
     folder = root / key
-    if not _is_built(folder):
+    if released or not _is_built(folder):  # the release of it (docs/release.md#side-by-side)
+        if (release_root(root) / key / PROVENANCE_FILE).is_file():
+            return release_root(root) / key
+        if released:
+            raise UcdcrError(f"the release of {key!r} is not in {root} (run `ucdcr download --release {key}` first)")
         raise UcdcrError(f"dataset {key!r} is not built in {root} (run `ucdcr build {key}` first)")
     return folder
 

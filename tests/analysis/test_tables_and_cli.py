@@ -207,6 +207,7 @@ def test_datasets_in_every_format(tmp_path: Path, fmt: str | None) -> None:
             "status",
             "raw files",
             "built",
+            "release",
             "missing",
         ]
         ecbplus = table["rows"][DATASET_IDS.index("ecbplus")]

@@ -92,6 +92,7 @@ _COMMAND_MODULES = (
     "datasets_cmd",
     "download",
     "build",
+    "compare",
     "stats",
     "diversity",
     "baseline",

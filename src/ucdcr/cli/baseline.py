@@ -14,6 +14,8 @@ from ucdcr.cli.common import (
     DatasetsOption,
     FormatOption,
     OutputOption,
+    SourceChoice,
+    SourceOption,
     check_format,
     console,
     friendly_errors,
@@ -27,6 +29,7 @@ def register(app: typer.Typer) -> None:
     def _cmd(
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        source: SourceOption = SourceChoice.AUTO,
         fmt: FormatOption = None,
         per_setting: Annotated[bool, typer.Option("--per-setting", help="Also list every setting's scores.")] = False,
         output: OutputOption = None,
@@ -35,5 +38,5 @@ def register(app: typer.Typer) -> None:
         from ucdcr.report.tables import print_tables
 
         check_format(fmt)
-        tables = baseline_tables(selected_datasets(data_dir, datasets), per_setting)
+        tables = baseline_tables(selected_datasets(data_dir, datasets, source), per_setting)
         print_tables(tables, fmt, console, output)

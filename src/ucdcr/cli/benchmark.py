@@ -19,6 +19,8 @@ from ucdcr.cli.common import (
     ProtocolChoice,
     ProtocolOption,
     RemoveSingletonsOption,
+    SourceChoice,
+    SourceOption,
     TopicsChoice,
     TopicsOption,
     check_format,
@@ -56,6 +58,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        source: SourceOption = SourceChoice.AUTO,
         protocol: ProtocolOption = ProtocolChoice.UCDCR,
         level: LevelOption = None,
         topics: TopicsOption = TopicsChoice.GOLD,
@@ -85,7 +88,7 @@ def register(app: typer.Typer) -> None:
         check_format(fmt)
         chosen = protocol_of(protocol, level, topics, remove_singletons)
         names = [name.strip() for name in systems.split(",") if name.strip()] if systems else list(BUILTIN)
-        folders = selected_datasets(data_dir, datasets)
+        folders = selected_datasets(data_dir, datasets, source)
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),

@@ -212,6 +212,45 @@ FormatOption = Annotated[
 ]
 
 
+class SourceChoice(StrEnum):
+    AUTO = "auto"
+    BUILD = "build"
+    RELEASE = "release"
+    BOTH = "both"
+
+
+SourceOption = Annotated[
+    SourceChoice,
+    typer.Option(
+        "--source",
+        case_sensitive=False,
+        envvar="UCDCR_SOURCE",
+        help="Which datasets of the data dir: build (built from raw files), release (the authors' release, "
+        "`ucdcr download --release`), both (releases named ID@release), auto (the build where there is one, else "
+        "the release).",
+    ),
+]
+
+
+def dataset_choice(dataset: str, source: SourceChoice, data_dir: Path | None) -> str:
+    """The dataset argument of a one-dataset command (view, export) under --source: ``ID@release`` names the
+    release; ``build`` requires a build (a path is taken as it is)."""
+    from ucdcr.io.release import RELEASE_SUFFIX, strip_suffix
+    from ucdcr.paths import resolve_data_dir
+    from ucdcr.registry import known_ids, normalize_id
+    from ucdcr.schema import MENTIONS_PARQUET
+
+    plain, suffixed = strip_suffix(dataset)
+    key = normalize_id(plain)
+    if suffixed or key not in known_ids() or Path(dataset).is_dir():
+        return dataset
+    if source is SourceChoice.RELEASE:
+        return plain + RELEASE_SUFFIX
+    if source is SourceChoice.BUILD and not (resolve_data_dir(data_dir) / key / MENTIONS_PARQUET).is_file():
+        raise UcdcrError(f"dataset {key!r} is not built in {resolve_data_dir(data_dir)} (run `ucdcr build {key}`)")
+    return dataset
+
+
 class ProtocolChoice(StrEnum):
     UCDCR = "ucdcr"
     STANDARD = "standard"
@@ -304,10 +343,12 @@ def check_format(fmt: str | None) -> None:
         raise UcdcrError(f"unknown format {fmt!r}; valid formats: {', '.join(FORMATS)}")
 
 
-def selected_datasets(data_dir: Path | None, datasets: str | None) -> dict[str, Path]:
-    """Dataset folders chosen by --data-dir / --datasets (every dataset folder found by default)."""
+def selected_datasets(
+    data_dir: Path | None, datasets: str | None, source: SourceChoice = SourceChoice.AUTO
+) -> dict[str, Path]:
+    """Dataset folders chosen by --data-dir / --datasets / --source (every dataset folder found by default)."""
     from ucdcr.io.load import discover_datasets
     from ucdcr.paths import resolve_data_dir
 
     names = [name.strip() for name in datasets.split(",") if name.strip()] if datasets else None
-    return discover_datasets(resolve_data_dir(data_dir), names)
+    return discover_datasets(resolve_data_dir(data_dir), names, source.value)

@@ -1,4 +1,5 @@
-"""`ucdcr datasets`: one row per dataset: id, paper name, mention types, licence, raw-file status, built, missing files.
+"""`ucdcr datasets`: one row per dataset: id, paper name, mention types, licence, raw-file status, built, the release
+installed (its commit), missing files.
 
 Every registered dataset (:func:`ucdcr.registry.all_specs`, in the paper's order); the licence comes from its
 manifest.
@@ -52,13 +53,27 @@ def dataset_rows(raw_dir: Path, data_dir: Path, verify: bool = False) -> list[di
                 "raw": raw,
                 "missing": missing,
                 "built": "yes" if (data_dir / spec.id / BUILD_REPORT).exists() else "no",
+                "release": release_state(data_dir, spec.id),
             }
         )
     return rows
 
 
-ROW_KEYS = ("id", "name", "types", "licence", "status", "raw", "built", "missing")
-HEADERS = ("id", "paper name", "mentions", "licence", "status", "raw files", "built", "missing")
+ROW_KEYS = ("id", "name", "types", "licence", "status", "raw", "built", "release", "missing")
+HEADERS = ("id", "paper name", "mentions", "licence", "status", "raw files", "built", "release", "missing")
+
+
+def release_state(data_dir: Path, dataset_id: str) -> str:
+    """The "release" cell: the commit of the installed release (``ucdcr download --release``), "local copy" when
+    it came from one of unknown commit, or "no"."""
+    from ucdcr.io.release import provenance, release_path
+
+    record = provenance(release_path(data_dir, dataset_id))
+    if record is None:
+        return "no"
+    return str(record["commit"])[:12] if record.get("commit") else "local copy"
+
+
 STATE_STYLE = {"complete": "green", "manual": "yellow", "partial": "yellow", "missing": "red"}
 
 
@@ -71,7 +86,10 @@ def datasets_table(rows: list[dict[str, str]]) -> ResultTable:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("datasets", help="List the datasets. Licence, raw-file status and missing files, built or not.")
+    @app.command(
+        "datasets",
+        help="List the datasets. Licence, raw-file status and missing files, built or not, release installed or not.",
+    )
     @friendly_errors
     def _cmd(
         raw_dir: RawDirOption = None,

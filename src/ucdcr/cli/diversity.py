@@ -16,6 +16,8 @@ from ucdcr.cli.common import (
     DatasetsOption,
     FormatOption,
     OutputOption,
+    SourceChoice,
+    SourceOption,
     check_format,
     console,
     friendly_errors,
@@ -29,6 +31,7 @@ def register(app: typer.Typer) -> None:
     def _cmd(
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        source: SourceOption = SourceChoice.AUTO,
         fmt: FormatOption = None,
         per_split: Annotated[bool, typer.Option("--per-split", help="Also list the values of each split.")] = False,
         histograms: Annotated[
@@ -40,5 +43,5 @@ def register(app: typer.Typer) -> None:
         from ucdcr.report.tables import print_tables
 
         check_format(fmt)
-        tables = diversity_tables(selected_datasets(data_dir, datasets), per_split, histograms)
+        tables = diversity_tables(selected_datasets(data_dir, datasets, source), per_split, histograms)
         print_tables(tables, fmt, console, output)

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ucdcr.cli.common import RawDirOption, console, friendly_errors, input_folder_option, print_message
+from ucdcr.cli.common import DataDirOption, RawDirOption, console, friendly_errors, input_folder_option, print_message
 from ucdcr.errors import ManualDownloadRequired, UcdcrError
 from ucdcr.paths import resolve_raw_dir
 from ucdcr.registry import dataset_ids, get
@@ -33,15 +33,39 @@ def register(app: typer.Typer) -> None:
     )
     @friendly_errors
     def _cmd(
-        datasets: Annotated[list[str], typer.Argument(metavar="DATASET...", help="Dataset ids, or 'all'.")],
+        datasets: Annotated[
+            list[str] | None,
+            typer.Argument(metavar="DATASET...", help="Dataset ids, or 'all' (with --release, none means all)."),
+        ] = None,
         raw_dir: RawDirOption = None,
         mirror: Annotated[
             Path | None,
             input_folder_option("--mirror", "A local folder laid out like the raw dir (e.g. ../shared/raw)."),
         ] = None,
+        release: Annotated[
+            bool,
+            typer.Option(
+                "--release", help="Fetch the authors' released datasets (Hugging Face Hub) into the data dir."
+            ),
+        ] = False,
+        revision: Annotated[
+            str, typer.Option("--revision", metavar="REV", help="--release: branch, tag or commit of the release.")
+        ] = "main",
+        release_dir: Annotated[
+            Path | None,
+            input_folder_option("--release-dir", "--release: a local copy of the release repository (offline)."),
+        ] = None,
+        data_dir: DataDirOption = None,
     ) -> None:
         from ucdcr.download import download
 
+        if release or release_dir is not None:
+            from ucdcr.cli.release import download_release_command
+
+            download_release_command(datasets, data_dir, revision, release_dir)
+            return
+        if not datasets:
+            raise UcdcrError("name the datasets to download, or 'all'")
         target = resolve_raw_dir(raw_dir)
         manual: list[str] = []
         failed: list[str] = []

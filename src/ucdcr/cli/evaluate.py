@@ -27,6 +27,8 @@ from ucdcr.cli.common import (
     ProtocolChoice,
     ProtocolOption,
     RemoveSingletonsOption,
+    SourceChoice,
+    SourceOption,
     check_format,
     console,
     err_console,
@@ -62,6 +64,7 @@ def register(app: typer.Typer) -> None:
         predictions: Annotated[Path, typer.Argument(help="Predictions file (JSON, CSV or CoNLL-2012).")],
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        source: SourceOption = SourceChoice.AUTO,
         split: Annotated[
             str, typer.Option("--split", help="The split to evaluate: test, or val to tune a system (or train).")
         ] = "test",
@@ -81,7 +84,7 @@ def register(app: typer.Typer) -> None:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
         chosen = protocol_of(protocol, remove_singletons=remove_singletons)
         predicted = read_predictions(predictions)
-        evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets), split, chosen)
+        evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets, source), split, chosen)
         for note in evaluation.notes:
             err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
         if as_json:

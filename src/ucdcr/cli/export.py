@@ -18,7 +18,10 @@ import typer
 from ucdcr.cli.common import (
     DataDirOption,
     DatasetArgument,
+    SourceChoice,
+    SourceOption,
     console,
+    dataset_choice,
     friendly_errors,
     output_file_option,
     output_folder_option,
@@ -48,6 +51,7 @@ def register(app: typer.Typer) -> None:
             "conll"
         ),
         data_dir: DataDirOption = None,
+        source: SourceOption = SourceChoice.AUTO,
         remove_singletons: Annotated[
             bool,
             typer.Option(
@@ -60,7 +64,7 @@ def register(app: typer.Typer) -> None:
         from ucdcr.export.conll import export_dataset
 
         export = export_dataset(
-            dataset,
+            dataset_choice(dataset, source, data_dir),
             out,
             split=split,
             level=level,
@@ -112,10 +116,11 @@ def register(app: typer.Typer) -> None:
             output_folder_option("--out", "Output folder: new, empty, or an earlier export's (replaced as a whole)."),
         ],
         data_dir: DataDirOption = None,
+        source: SourceOption = SourceChoice.AUTO,
     ) -> None:
         from ucdcr.export.huggingface import export_hf
 
-        export = export_hf(dataset, out, data_dir=data_dir)
+        export = export_hf(dataset_choice(dataset, source, data_dir), out, data_dir=data_dir)
         for kind, rows in export.rows.items():
             shown = ", ".join(f"{split} {count}" for split, count in rows.items())
             console.print(f"{kind}: {shown} rows", highlight=False, markup=False)
@@ -134,10 +139,11 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path, output_file_option("--out", "Output file (.spacy).")],
         split: SplitOption = None,
         data_dir: DataDirOption = None,
+        source: SourceOption = SourceChoice.AUTO,
     ) -> None:
         from ucdcr.export.spacy_docs import export_spacy
 
-        export = export_spacy(dataset, out, split=split, data_dir=data_dir)
+        export = export_spacy(dataset_choice(dataset, source, data_dir), out, split=split, data_dir=data_dir)
         console.print(
             f"{export.documents} documents, {export.mentions} mentions, {export.chains} chains",
             highlight=False,
@@ -159,10 +165,11 @@ def register(app: typer.Typer) -> None:
             "corefud"
         ),
         data_dir: DataDirOption = None,
+        source: SourceOption = SourceChoice.AUTO,
     ) -> None:
         from ucdcr.export.corefud import export_corefud
 
-        export = export_corefud(dataset, out, split=split, data_dir=data_dir)
+        export = export_corefud(dataset_choice(dataset, source, data_dir), out, split=split, data_dir=data_dir)
         for one_split, summary in export.splits.items():
             if summary is None:
                 console.print(f"{export.dataset} {one_split}: no documents, nothing written", highlight=False)

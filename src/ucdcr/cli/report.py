@@ -10,6 +10,8 @@ import typer
 from ucdcr.cli.common import (
     DataDirOption,
     DatasetsOption,
+    SourceChoice,
+    SourceOption,
     console,
     friendly_errors,
     output_folder_option,
@@ -27,6 +29,7 @@ def register(app: typer.Typer) -> None:
         ),
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        source: SourceOption = SourceChoice.AUTO,
         cache_dir: Annotated[
             Path | None,
             typer.Option(
@@ -41,7 +44,7 @@ def register(app: typer.Typer) -> None:
 
         from ucdcr.report.build_report import build_report
 
-        folders = selected_datasets(data_dir, datasets)
+        folders = selected_datasets(data_dir, datasets, source)
         with Progress(
             SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=console, transient=True
         ) as progress:

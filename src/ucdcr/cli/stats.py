@@ -15,6 +15,8 @@ from ucdcr.cli.common import (
     DatasetsOption,
     FormatOption,
     OutputOption,
+    SourceChoice,
+    SourceOption,
     check_format,
     console,
     friendly_errors,
@@ -35,6 +37,7 @@ def register(app: typer.Typer) -> None:
     def _cmd(
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
+        source: SourceOption = SourceChoice.AUTO,
         fmt: FormatOption = None,
         tables: Annotated[
             str,
@@ -49,5 +52,5 @@ def register(app: typer.Typer) -> None:
 
         check_format(fmt)
         wanted = parse_stats_tables(tables)
-        folders = selected_datasets(data_dir, datasets)
+        folders = selected_datasets(data_dir, datasets, source)
         print_tables(stats_tables(folders, wanted), fmt, console, output)

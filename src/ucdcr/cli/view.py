@@ -15,7 +15,10 @@ import typer
 from ucdcr.cli.common import (
     DataDirOption,
     DatasetArgument,
+    SourceChoice,
+    SourceOption,
     console,
+    dataset_choice,
     friendly_errors,
     output_file_option,
     print_written,
@@ -39,6 +42,7 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--subtopic", help="Also write the pages of the other documents of the subtopic.")
         ] = False,
         data_dir: DataDirOption = None,
+        source: SourceOption = SourceChoice.AUTO,
     ) -> None:
         from ucdcr.api import dataset_dir, load
         from ucdcr.io.atomic import write_text
@@ -49,16 +53,18 @@ def register(app: typer.Typer) -> None:
         problem = write_problem(target)
         if problem:  # checked before the dataset is read
             raise UcdcrError(problem)
-        folder = dataset_dir(dataset, data_dir)
+        folder = dataset_dir(dataset_choice(dataset, source, data_dir), data_dir)
         mentions = load(folder)
         documents = load(folder, kind="documents") if (folder / DOCUMENTS_PARQUET).is_file() else None
         if documents is None:
-            console.print("texts not shared: the page shows the mentions' context windows", highlight=False)
+            console.print(
+                f"no token table ({DOCUMENTS_PARQUET}): the page shows the mentions' context windows", highlight=False
+            )
         keys = [doc_key]
         if subtopic:
             prefix = doc_key.rsplit("/", 1)[0] + "/"
-            source = mentions["conll_doc_key"] if documents is None else documents[DOC_KEY_COLUMN]
-            keys += [key for key in sorted(set(source.to_pylist())) if key.startswith(prefix) and key != doc_key]
+            listed = mentions["conll_doc_key"] if documents is None else documents[DOC_KEY_COLUMN]
+            keys += [key for key in sorted(set(listed.to_pylist())) if key.startswith(prefix) and key != doc_key]
         paths = {key: target if key == doc_key else target.parent / page_name(key) for key in keys}
         related = {key for chain_keys in chain_documents(mentions).values() for key in chain_keys}
         # links use page_name(key): a page written under another name (--out) cannot be linked to

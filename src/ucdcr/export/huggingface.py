@@ -185,6 +185,11 @@ def read_build_report(folder: Path) -> dict[str, Any]:
     """A built dataset's ``build_report.json`` (the card's counts and the dataset id come from it)."""
     path = folder / BUILD_REPORT
     if not path.is_file():
+        from ucdcr.io.release import release_report
+
+        released = release_report(folder)  # the authors' release (docs/release.md): counts from its files
+        if released is not None:
+            return released
         raise UcdcrError(f"{folder} has no {BUILD_REPORT}: export needs a folder written by `ucdcr build`")
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
@@ -227,11 +232,18 @@ def dataset_card(spec: Any, report: dict[str, Any], export: HfExport) -> str:
 
 
 def _card_text(spec: Any, report: dict[str, Any], export: HfExport) -> str:
+    release = report.get("release")
+    made = (
+        f"taken from the authors' uCDCR release ({release.get('release')}, {release.get('licence')}, commit "
+        f"{release.get('commit') or 'unknown: a local copy'}) by `ucdcr download --release {spec.id}`"
+        if isinstance(release, dict)
+        else f"built from its original files by `ucdcr build {spec.id}`"
+    )
     lines = [
         f"# {spec.paper_name} in the uCDCR unified format",
         "",
-        f"The {spec.paper_name} corpus built from its original files by `ucdcr build {spec.id}` and exported by "
-        f"`ucdcr export hf {spec.id}`. Config `mentions` (the default): one row per mention, the 29 fields of the "
+        f"The {spec.paper_name} corpus {made} and exported by `ucdcr export hf {spec.id}`. Config `mentions` "
+        "(the default): one row per mention, the 29 fields of the "
         "uCDCR unified format. Config `documents`: one row per token of every document.",
         "",
         "```python",
@@ -250,6 +262,8 @@ def _card_text(spec: Any, report: dict[str, Any], export: HfExport) -> str:
                 f"The texts of {spec.paper_name} may not be redistributed: this folder has no `documents` config. "
                 f"Build the dataset from the original sources yourself (`ucdcr download {spec.id}` names the steps)."
             )
+        elif isinstance(release, dict):
+            lines.append("The release copy that was exported has no token table, so there is no `documents` config.")
         else:
             lines.append("The build that was exported wrote no token table, so there is no `documents` config.")
     lines += ["", "## Splits", "", *_counts_table(report, export), "", "## Citation", ""]

@@ -138,7 +138,7 @@ def dataset_id(folder: str | Path) -> str | None:
 
 def _dataset_of(folder: str | Path) -> DatasetSpec | None:
     """The dataset of a folder named by its id, or by the authors' folder name (which wins over an id)."""
-    name = Path(folder).name.removesuffix("-prep")
+    name = Path(folder).name.removesuffix("-prep").removesuffix("@release")
     key = normalize_id(name)
     if name == key and key in known_ids():  # our own folder name: no need to import every dataset module
         return get(key)
@@ -171,18 +171,26 @@ def check_folder(folder: Path, what: str) -> Path:
     raise UcdcrError(f"{what} {folder} does not exist")
 
 
-def discover_datasets(data_dir: str | Path, names: Iterable[str] | None = None) -> dict[str, Path]:
+def discover_datasets(
+    data_dir: str | Path, names: Iterable[str] | None = None, source: str = "auto"
+) -> dict[str, Path]:
     """The dataset folders in a data dir, by folder name, sorted; ``data_dir`` itself if it is one.
 
     Hidden folders (name starting with ".", e.g. a build's staging folder) are never listed.
     names: only these (folder names, our ids or the authors' names); an unknown name is an error listing the
     folders found.
+    source: builds, the authors' release installed in ``<data-dir>/release/``, or both; ``auto``: a dataset's build
+    where there is one, else its release (the names and sources: :mod:`ucdcr.io.release`).
     """
+    from ucdcr.io import release
+
     root = check_folder(Path(data_dir), "data dir")
     if is_dataset_folder(root):
         found = {root.name: root}
     else:
         found = {folder.name: folder for folder in _subfolders(root) if is_dataset_folder(folder)}
+        if source != "auto" or release.release_root(root).is_dir():
+            return release.select(found, root, source, names)
     if names is None:
         if not found:
             raise UcdcrError(f"no dataset folders (all_mentions.parquet or */*_mentions.json) in {root}")
@@ -584,6 +592,11 @@ def load_tokens(folder: str | Path, split: str | None = None) -> pa.Table:
     split or all; an error where the dataset's texts are not redistributed (no such file)."""
     path = Path(folder) / DOCUMENTS_PARQUET
     if not path.is_file():
+        if (Path(folder) / "release.json").is_file():  # an installed release (ucdcr.io.release.PROVENANCE_FILE)
+            raise UcdcrError(
+                f"{path} does not exist: this copy of the authors' release has no texts (token table) of the dataset; "
+                "this needs a build from the raw files (`ucdcr build`) or a release copy with all_documents.parquet"
+            )
         raise UcdcrError(
             f"{path} does not exist: this dataset's texts are not redistributed, so it has no document table"
         )
