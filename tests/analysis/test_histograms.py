@@ -87,7 +87,7 @@ def test_diversity_command_prints_the_histograms_in_the_csv_layout(make_dataset)
     import csv
     import io
 
-    from _toy_data import mention
+    from tests.fixtures.unified import mention
     from typer.testing import CliRunner
 
     from ucdcr.cli.app import app

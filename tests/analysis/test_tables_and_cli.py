@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from _toy_data import mention, write_dataset
 from rich.console import Console
+from tests.fixtures.unified import mention, write_json_dataset
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
@@ -63,7 +63,7 @@ def test_rich_table() -> None:
 def data_dir(tmp_path: Path) -> Path:
     events = [mention("A", ["attack"], mention_id="m1"), mention("A", ["strike"], mention_id="m2", doc="d2")]
     entities = [mention("B", ["city"], mention_id="m3"), mention("B", ["city"], mention_id="m4", doc="d2")]
-    write_dataset(tmp_path / "toy", {("test", "event"): events, ("test", "entity"): entities})
+    write_json_dataset(tmp_path / "toy", {("test", "event"): events, ("test", "entity"): entities})
     return tmp_path
 
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from tiny_dataset import write_tiny_dataset
+from tests.fixtures.tiny_dataset import write_tiny_dataset
 from typer.testing import CliRunner
 
 from ucdcr import extras

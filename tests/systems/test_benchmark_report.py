@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _bench_data import write_toy_dataset
+from tests.fixtures.bench_dataset import write_bench_dataset
 
 from ucdcr.report.build_report import BENCHMARK_TITLE, Report, _benchmark_section, build_report
 from ucdcr.systems.runner import benchmark
 
 
 def test_report_has_the_leaderboard_and_the_transfer_heatmap(tmp_path: Path) -> None:
-    folders = {"a": write_toy_dataset(tmp_path / "data" / "a"), "b": write_toy_dataset(tmp_path / "data" / "b")}
+    folders = {"a": write_bench_dataset(tmp_path / "data" / "a"), "b": write_bench_dataset(tmp_path / "data" / "b")}
     cache = tmp_path / "cache"
     without = Report(tmp_path / "before", list(folders))
     assert _benchmark_section(without, folders, tmp_path / "before", cache) == [] and without.sections == []
@@ -32,7 +32,7 @@ def test_report_has_the_leaderboard_and_the_transfer_heatmap(tmp_path: Path) -> 
     assert "Leaderboard, ucdcr/subtopic protocol: CoNLL F1 (joint)" in markdown
     assert "transfer_lemma-pairs_ucdcr_subtopic.png" in markdown
     # a rebuilt dataset (other content) no longer matches the stored runs
-    write_toy_dataset(tmp_path / "data" / "a", splits=("train", "test"))
+    write_bench_dataset(tmp_path / "data" / "a", splits=("train", "test"))
     changed = Report(tmp_path / "after", list(folders))
     _benchmark_section(changed, folders, tmp_path / "after", cache)
     [section] = changed.sections
