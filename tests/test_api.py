@@ -1,9 +1,8 @@
-"""The public API: every name of ``ucdcr.__all__``; build on a tiny ECB+ raw folder (tests/pipeline/ecb_fixture.py);
-load, list_datasets, the tables and evaluate on a tiny built dataset (tests/report/tiny_dataset.py); py.typed."""
+"""The public API: every name of ``ucdcr.__all__``; build on a tiny ECB+ raw folder (tests/fixtures/raw/ecbplus.py);
+load, list_datasets, the tables and evaluate on a tiny built dataset (tests/fixtures/tiny_dataset.py); py.typed."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
 import os
@@ -18,7 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from tests.conftest import require_module
-from tests.pipeline.ecb_fixture import write_ecb_raw
+from tests.fixtures import tiny_dataset as tiny
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 from typer.testing import CliRunner
 
 import ucdcr
@@ -30,10 +30,6 @@ from ucdcr.report.tables import render
 from ucdcr.schema import DOCUMENT_SCHEMA, LIST_FIELDS, MENTION_SCHEMA
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-_spec = importlib.util.spec_from_file_location("tiny_dataset", Path(__file__).parent / "report" / "tiny_dataset.py")
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 
 
 @pytest.fixture()
@@ -112,8 +108,6 @@ def test_errors_name_the_problem(data_dir: Path) -> None:
 
 def test_parquet_loads_unchanged_with_hugging_face_datasets(data_dir: Path) -> None:
     hf = require_module("datasets", "hf")
-    if not hasattr(hf, "Dataset"):  # tests/ is on sys.path, so tests/datasets/ can shadow the package
-        pytest.skip("the Hugging Face datasets package is not installed")
     dataset = hf.Dataset.from_parquet(str(data_dir / "np4e" / "all_mentions.parquet"))
     assert dataset.num_rows == 13
     assert dataset[0]["tokens_text"] == ["Obama"]
@@ -291,10 +285,10 @@ def test_py_typed_is_in_the_wheel(tmp_path: Path) -> None:
 
 
 def test_build_one_dataset_and_several(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path / "raw")
+    raw = write_ecbplus_raw(tmp_path / "raw")
     report = ucdcr.build("ecbplus", raw_dir=raw, data_dir=tmp_path / "data")
     assert isinstance(report, BuildReport) and report.dataset == "ecbplus"
-    # ecb_fixture: 13 mentions in validated sentences; with all_sentences one more (sentence 1 of 1_1ecb)
+    # fixtures/raw/ecbplus.py: 13 mentions in validated sentences; with all_sentences one more (sentence 1 of 1_1ecb)
     assert report.counts["mentions_written"] == 13
     assert list_datasets(tmp_path / "data", built_only=True) == ["ecbplus"]
     assert load("ecbplus", data_dir=tmp_path / "data").num_rows == 13
@@ -303,7 +297,7 @@ def test_build_one_dataset_and_several(tmp_path: Path) -> None:
 
 
 def test_build_reads_the_dirs_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("UCDCR_RAW_DIR", str(write_ecb_raw(tmp_path / "raw")))
+    monkeypatch.setenv("UCDCR_RAW_DIR", str(write_ecbplus_raw(tmp_path / "raw")))
     monkeypatch.setenv("UCDCR_DATA_DIR", str(tmp_path / "data"))
     assert ucdcr.build(["ecbplus"])[0].output_dir == str(tmp_path / "data" / "ecbplus")
 

@@ -1,6 +1,6 @@
 """`ucdcr build`: reader options (--texts, --outlets, --option) and `build all` on a tmp raw dir.
 
-The raw dir holds only the tiny NewsWCL50r fixture of tests/datasets/test_newswcl50r.py; every other dataset has no
+The raw dir holds only the tiny NewsWCL50r fixture of tests/fixtures/raw/newswcl50r.py; every other dataset has no
 raw folder there, so `build all` must report it with its manual steps and still exit 0.
 """
 
@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.datasets.test_cerec import write_zip
-from tests.datasets.test_newswcl50r import make_raw
-from tests.formats.test_cerec_conll import THREAD
+from tests.fixtures.raw.cerec import THREAD, write_zip
+from tests.fixtures.raw.newswcl50r import write_newswcl50r_raw
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
@@ -30,14 +29,14 @@ def run(*args: str) -> Any:
 
 def test_texts_reaches_the_newswcl50r_reader(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
-    make_raw(raw, with_texts=False)
-    texts = make_raw(tmp_path / "elsewhere") / "NewsWCL50r" / "json_text"
+    write_newswcl50r_raw(raw, with_texts=False)
+    texts = write_newswcl50r_raw(tmp_path / "elsewhere") / "NewsWCL50r" / "json_text"
     data = tmp_path / "data"
     without = run("newswcl50r", "--raw-dir", str(raw), "--data-dir", str(data))
     assert without.exit_code == 2 and "article texts are not available" in without.output
     result = run("newswcl50r", "--raw-dir", str(raw), "--data-dir", str(data), "--texts", str(texts))
     assert result.exit_code == 0, result.output
-    # the fixture has 3 articles with text (0_L, 0_R, 4_M; tests/datasets/test_newswcl50r.py::make_raw)
+    # the fixture has 3 articles with text (0_L, 0_R, 4_M; tests/fixtures/raw/newswcl50r.py)
     assert "newswcl50r: 3 documents" in result.output
     assert (data / "newswcl50r" / BUILD_REPORT).exists()
 
@@ -83,7 +82,7 @@ def test_texts_must_be_a_folder(tmp_path: Path) -> None:
 
 def test_build_all_builds_what_is_there_and_reports_the_rest(tmp_path: Path) -> None:
     raw, data = tmp_path / "raw", tmp_path / "data"
-    make_raw(raw)
+    write_newswcl50r_raw(raw)
     result = run("all", "--raw-dir", str(raw), "--data-dir", str(data))
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in data.iterdir()) == ["newswcl50r"]
@@ -101,7 +100,7 @@ def test_build_all_builds_what_is_there_and_reports_the_rest(tmp_path: Path) -> 
 
 def test_build_all_fails_when_a_present_dataset_fails(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
-    folder = make_raw(raw)
+    folder = write_newswcl50r_raw(raw)
     (folder / "ucdcr-meta" / "train_val_test_split.json").write_text("{not json")
     result = run("all", "--raw-dir", str(raw), "--data-dir", str(tmp_path / "data"))
     assert result.exit_code == 2

@@ -6,7 +6,6 @@ CLI (in process and as a subprocess): one line, exit code 2, no traceback, no "b
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -17,7 +16,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from tests.export.test_export_targets import tree_hash
-from tests.pipeline.ecb_fixture import write_ecb_raw
+from tests.fixtures import tiny_dataset as tiny
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 from typer.testing import CliRunner
 
 import ucdcr
@@ -25,10 +25,6 @@ from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
 from ucdcr.io.writer import ParquetStream
 from ucdcr.schema import MENTION_SCHEMA
-
-_spec = importlib.util.spec_from_file_location("tiny_dataset", Path(__file__).parent / "report" / "tiny_dataset.py")
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux file names and limits")
@@ -185,7 +181,7 @@ main()
 
 
 def test_a_full_disk_during_a_build_says_so_and_where(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path / "raw")
+    raw = write_ecbplus_raw(tmp_path / "raw")
     data = tmp_path / "data"
     environment = {**os.environ, "PYTHONPATH": SRC}
     environment.pop("UCDCR_DEBUG", None)

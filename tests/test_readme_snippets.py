@@ -2,7 +2,7 @@
 
 Every ```python block of README.md is executed, in order, in one namespace, from the repository root (the
 snippets name ``examples/...``), with the raw dir and the data dir of the environment (``UCDCR_RAW_DIR``,
-``UCDCR_DATA_DIR``) pointing at a tiny ECB+ raw folder (tests/pipeline/ecb_fixture.py) and an empty data dir in
+``UCDCR_DATA_DIR``) pointing at a tiny ECB+ raw folder (tests/fixtures/raw/ecbplus.py) and an empty data dir in
 tmp, so a snippet that builds ``ecbplus`` builds that fixture and the snippets after it load what it built.
 """
 
@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.pipeline.ecb_fixture import write_ecb_raw
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r"^```python\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -28,7 +28,7 @@ def test_the_readme_has_the_python_api_snippet() -> None:
 
 
 def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    raw = write_ecb_raw(tmp_path / "raw")
+    raw = write_ecbplus_raw(tmp_path / "raw")
     data = tmp_path / "data"
     monkeypatch.setenv("UCDCR_RAW_DIR", str(raw))
     monkeypatch.setenv("UCDCR_DATA_DIR", str(data))
@@ -39,8 +39,8 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
         exec(compile(block, f"README.md python block {number}", "exec"), namespace)
     # what the API snippet left behind: the fixture built, loaded and scored
     report, mentions, scores = namespace["report"], namespace["mentions"], namespace["scores"]
-    assert report.counts["mentions_written"] == 13  # type: ignore[attr-defined]  # ecb_fixture: 13 validated
-    assert mentions.num_rows == 2  # type: ignore[attr-defined]  # ecb_fixture: topic 36 (test) has 2 mentions
+    assert report.counts["mentions_written"] == 13  # type: ignore[attr-defined]  # fixtures/raw/ecbplus.py: 13 validated
+    assert mentions.num_rows == 2  # type: ignore[attr-defined]  # fixtures/raw/ecbplus.py: topic 36 (test) has 2 mentions
     assert namespace["table5"].title.startswith("Table 5")  # type: ignore[attr-defined]
     assert (data / "ecbplus" / "all_mentions.parquet").is_file()
     assert 0 < scores.conll_f1 < 1  # type: ignore[attr-defined]  # examples/response.conll differs from the key

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _toy_data import write_dataset
+from tests.fixtures.unified import write_json_dataset
 
 
 @pytest.fixture
 def make_dataset(tmp_path: Path):
     def _make(files: dict[tuple[str, str], list[dict[str, Any]]], name: str = "toy") -> Path:
-        return write_dataset(tmp_path / name, files)
+        return write_json_dataset(tmp_path / name, files)
 
     return _make

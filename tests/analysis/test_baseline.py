@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _toy_data import mention, write_dataset
+from tests.fixtures.unified import mention, write_json_dataset
 
 from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.protocol import (
@@ -28,7 +28,7 @@ def _worked_example(tmp_path: Path) -> Path:
         mention("B", ["attack"], mention_id="m4"),
         mention("B", ["strike"], mention_id="m5"),
     ]
-    return write_dataset(tmp_path / "toy", {("test", "event"): records})
+    return write_json_dataset(tmp_path / "toy", {("test", "event"): records})
 
 
 def test_worked_example_scores(tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def _keep_rule_dataset(tmp_path: Path) -> Path:
         mention("Q", ["city"], subtopic="1a", mention_id="q1"),
         mention("Q", ["town"], subtopic="1a", mention_id="q2"),
     ]
-    return write_dataset(tmp_path / "keep", {("test", "event"): events, ("test", "entity"): entities})
+    return write_json_dataset(tmp_path / "keep", {("test", "event"): events, ("test", "entity"): entities})
 
 
 def test_chain_keep_rule_and_settings(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ docs/analysis.md#mtld-ucdcr-variant (MTLD)."""
 from __future__ import annotations
 
 import pytest
-from _toy_data import mention
+from tests.fixtures.unified import mention
 
 from ucdcr.analysis.diversity import (
     chain_diversity,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
-from _toy_data import mention, write_dataset
+from tests.fixtures import tiny_dataset as tiny
+from tests.fixtures.unified import mention, write_json_dataset
 from typer.testing import CliRunner
 
 from ucdcr.analysis.baseline import run_baseline
@@ -17,11 +17,6 @@ from ucdcr.cli.app import app
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.load import load_mentions
 
-_spec = importlib.util.spec_from_file_location(
-    "tiny_dataset", Path(__file__).resolve().parents[1] / "report" / "tiny_dataset.py"
-)
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 runner = CliRunner()
 
 
@@ -36,7 +31,7 @@ def folder(tmp_path: Path) -> Path:
         mention("S", ["walk"], mention_id="s1", singleton=True),
     ]
     val = [mention("V", ["raid"], mention_id="v1", split="val"), mention("V", ["raid"], mention_id="v2", split="val")]
-    return write_dataset(tmp_path / "data" / "toy", {("test", "event"): events, ("val", "event"): val})
+    return write_json_dataset(tmp_path / "data" / "toy", {("test", "event"): events, ("val", "event"): val})
 
 
 def _table(folder: Path, split: str = "test"):
@@ -181,7 +176,7 @@ def test_split_val_evaluates_the_val_mentions(folder: Path, tmp_path: Path) -> N
 
 def test_predictions_for_datasets_outside_the_selection_are_ignored_with_a_note(folder: Path, tmp_path: Path) -> None:
     other = [mention("Z", ["x"], mention_id="z1"), mention("Z", ["x"], mention_id="z2")]
-    write_dataset(folder.parent / "other", {("test", "entity"): other})
+    write_json_dataset(folder.parent / "other", {("test", "entity"): other})
     labels = {f"m{i}": "A" if i < 4 else "B" for i in range(1, 6)} | {"z1": "q", "z2": "q"}
     predictions = _write(tmp_path, "p.json", json.dumps(labels))
     result = runner.invoke(

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _toy_data import mention, write_dataset
+from tests.fixtures.unified import mention, write_json_dataset
 from typer.testing import CliRunner
 
 import ucdcr
@@ -26,8 +26,8 @@ def data(tmp_path: Path) -> Path:
     events = [mention("A", ["attack"], mention_id=f"m{i}") for i in range(1, 4)]
     events += [mention("B", ["strike"], mention_id=f"m{i}") for i in (4, 5)]
     val = [mention("V", ["raid"], mention_id="v1", split="val"), mention("V", ["raid"], mention_id="v2", split="val")]
-    write_dataset(tmp_path / "data" / "toy", {("test", "event"): events, ("val", "event"): val})
-    write_dataset(tmp_path / "data" / "other", {("test", "entity"): [mention("Z", ["x"], mention_id="z1")] * 2})
+    write_json_dataset(tmp_path / "data" / "toy", {("test", "event"): events, ("val", "event"): val})
+    write_json_dataset(tmp_path / "data" / "other", {("test", "entity"): [mention("Z", ["x"], mention_id="z1")] * 2})
     return tmp_path / "data"
 
 

@@ -87,7 +87,7 @@ def test_diversity_command_prints_the_histograms_in_the_csv_layout(make_dataset)
     import csv
     import io
 
-    from _toy_data import mention
+    from tests.fixtures.unified import mention
     from typer.testing import CliRunner
 
     from ucdcr.cli.app import app
@@ -104,13 +104,11 @@ def test_diversity_command_prints_the_histograms_in_the_csv_layout(make_dataset)
     )
     result = CliRunner().invoke(app, ["diversity", "--data-dir", str(folder.parent), "--histograms", "--format", "csv"])
     assert result.exit_code == 0, result.output
-    blocks = [block for block in result.output.split("\n\n") if "per MTLD bin" in block or "per PD bin" in block]
-    assert [block.splitlines()[0] for block in blocks] == [
-        "# Chains per MTLD bin (paper Figure 5)",
-        "# Chains per PD bin (paper Figure 6)",
-    ]
-    mtld = list(csv.reader(io.StringIO("\n".join(blocks[0].splitlines()[1:]))))
-    # the authors' header (empty bin column, then the datasets) and 31 bins; A has MTLD 2 and B 3 (hand computation
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))  # several tables: one CSV, the title in column "table"
+    titles = list(dict.fromkeys(row["table"] for row in rows))
+    assert titles[1:] == ["Chains per MTLD bin (paper Figure 5)", "Chains per PD bin (paper Figure 6)"]
+    mtld = [[row[""], row["gvc"]] for row in rows if row["table"] == titles[1]]
+    # the authors' columns (empty bin column, then the datasets) and 31 bins; A has MTLD 2 and B 3 (hand computation
     # in test_chain_histograms_count_each_chain_of_the_whole_dataset_once)
-    assert mtld[0] == ["", "gvc"] and len(mtld) == 32
-    assert mtld[1] == ["[0.0..3.0)", "1"] and mtld[2] == ["[3.0..6.0)", "1"] and mtld[-1] == ["[90.0..", "0"]
+    assert len(mtld) == 31
+    assert mtld[0] == ["[0.0..3.0)", "1"] and mtld[1] == ["[3.0..6.0)", "1"] and mtld[-1] == ["[90.0..", "0"]

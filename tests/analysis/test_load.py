@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from _toy_data import mention, write_dataset
+from tests.fixtures.unified import mention, write_json_dataset
 
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.load import (
@@ -35,7 +35,7 @@ def _records():
 
 
 def test_json_folder_in_authors_load_order(tmp_path: Path) -> None:
-    table = load_mentions(write_dataset(tmp_path / "toy", _records()))
+    table = load_mentions(write_json_dataset(tmp_path / "toy", _records()))
     # event files of train, val, test, then entity files of train, val, test
     # (docs/unified-format.md#reading-released-folders)
     assert table["mention_id"].to_pylist() == ["e-train", "e-test-1", "e-test-2", "n-train", "n-test"]
@@ -45,7 +45,7 @@ def test_json_folder_in_authors_load_order(tmp_path: Path) -> None:
 
 
 def test_only_some_splits(tmp_path: Path) -> None:
-    table = load_mentions(write_dataset(tmp_path / "toy", _records()), splits=("test",), columns=["mention_id"])
+    table = load_mentions(write_json_dataset(tmp_path / "toy", _records()), splits=("test",), columns=["mention_id"])
     assert table["mention_id"].to_pylist() == ["e-test-1", "e-test-2", "n-test"]
     assert table.column_names == ["mention_id", "split", KIND_COLUMN]
 
@@ -94,7 +94,7 @@ def test_bad_repr_list_names_file_row_and_field(tmp_path: Path) -> None:
 
 
 def test_missing_files_and_bad_json_are_errors(tmp_path: Path) -> None:
-    folder = write_dataset(tmp_path / "toy", _records())
+    folder = write_json_dataset(tmp_path / "toy", _records())
     (folder / "val" / "event_mentions.json").unlink()
     with pytest.raises(FormatError, match="missing mention files"):
         load_mentions(folder)
@@ -104,8 +104,8 @@ def test_missing_files_and_bad_json_are_errors(tmp_path: Path) -> None:
 
 
 def test_discovery_and_names(tmp_path: Path) -> None:
-    write_dataset(tmp_path / "ecbplus", _records())
-    write_dataset(tmp_path / "NP4E", {})
+    write_json_dataset(tmp_path / "ecbplus", _records())
+    write_json_dataset(tmp_path / "NP4E", {})
     (tmp_path / "notes").mkdir()
     assert list(discover_datasets(tmp_path)) == ["NP4E", "ecbplus"]
     assert list(discover_datasets(tmp_path, ["np4e"])) == ["NP4E"]  # our id finds the authors' folder name
@@ -116,7 +116,7 @@ def test_discovery_and_names(tmp_path: Path) -> None:
 
 
 def test_columns_and_documents(tmp_path: Path) -> None:
-    folder = write_dataset(tmp_path / "toy", _records())
+    folder = write_json_dataset(tmp_path / "toy", _records())
     assert load_columns(folder, ["coref_chain"])["coref_chain"].to_pylist() == [
         "ACT1",
         "ACT2",
@@ -145,7 +145,7 @@ def test_ecb_file_rule_only_for_the_authors_parquet(tmp_path: Path) -> None:
 def test_wrong_field_type_names_the_field(tmp_path: Path) -> None:
     record = mention("A", ["a"])
     record["sent_id"] = "first"
-    folder = write_dataset(tmp_path / "toy", {("test", "event"): [record]})
+    folder = write_json_dataset(tmp_path / "toy", {("test", "event"): [record]})
     with pytest.raises(
         FormatError, match=r"event_mentions.json: record 0 \(mention_id 'A_d1_a'\): field 'sent_id' must be an integer"
     ):
@@ -154,15 +154,15 @@ def test_wrong_field_type_names_the_field(tmp_path: Path) -> None:
 
 def test_hidden_folders_are_never_datasets(tmp_path: Path) -> None:
     # a build stages its output in ".<dataset>.building-*" and retires the old one to ".<dataset>.old-*"
-    write_dataset(tmp_path / "ecbplus", _records())
-    write_dataset(tmp_path / ".ecbplus.building-x1", _records())
-    write_dataset(tmp_path / ".ecbplus.old-42", _records())
+    write_json_dataset(tmp_path / "ecbplus", _records())
+    write_json_dataset(tmp_path / ".ecbplus.building-x1", _records())
+    write_json_dataset(tmp_path / ".ecbplus.old-42", _records())
     assert list(discover_datasets(tmp_path)) == ["ecbplus"]
     assert list(discover_datasets(tmp_path, ["ecbplus"])) == ["ecbplus"]
     with pytest.raises(UcdcrError, match=r"no dataset '.ecbplus.old-42' in .*; found: ecbplus$"):
         discover_datasets(tmp_path, [".ecbplus.old-42"])
     only_hidden = tmp_path / "only_hidden"
-    write_dataset(only_hidden / ".np4e.building-x", {})
+    write_json_dataset(only_hidden / ".np4e.building-x", {})
     with pytest.raises(UcdcrError, match="no dataset folders"):
         discover_datasets(only_hidden)
 
@@ -181,7 +181,7 @@ def test_a_data_dir_that_is_a_file_or_missing_says_so(tmp_path: Path) -> None:
 def _one_record_folder(tmp_path: Path, **changes: object) -> Path:
     record = mention("A", ["a", "b"], mention_id="m1")
     record.update(changes)
-    return write_dataset(tmp_path / "toy", {("test", "event"): [record]})
+    return write_json_dataset(tmp_path / "toy", {("test", "event"): [record]})
 
 
 @pytest.mark.parametrize(
@@ -305,7 +305,7 @@ def test_bad_parquet_files_name_the_file_and_row(tmp_path: Path) -> None:
 
 
 def test_bad_document_tables_name_the_file(tmp_path: Path) -> None:
-    folder = write_dataset(tmp_path / "toy", _records())
+    folder = write_json_dataset(tmp_path / "toy", _records())
     path = folder / "all_documents.parquet"
     path.write_bytes(b"PAR1")
     with pytest.raises(FormatError, match=r"all_documents.parquet: not a readable Parquet file"):

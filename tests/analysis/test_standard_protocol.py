@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _toy_data import mention, write_dataset
+from tests.fixtures.unified import mention, write_json_dataset
 
 from ucdcr.analysis.protocol import (
     EVAL_FIELDS,
@@ -29,7 +29,7 @@ def _table(tmp_path: Path):
         mention("A", ["strike"], mention_id="b", doc="d2"),
         mention("C", ["bombing"], mention_id="c", topic="2", subtopic="2a", doc="d3", singleton=True),
     ]
-    return load_mentions(write_dataset(tmp_path / "toy", {("test", "event"): records}), ("test",), EVAL_FIELDS)
+    return load_mentions(write_json_dataset(tmp_path / "toy", {("test", "event"): records}), ("test",), EVAL_FIELDS)
 
 
 def test_every_mention_is_scored_as_one_meta_document(tmp_path: Path) -> None:

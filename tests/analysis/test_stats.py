@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from _toy_data import mention, write_dataset
+from tests.fixtures.unified import mention, write_json_dataset
 
 from ucdcr.analysis.stats import (
     STATS_FIELDS,
@@ -72,7 +72,7 @@ def toy(tmp_path: Path) -> Path:
             mention("Y", ["town"], topic="2", subtopic="2a", doc="d3", context_len=10, ner="GPE", full_type="LOC_GEO"),
         ],
     }
-    folder = write_dataset(tmp_path / "toy", files)
+    folder = write_json_dataset(tmp_path / "toy", files)
     keys = ["1/1a/d1"] * 3 + ["1/1b/d2"] * 2 + ["2/2a/d3"] * 4 + ["2/2b/d4"] * 3
     splits = ["train"] * 5 + ["test"] * 7
     pq.write_table(pa.table({"topic/subtopic_name/doc": keys, "split": splits}), folder / "all_documents.parquet")

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from _toy_data import mention, write_dataset
 from rich.console import Console
+from tests.fixtures.unified import mention, write_json_dataset
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
@@ -53,6 +53,41 @@ def test_text_formats() -> None:
         table.add({"Other": 1})
 
 
+def test_csv_of_several_tables_is_one_csv_with_a_table_column() -> None:
+    other = ResultTable("U", ["Dataset", "Other"])
+    other.add({"Dataset": "NP4E", "Other": 1.5})
+    assert render([_table()], "csv") == to_csv(_table())  # one table: its header and rows, nothing else
+    assert list(csv.reader(io.StringIO(render([_table(), other], "csv")))) == [
+        ["table", "Dataset", "Value", "Count", "Other"],
+        ["T: a_b", "ECB+", "2.23", "3", ""],
+        ["T: a_b", "x|y", "", "0", ""],
+        ["U", "NP4E", "", "", "1.50"],
+    ]
+
+
+def test_pandas_reads_the_csv_of_the_stats_command(data_dir: Path) -> None:
+    pd = pytest.importorskip("pandas")  # a dependency of ucdcr; skipped only where it is somehow absent
+    one = CliRunner().invoke(app, ["stats", "--data-dir", str(data_dir), "--tables", "2", "--format", "csv"])
+    assert one.exit_code == 0, one.output
+    table2 = pd.read_csv(io.StringIO(one.stdout))
+    assert list(table2.columns[:3]) == ["Dataset", "Topics", "Subtopics"] and table2["Dataset"].tolist() == ["toy"]
+    assert table2.loc[0, "Mentions"] == 4
+    assert one.stderr.startswith("# Table 2: general statistics\n")  # the title (and notes) on stderr
+    every = CliRunner().invoke(app, ["stats", "--data-dir", str(data_dir), "--format", "csv"])
+    tables = pd.read_csv(io.StringIO(every.stdout))
+    assert tables.columns[:2].tolist() == ["table", "Dataset"]
+    assert tables["table"].unique().tolist()[:3] == [
+        "Table 2: general statistics",
+        "Table 3: cross-subtopic chains, entities and events",
+        "Table 4: splits (mentions / chains)",
+    ]
+    table2_again = tables[tables["table"] == "Table 2: general statistics"].dropna(axis=1, how="all")
+    # the same values (the long CSV's columns are floats where other tables leave them empty)
+    pd.testing.assert_frame_equal(
+        table2_again.loc[:, "Dataset":].reset_index(drop=True), table2.dropna(axis=1, how="all"), check_dtype=False
+    )
+
+
 def test_rich_table() -> None:
     console = Console(file=io.StringIO(), width=120)
     console.print(to_rich(_table()))
@@ -63,7 +98,7 @@ def test_rich_table() -> None:
 def data_dir(tmp_path: Path) -> Path:
     events = [mention("A", ["attack"], mention_id="m1"), mention("A", ["strike"], mention_id="m2", doc="d2")]
     entities = [mention("B", ["city"], mention_id="m3"), mention("B", ["city"], mention_id="m4", doc="d2")]
-    write_dataset(tmp_path / "toy", {("test", "event"): events, ("test", "entity"): entities})
+    write_json_dataset(tmp_path / "toy", {("test", "event"): events, ("test", "entity"): entities})
     return tmp_path
 
 
@@ -187,8 +222,9 @@ def test_stats_output_prints_where_it_wrote(data_dir: Path, tmp_path: Path, monk
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["stats", "--data-dir", str(data_dir), "-f", "csv", "-o", "stats.csv"])
     assert result.exit_code == 0, result.output
-    assert result.output == f"wrote {tmp_path / 'stats.csv'}\n"
-    assert (tmp_path / "stats.csv").read_text(encoding="utf-8").startswith("# Table 2: general statistics\n")
+    assert result.stdout == f"wrote {tmp_path / 'stats.csv'}\n"
+    assert (tmp_path / "stats.csv").read_text(encoding="utf-8").startswith("table,Dataset,")
+    assert result.stderr.startswith("# Table 2: general statistics\n")  # the titles and notes a CSV has no place for
 
 
 @pytest.mark.parametrize("fmt", ["md", "csv", "json", "latex", None])
@@ -214,7 +250,7 @@ def test_datasets_in_every_format(tmp_path: Path, fmt: str | None) -> None:
         assert (ecbplus["status"], ecbplus["built"]) == ("missing", "no")
         assert "ECB+_LREC2014/ECBplus_coreference_sentences.csv" in ecbplus["missing"].split("\n")
     elif fmt == "csv":
-        rows = list(csv.reader(io.StringIO(result.output.split("\n", 1)[1])))
+        rows = list(csv.reader(io.StringIO(result.stdout)))
         assert len(rows) == 1 + len(DATASET_IDS) and rows[0][0] == "id"
     else:  # md, latex, and md when piped (CliRunner's output is not a terminal)
         assert all(

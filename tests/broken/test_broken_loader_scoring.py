@@ -1,6 +1,6 @@
 """Broken and edge-case inputs of the loader, the scorer and the evaluation: one clear error, never a traceback.
 
-Each case writes its broken input into a tmp dir (starting from a valid tiny dataset, tests/report/tiny_dataset.py,
+Each case writes its broken input into a tmp dir (starting from a valid tiny dataset, tests/fixtures/tiny_dataset.py,
 or the README's example CoNLL files) and expects exactly one error naming the broken file:
 
 - Python API (``ucdcr.load``, ``ucdcr.scoring.api.score_files``, ``read_predictions`` + ``evaluation_results``):
@@ -19,7 +19,6 @@ non-scalar clusters, unrecognised files, CoNLL responses without our columns, in
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -33,6 +32,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.fixtures import tiny_dataset as tiny
 from typer.testing import CliRunner, Result
 
 import ucdcr
@@ -45,9 +45,6 @@ from ucdcr.scoring.api import score_files
 
 TESTS = Path(__file__).resolve().parents[1]
 EXAMPLES = TESTS.parent / "examples"
-_spec = importlib.util.spec_from_file_location("tiny_dataset_for_broken", TESTS / "report" / "tiny_dataset.py")
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 runner = CliRunner()
 
 

@@ -1,5 +1,5 @@
 """Broken-input corpus for every reader: each case writes a valid tiny raw folder (the fixture writers of
-tests/datasets and tests/pipeline), breaks one input the way files break in practice, runs the reader through the
+tests/fixtures/raw), breaks one input the way files break in practice, runs the reader through the
 registry and expects ONE UcdcrError whose message names the file and the problem -- never a traceback from the
 standard library, an encoding, zipfile / zlib, lxml, json, csv or pyarrow.
 
@@ -32,20 +32,18 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from tests.datasets.test_cd2cr import write_corpus as write_cd2cr
-from tests.datasets.test_cerec import write_zip
-from tests.datasets.test_ecbplus_metam import write_raw as write_metam
-from tests.datasets.test_fcct import make_raw as write_fcct
-from tests.datasets.test_gvc import write_raw as write_gvc
-from tests.datasets.test_hypercoref import make_raw as write_hypercoref
-from tests.datasets.test_meantime import ROOT as MEANTIME_ROOT
-from tests.datasets.test_meantime import write_raw as write_meantime
-from tests.datasets.test_newswcl50r import make_raw as write_newswcl50r
-from tests.datasets.test_nident import write_raw as write_nident
-from tests.datasets.test_np4e import write_np4e
-from tests.datasets.test_wec_eng import write_raw as write_wec
-from tests.formats.test_cerec_conll import THREAD
-from tests.pipeline.ecb_fixture import write_ecb_raw
+from tests.fixtures.raw.cd2cr import write_cd2cr_raw_folder
+from tests.fixtures.raw.cerec import THREAD, write_zip
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
+from tests.fixtures.raw.ecbplus_metam import write_ecbplus_metam_raw
+from tests.fixtures.raw.fcct import write_fcct_raw
+from tests.fixtures.raw.gvc import write_gvc_raw
+from tests.fixtures.raw.hypercoref import write_hypercoref_raw
+from tests.fixtures.raw.meantime import MEANTIME_ROOT, write_meantime_raw_folder
+from tests.fixtures.raw.newswcl50r import write_newswcl50r_raw
+from tests.fixtures.raw.nident import write_nident_raw
+from tests.fixtures.raw.np4e import write_np4e_raw_folder
+from tests.fixtures.raw.wec_eng import write_wec_eng_raw
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
@@ -68,7 +66,7 @@ def write_cerec(raw: Path) -> None:
 
 def write_ecb_zip(raw: Path) -> None:
     """ECB+ as the original download: ECB+.zip (root ECB+/) instead of the extracted tree."""
-    write_ecb_raw(raw)
+    write_ecbplus_raw(raw)
     corpus = raw / "ECBplus/ECB+_LREC2014"
     with zipfile.ZipFile(corpus / "ECB+.zip", "w") as archive:
         for path in sorted((corpus / "ECB+").rglob("*.xml")):
@@ -77,19 +75,19 @@ def write_ecb_zip(raw: Path) -> None:
 
 
 WRITERS: dict[str, Callable[[Path], Any]] = {
-    "ecbplus": write_ecb_raw,
+    "ecbplus": write_ecbplus_raw,
     "ecbplus_zip": write_ecb_zip,
-    "meantime": lambda raw: write_meantime(raw / "MEANTIME"),
-    "np4e": lambda raw: write_np4e(raw / "NP4E"),
-    "nident": write_nident,
-    "cd2cr": lambda raw: write_cd2cr(raw / "CD2CR"),
+    "meantime": lambda raw: write_meantime_raw_folder(raw / "MEANTIME"),
+    "np4e": lambda raw: write_np4e_raw_folder(raw / "NP4E"),
+    "nident": write_nident_raw,
+    "cd2cr": lambda raw: write_cd2cr_raw_folder(raw / "CD2CR"),
     "cerec": write_cerec,
-    "gvc": write_gvc,
-    "wec_eng": write_wec,
-    "ecbplus_metam": write_metam,
-    "newswcl50r": write_newswcl50r,
-    "fcct": write_fcct,
-    "hypercoref": write_hypercoref,
+    "gvc": write_gvc_raw,
+    "wec_eng": write_wec_eng_raw,
+    "ecbplus_metam": write_ecbplus_metam_raw,
+    "newswcl50r": write_newswcl50r_raw,
+    "fcct": write_fcct_raw,
+    "hypercoref": write_hypercoref_raw,
 }
 
 # files of the fixtures, relative to the raw dir
@@ -1195,14 +1193,14 @@ def test_partial_option_reads_the_rest_and_notes_what_is_missing(case: Case, tmp
 def test_partial_keeps_numbering_and_splits(tmp_path: Path) -> None:
     """NP4E without its event folder 'bukavu' (0): peru stays subtopic 3 in test, nothing is renumbered."""
     raw = tmp_path / "raw"
-    write_np4e(raw / "NP4E")
+    write_np4e_raw_folder(raw / "NP4E")
     shutil.rmtree(raw / "NP4E/mmax2/bukavu")
     corpus = read("np4e", raw, partial="true")
     assert Counter((d.subtopic_id, d.split) for d in corpus.documents) == {("3_peru", "test"): 2}
 
 
 def test_partial_option_value_must_be_a_boolean(tmp_path: Path) -> None:
-    write_np4e(tmp_path / "raw" / "NP4E")
+    write_np4e_raw_folder(tmp_path / "raw" / "NP4E")
     with pytest.raises(UcdcrError, match=r"reader option partial='maybe': expected true or false"):
         read("np4e", tmp_path / "raw", partial="maybe")
 
@@ -1241,7 +1239,7 @@ def test_cli_build_prints_one_error_line_and_exits_2(case: Case, tmp_path: Path)
 
 def test_cli_partial_option_builds_and_reports_what_is_missing(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
-    write_np4e(raw / "NP4E")
+    write_np4e_raw_folder(raw / "NP4E")
     (raw / NP4E_SPLIT).write_text(json.dumps({"train": ["0", "1"], "val": [], "test": ["3"]}), encoding="utf-8")
     args = ["build", "np4e", "--raw-dir", str(raw), "--data-dir", str(tmp_path / "data"), "--quiet", "--jobs", "1"]
     refused = CliRunner().invoke(app, args)

@@ -1,23 +1,17 @@
-"""CoNLL-2012 export (ucdcr.export.conll) on the tiny dataset of tests/report/tiny_dataset.py."""
+"""CoNLL-2012 export (ucdcr.export.conll) on the tiny dataset of tests/fixtures/tiny_dataset.py."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from tests.fixtures import tiny_dataset as tiny
 
 from ucdcr.errors import FormatError
 from ucdcr.export.conll import export_conll, group_name
 from ucdcr.schema import DOCUMENT_SCHEMA, MENTION_SCHEMA
-
-_spec = importlib.util.spec_from_file_location(
-    "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
-)
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 
 
 def _tables(split: str, extra: list[dict] | None = None) -> tuple[pa.Table, pa.Table]:
@@ -142,7 +136,7 @@ def test_export_dataset_writes_each_split_with_documents(tmp_path: Path) -> None
 
     folder = tiny.write_tiny_dataset(tmp_path / "Tiny")
     export = export_dataset(folder, tmp_path / "out", level="subtopic", mentions="event")
-    # the tiny dataset has train and test documents, none in val (tests/report/tiny_dataset.py)
+    # the tiny dataset has train and test documents, none in val (tests/fixtures/tiny_dataset.py)
     assert export.dataset == "tiny" and list(export.splits) == ["train", "val", "test"]
     assert export.splits["val"] is None
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [

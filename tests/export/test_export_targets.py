@@ -9,7 +9,6 @@ inside the raw dir is refused with one clear line and exit code 2, and the tree 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import require_module
+from tests.fixtures import tiny_dataset as tiny
 from typer.testing import CliRunner
 
 from ucdcr.errors import UcdcrError
@@ -32,12 +32,6 @@ from ucdcr.export.corefud import export_corefud  # noqa: E402
 from ucdcr.export.huggingface import export_hf  # noqa: E402
 from ucdcr.export.spacy_docs import export_spacy  # noqa: E402
 from ucdcr.export.target import MARKER  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location(
-    "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
-)
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 FORMATS = ("hf", "spacy", "corefud", "conll")

@@ -1,9 +1,8 @@
-"""Hugging Face export (ucdcr.export.huggingface) on the tiny dataset of tests/report/tiny_dataset.py, read back with
+"""Hugging Face export (ucdcr.export.huggingface) on the tiny dataset of tests/fixtures/tiny_dataset.py, read back with
 ``datasets.load_dataset`` and the card parsed by ``huggingface_hub`` (offline)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import require_module
+from tests.fixtures import tiny_dataset as tiny
 
 datasets = require_module("datasets", "hf")
 
@@ -20,12 +20,6 @@ from huggingface_hub import DatasetCard  # noqa: E402
 from ucdcr.errors import UcdcrError  # noqa: E402
 from ucdcr.export.huggingface import export_hf, hf_licence, load_hf  # noqa: E402
 from ucdcr.registry import get  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location(
-    "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
-)
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -1,9 +1,8 @@
 """spaCy DocBin (ucdcr.export.spacy_docs) and CorefUD CoNLL-U (ucdcr.export.corefud) exports of the tiny dataset of
-tests/report/tiny_dataset.py, read back with spaCy and with udapi."""
+tests/fixtures/tiny_dataset.py, read back with spaCy and with udapi."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -14,16 +13,11 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 from tests.conftest import require_module
+from tests.fixtures import tiny_dataset as tiny
 
 from ucdcr.errors import UcdcrError
 from ucdcr.export.corefud import export_corefud
 from ucdcr.export.spacy_docs import export_spacy, mentions_from_docs, to_spacy_docs
-
-_spec = importlib.util.spec_from_file_location(
-    "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
-)
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

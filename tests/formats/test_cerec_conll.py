@@ -5,31 +5,10 @@ Blocks and brackets follow ucdcr.formats.conll2012 (tests/formats/test_conll2012
 from __future__ import annotations
 
 import pytest
+from tests.fixtures.raw.cerec import THREAD, line
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.cerec_conll import read_cerec_conll
-
-
-def line(token: str, message: str = "1", speaker: str = "Rita", coref: str = "-", mention: str = "-") -> str:
-    return f"{token}\t\t{message}\t\t1\t\t{speaker}\t\t-\t\t{mention}\t\t{coref}"
-
-
-THREAD = "\n".join(
-    [
-        "#begin document allen-p_inbox_1.txt",
-        line("Message", speaker="SYSTEM"),
-        "",
-        line("rita", coref="(16"),
-        line("wynne", coref="16)"),
-        line("wrote"),
-        "",
-        line("we", message="2", speaker="Phillip", coref="(3)|(5)"),
-        line("thank", message="2", speaker="Phillip", coref="(7|(8"),
-        line("you", message="2", speaker="Phillip", coref="8)|7)"),
-        "#end document",
-        "",
-    ]
-)
 
 
 def test_reads_threads_tokens_and_mentions() -> None:

@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.fcct import ACTION_HEADER, DOCUMENT_HEADER, TOKEN_HEADER, tokens_of, write_csv
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.fcc_csv import read_actions, read_documents, read_tokens
 from ucdcr.formats.shortuuid import name_shortuuid
-
-DOCUMENT_HEADER = ["doc-id", "publish-date", "collection", "seminal-event"]
-TOKEN_HEADER = ["doc-id", "sentence-idx", "token-idx", "token"]
-ACTION_HEADER = ["doc-id", "mention-id", "sentence-idx", "token-idx-from", "token-idx-to", "event"]
-
-
-def write_csv(path: Path, header: list[str], rows: list[list[object]]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
-
-
-def tokens_of(doc_id: str, sentences: list[str]) -> list[list[object]]:
-    """tokens.csv rows of one document; sentences are whitespace-tokenised strings."""
-    return [[doc_id, s, t, word] for s, sentence in enumerate(sentences) for t, word in enumerate(sentence.split())]
 
 
 def test_shortuuid_compatibility() -> None:

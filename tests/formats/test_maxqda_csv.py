@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.newswcl50r import HEADER, maxqda_row, write_article, write_maxqda
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.maxqda_csv import (
@@ -16,73 +15,6 @@ from ucdcr.formats.maxqda_csv import (
     read_news_please_json,
     tokenize,
 )
-
-HEADER = [
-    "Color",
-    "Document name",
-    "Code",
-    "Weight score",
-    "Segment",
-    "Author",
-    "Creation date",
-    "Comment",
-    "Document group",
-    "Area",
-    "Coverage %",
-    "Beginning",
-    "End",
-]
-
-
-def maxqda_row(document: str, code: str, segment: str, beginning: int, end: int | None = None) -> list[str]:
-    """One export row, field for field as MAXQDA writes it (Area = segment length)."""
-    return [
-        "●",
-        document,
-        code,
-        "0",
-        segment,
-        "maxku",
-        "07-May-18 09:22:49",
-        "",
-        "",
-        str(len(segment)),
-        "0.17",
-        str(beginning),
-        str(beginning if end is None else end),
-    ]
-
-
-def write_maxqda(path: Path, rows: list[list[str]], header: list[str] = HEADER) -> Path:
-    with path.open("w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
-
-
-def write_article(path: Path, name: str, title: str, description: str, text: str) -> Path:
-    """A news-please JSON with every field of ucdcr-meta/_sample_doc.json."""
-    record = {
-        "authors": [],
-        "date_download": None,
-        "date_modify": None,
-        "date_publish": None,
-        "description": description,
-        "filename": None,
-        "image_url": None,
-        "language": "en",
-        "localpath": None,
-        "source_domain": name,
-        "text": text,
-        "title": title,
-        "title_page": None,
-        "title_rss": None,
-        "url": None,
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record), encoding="utf-8")
-    return path
 
 
 def test_reads_segments_with_bom_quotes_and_line_numbers(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.systems._spy import Spy, chain_derived, paths_in
+from tests.fixtures.spy import Spy, chain_derived, paths_in
 
 import ucdcr
 from ucdcr.io.load import dataset_id

@@ -6,15 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import spacy
-import udapi
-from huggingface_hub import DatasetCard
 from spacy.tokens import DocBin
+from tests.conftest import require_module
 
-import datasets
 from ucdcr.api import load
 from ucdcr.export.corefud import export_corefud
 from ucdcr.export.huggingface import HF_SPLIT_NAMES, export_hf
 from ucdcr.export.spacy_docs import export_spacy, mentions_from_docs
+
+# the optional extras: a missing one skips this module, but fails it under CI (the test extra carries both)
+datasets = require_module("datasets", "hf")
+udapi = require_module("udapi", "corefud")
+
+from huggingface_hub import DatasetCard  # noqa: E402 -- installed with datasets
 
 FIELDS = ["conll_doc_key", "mention_id", "coref_chain", "sent_id", "tokens_number"]
 

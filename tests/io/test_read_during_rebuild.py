@@ -9,7 +9,6 @@ Bounded to a few seconds.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -20,15 +19,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.fixtures import tiny_dataset as tiny
 
 import ucdcr
 from ucdcr.schema import MENTION_SCHEMA
-
-_spec = importlib.util.spec_from_file_location(
-    "tiny_dataset", Path(__file__).parent.parent / "report" / "tiny_dataset.py"
-)
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 SECONDS = 2.5

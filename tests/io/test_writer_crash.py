@@ -1,7 +1,7 @@
 """Crash safety of the dataset writer (ucdcr.io.writer, ucdcr.io.output_folder).
 
 A writer process (tests/io/crash_script.py) is SIGKILLed at each stage of writing a dataset over a previous build.
-Two real builds of the tiny ECB+ fixture (tests/pipeline/ecb_fixture.py) are the "old" and the "new" folder: the
+Two real builds of the tiny ECB+ fixture (tests/fixtures/raw/ecbplus.py) are the "old" and the "new" folder: the
 default build and the one with ``all_sentences`` (one more mention, another report), so the outcome of every kill
 is identified exactly. After each kill: ``<data>/ecbplus`` is the old or the new folder, byte for byte, and every
 other entry is hidden; reserving the folder again (what the next build does first) removes that debris and leaves
@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 from tests.io.crash_script import built_rows, files_bytes, run_script, visible
-from tests.pipeline.ecb_fixture import write_ecb_raw
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io import output_folder
@@ -35,7 +35,7 @@ DATASET = "ecbplus"
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    raw = write_ecb_raw(tmp_path_factory.mktemp("raw"))
+    raw = write_ecbplus_raw(tmp_path_factory.mktemp("raw"))
     folders = {}
     for name, extra in (("old", {}), ("new", {"all_sentences": True})):
         data = tmp_path_factory.mktemp(name)

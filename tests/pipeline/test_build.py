@@ -9,7 +9,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
-from ecb_fixture import write_ecb_raw
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 
 from ucdcr.errors import FormatError, InvariantError, MissingRawData
 from ucdcr.pipeline import build as build_module
@@ -21,7 +21,7 @@ from ucdcr.schema import MENTION_FIELDS
 
 @pytest.fixture(scope="module")
 def raw(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_ecb_raw(tmp_path_factory.mktemp("raw"))
+    return write_ecbplus_raw(tmp_path_factory.mktemp("raw"))
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_layout_fields_and_counts(built: tuple[Path, Any]) -> None:
     ]
     train_events = load(folder, "train", "event")
     assert all(tuple(r) == MENTION_FIELDS for r in train_events)
-    # fixture: 13 mentions in validated sentences (tests/pipeline/ecb_fixture.py), none lost
+    # fixture: 13 mentions in validated sentences (tests/fixtures/raw/ecbplus.py), none lost
     assert report.counts["mentions_annotated"] == report.counts["mentions_written"] == 13
     assert report.parse_rate == 100.0 and report.dropped == []
     assert {s: c["mentions"] for s, c in report.splits.items()} == {"train": 9, "val": 2, "test": 2}

@@ -2,7 +2,7 @@
 its pool workers die with it) or after the swap, and two builds of one dataset at once.
 
 Builds run in subprocesses (tests/io/crash_script.py, or `python -m ucdcr build`) on the tiny ECB+ fixture
-(tests/pipeline/ecb_fixture.py). "old" is the default build, "new" the one with ``all_sentences``.
+(tests/fixtures/raw/ecbplus.py). "old" is the default build, "new" the one with ``all_sentences``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 from tests.io.crash_script import SCRIPT, child_env, files_bytes, run, run_script, visible
-from tests.pipeline.ecb_fixture import write_ecb_raw
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
@@ -36,7 +36,7 @@ WORKERS_GONE_WITHIN_SECONDS = 10
 
 @pytest.fixture(scope="module")
 def raw(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_ecb_raw(tmp_path_factory.mktemp("raw"))
+    return write_ecbplus_raw(tmp_path_factory.mktemp("raw"))
 
 
 @pytest.fixture(scope="module")

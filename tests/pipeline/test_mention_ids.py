@@ -1,6 +1,6 @@
 """Mention ids do not depend on the chain annotation (docs/unified-format.md#mention-ids).
 
-The tiny ECB+ raw folder (tests/pipeline/ecb_fixture.py) is built twice, the second time with every chain renamed
+The tiny ECB+ raw folder (tests/fixtures/raw/ecbplus.py) is built twice, the second time with every chain renamed
 and the chains regrouped (half of them merged into one chain, some mentions moved to chains of their own): every
 mention keeps its id.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ecb_fixture import write_ecb_raw
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 
 from ucdcr.pipeline import build as build_module
 from ucdcr.pipeline.build import build_dataset
@@ -45,7 +45,7 @@ def built_ids(data: Path) -> dict[Span, tuple[str, str]]:
 
 
 def test_ids_are_the_same_with_chains_renamed_and_regrouped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    raw = write_ecb_raw(tmp_path / "raw")
+    raw = write_ecbplus_raw(tmp_path / "raw")
     build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path / "gold", progress=False)
     real_read = get("ecbplus").reader
 

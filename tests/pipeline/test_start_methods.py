@@ -3,9 +3,9 @@ in input order; Ctrl-C is one line without a worker's traceback; after SIGKILL o
 are gone within a second and the build's lock is free (issue 20).
 
 The pool itself is run under each method in a child process in its own session
-(tests/pipeline/executor_script.py: fast, no spaCy); a real ``ucdcr build -j 2`` through the CLI's entry point
-under forkserver (tests/pipeline/start_method_script.py; it can also interrupt or kill the build) is
-byte-identical to a one-process build.
+(tests/pipeline/start_method_script.py pool: fast, no spaCy); a real ``ucdcr build -j 2`` through the CLI's entry
+point under forkserver (start_method_script.py build; it can also interrupt or kill the build) is byte-identical
+to a one-process build.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 from tests.io.crash_script import child_env, files_bytes
-from tests.pipeline.ecb_fixture import write_ecb_raw
 
 from ucdcr.pipeline.build import build_dataset
 
 REPO = Path(__file__).resolve().parents[2]
-BUILD_SCRIPT = Path(__file__).with_name("start_method_script.py")
+SCRIPT = "tests.pipeline.start_method_script"
 METHODS = ("fork", "forkserver", "spawn")
 DATASET = "ecbplus"
 
@@ -56,7 +56,7 @@ def run(command: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
 
 
 def pool(method: str, action: str, folder: Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "tests.pipeline.executor_script", method, action, str(folder / "workers.json")]
+    command = [sys.executable, "-m", SCRIPT, "pool", method, action, str(folder / "workers.json")]
     return run(command, folder)
 
 
@@ -116,11 +116,11 @@ def test_workers_end_within_a_second_of_a_sigkill_and_hold_no_lock(method: str, 
 
 @pytest.fixture(scope="module")
 def raw(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_ecb_raw(tmp_path_factory.mktemp("raw"))
+    return write_ecbplus_raw(tmp_path_factory.mktemp("raw"))
 
 
 def cli_build(action: str, raw: Path, data: Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, str(BUILD_SCRIPT), "forkserver", action, str(data.parent / "workers.json")]
+    command = [sys.executable, "-m", SCRIPT, "build", "forkserver", action, str(data.parent / "workers.json")]
     command += ["build", DATASET, "--raw-dir", str(raw), "--data-dir", str(data), "-j", "2"]
     return run(command, data.parent)
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from tiny_dataset import write_tiny_dataset
+from tests.fixtures.tiny_dataset import write_tiny_dataset
 from typer.testing import CliRunner
 
 from ucdcr import extras
@@ -107,6 +107,16 @@ def test_report_command_shows_progress_and_writes_the_folder(folders: dict[str, 
     assert "figure not drawn: t-SNE map of mentions" in result.output
     assert (out / "index.html").is_file() and (out / "figures" / "tsne_documents.png").is_file()
     assert result.output.rstrip().endswith(f"files to {out.resolve()} (open {out.resolve() / 'index.html'})")
+    # the steps go to stderr (not a terminal here: one line each), per section and dataset; stdout has none
+    steps = [line.split("] ", 1)[1] for line in result.stderr.splitlines()]
+    assert steps[:3] == [
+        "report: dataset statistics: meantime (1/2)",
+        "report: dataset statistics: np4e (2/2)",
+        "report: lexical diversity: meantime (1/2)",
+    ]
+    assert "report: same-head-lemma baseline: np4e (2/2)" in steps and "report: t-SNE map of documents" in steps
+    assert steps[-1] == "report: writing index.html, report.md"
+    assert "report:" not in result.stdout
 
 
 def test_report_command_in_the_current_folder_says_where(

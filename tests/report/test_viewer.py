@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from tiny_dataset import document_rows, mention_records, write_tiny_dataset
+from tests.fixtures.tiny_dataset import document_rows, mention_records, write_tiny_dataset
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app

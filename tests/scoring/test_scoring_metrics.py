@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-import naive_v801
 import pytest
+from tests.scoring import naive_v801
 
 from ucdcr.scoring import (
     CONLL,

@@ -1,5 +1,5 @@
-"""``ucdcr benchmark`` on tiny datasets written by the tests (_bench_data.py): every reference system, a user's
-system, the checks of ``ucdcr evaluate``, fallbacks, transfer, stored results and determinism."""
+"""``ucdcr benchmark`` on tiny datasets written by the tests (tests/fixtures/bench_dataset.py): every reference
+system, a user's system, the checks of ``ucdcr evaluate``, fallbacks, transfer, stored results and determinism."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Hashable, Mapping
 from pathlib import Path
 
 import pytest
-from _bench_data import write_toy_dataset
 from tests.conftest import require_module
+from tests.fixtures.bench_dataset import write_bench_dataset
 
 from ucdcr.embed import encoder_available
 from ucdcr.errors import UcdcrError
@@ -34,7 +34,7 @@ def _encoder_or_skip() -> None:
 
 @pytest.fixture
 def toy(tmp_path: Path) -> dict[str, Path]:
-    return {"toy": write_toy_dataset(tmp_path / "toy"), "other": write_toy_dataset(tmp_path / "other")}
+    return {"toy": write_bench_dataset(tmp_path / "toy"), "other": write_bench_dataset(tmp_path / "other")}
 
 
 def _conll(result, system: str, dataset: str, kind: str = "joint") -> float:
@@ -73,8 +73,8 @@ def test_each_reference_system_runs_and_learns(system: str, toy: dict[str, Path]
 
 def test_dataset_without_train_uses_the_fallback_and_says_so(tmp_path: Path) -> None:
     folders = {
-        "big": write_toy_dataset(tmp_path / "big"),
-        "notrain": write_toy_dataset(tmp_path / "notrain", splits=("val", "test")),
+        "big": write_bench_dataset(tmp_path / "big"),
+        "notrain": write_bench_dataset(tmp_path / "notrain", splits=("val", "test")),
     }
     result = benchmark(["lemma-pairs"], folders, cache_dir=tmp_path / "cache")
     [run] = [r for r in result.runs if r.dataset == "notrain"]
@@ -87,9 +87,9 @@ def test_dataset_without_train_uses_the_fallback_and_says_so(tmp_path: Path) -> 
 
 def test_transfer_matrix_covers_every_pair(tmp_path: Path) -> None:
     folders = {
-        "a": write_toy_dataset(tmp_path / "a"),
-        "b": write_toy_dataset(tmp_path / "b"),
-        "c": write_toy_dataset(tmp_path / "c", splits=("val", "test")),
+        "a": write_bench_dataset(tmp_path / "a"),
+        "b": write_bench_dataset(tmp_path / "b"),
+        "c": write_bench_dataset(tmp_path / "c", splits=("val", "test")),
     }
     result = benchmark(["head-lemma", "lemma-pairs"], folders, transfer=True, cache_dir=tmp_path / "cache")
     transfer = [t for t in benchmark_tables(result) if t.title.startswith("Transfer")]
@@ -223,8 +223,8 @@ def test_two_cache_histories_give_identical_tables(protocol: str, tmp_path: Path
     _encoder_or_skip()
     import ucdcr
 
-    folder = write_toy_dataset(tmp_path / "toy")
-    partial = write_toy_dataset(tmp_path / "partial" / "toy", splits=("val", "test"))
+    folder = write_bench_dataset(tmp_path / "toy")
+    partial = write_bench_dataset(tmp_path / "partial" / "toy", splits=("val", "test"))
     systems = ["embedding", "pairwise"]
     ucdcr.benchmark(["embedding"], [partial], cache_dir=tmp_path / "b", protocol=protocol)
     cold = ucdcr.benchmark(systems, [folder], cache_dir=tmp_path / "a", protocol=protocol)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _bench_data import write_toy_dataset
+from tests.fixtures.bench_dataset import write_bench_dataset
 
+from ucdcr.report.benchmark_tables import leaderboard_table
 from ucdcr.report.build_report import BENCHMARK_TITLE, Report, _benchmark_section, build_report
 from ucdcr.systems.runner import benchmark
 
 
 def test_report_has_the_leaderboard_and_the_transfer_heatmap(tmp_path: Path) -> None:
-    folders = {"a": write_toy_dataset(tmp_path / "data" / "a"), "b": write_toy_dataset(tmp_path / "data" / "b")}
+    folders = {"a": write_bench_dataset(tmp_path / "data" / "a"), "b": write_bench_dataset(tmp_path / "data" / "b")}
     cache = tmp_path / "cache"
     without = Report(tmp_path / "before", list(folders))
     assert _benchmark_section(without, folders, tmp_path / "before", cache) == [] and without.sections == []
@@ -32,8 +33,26 @@ def test_report_has_the_leaderboard_and_the_transfer_heatmap(tmp_path: Path) -> 
     assert "Leaderboard, ucdcr/subtopic protocol: CoNLL F1 (joint)" in markdown
     assert "transfer_lemma-pairs_ucdcr_subtopic.png" in markdown
     # a rebuilt dataset (other content) no longer matches the stored runs
-    write_toy_dataset(tmp_path / "data" / "a", splits=("train", "test"))
+    write_bench_dataset(tmp_path / "data" / "a", splits=("train", "test"))
     changed = Report(tmp_path / "after", list(folders))
     _benchmark_section(changed, folders, tmp_path / "after", cache)
     [section] = changed.sections
     assert [name for name in section.tables[0].columns if name in folders] == ["b"]
+
+
+def test_the_leaderboard_means_the_same_datasets_for_every_system(tmp_path: Path) -> None:
+    folders = {"a": write_bench_dataset(tmp_path / "data" / "a"), "b": write_bench_dataset(tmp_path / "data" / "b")}
+    both = benchmark(["head-lemma"], folders, cache_dir=tmp_path / "cache")
+    one = benchmark(["lemma-pairs"], {"a": folders["a"]}, cache_dir=tmp_path / "cache")  # no number for b
+    even = leaderboard_table(both.runs, ["head-lemma"], ["a", "b"], both.protocol)
+    assert even.columns == ["System", "a", "b", "mean", "n"] and even.rows[0]["n"] == 2
+    assert even.notes[-1] == "mean: unweighted over the n datasets, the same for every system."
+    table = leaderboard_table([*both.runs, *one.runs], ["head-lemma", "lemma-pairs"], ["a", "b"], both.protocol)
+    assert table.columns == ["System", "a", "b", "mean", "n", "mean, own datasets", "own n"]
+    head, pairs = table.rows
+    assert (head["n"], pairs["n"]) == (1, 1) and pairs["b"] is None
+    assert head["mean"] == head["a"] and pairs["mean"] == pairs["a"] == 100.0  # both over a only
+    assert head["own n"] == 2 and head["mean, own datasets"] == (head["a"] + head["b"]) / 2  # type: ignore[operator]
+    assert (pairs["own n"], pairs["mean, own datasets"]) == (1, 100.0)
+    assert "every system has a number for (a)" in table.notes[-1]
+    assert "left out of every mean: b (no number for lemma-pairs)" in table.notes[-1]

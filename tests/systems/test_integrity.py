@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from _bench_data import write_toy_dataset
-from _spy import Spy, chain_derived, paths_in
+from tests.fixtures.bench_dataset import write_bench_dataset
+from tests.fixtures.spy import Spy, chain_derived, paths_in
 
 import ucdcr
 from ucdcr.registry import GOLD_FIELDS
@@ -27,7 +27,7 @@ def _with_singleton(folder: Path) -> Path:
 
 @pytest.mark.parametrize("protocol", ["ucdcr", "standard"])
 def test_predict_sees_every_test_mention_and_nothing_gold(protocol: str, tmp_path: Path) -> None:
-    folder = _with_singleton(write_toy_dataset(tmp_path / "toy"))
+    folder = _with_singleton(write_bench_dataset(tmp_path / "toy"))
     Spy.seen.clear()
     ucdcr.benchmark([Spy], [folder], protocol=protocol, cache_dir=tmp_path / "cache")
     [test] = Spy.seen
@@ -49,8 +49,8 @@ def test_the_chain_derived_rule_finds_a_column_copied_from_the_chain() -> None:
 def test_a_singleton_prediction_for_an_unscored_mention_does_not_change_the_ucdcr_score(tmp_path: Path) -> None:
     """The lone singleton is not scored by the ucdcr protocol: head-lemma gives the same numbers with and
     without it (the protocol drops it from key and response)."""
-    plain = write_toy_dataset(tmp_path / "plain")
-    lone = _with_singleton(write_toy_dataset(tmp_path / "lone"))
+    plain = write_bench_dataset(tmp_path / "plain")
+    lone = _with_singleton(write_bench_dataset(tmp_path / "lone"))
     scores = []
     for folder in (plain, lone):
         result = ucdcr.benchmark(["head-lemma"], [folder], cache_dir=tmp_path / folder.name)

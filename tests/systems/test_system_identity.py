@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from _bench_data import write_toy_dataset
+from tests.fixtures.bench_dataset import write_bench_dataset
 
 from ucdcr.errors import UcdcrError
 from ucdcr.systems import SplitData, System, registry
@@ -126,7 +126,7 @@ def test_the_identity_of_a_reference_system_is_the_same_in_every_process() -> No
 
 
 def test_a_stored_run_is_reused_only_by_the_same_system(tmp_path: Path) -> None:
-    folders = {"toy": write_toy_dataset(tmp_path / "toy")}
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
     cache = tmp_path / "cache"
     first = benchmark([SameHead], folders, cache_dir=cache)
     again = benchmark([SameHead], folders, cache_dir=cache)

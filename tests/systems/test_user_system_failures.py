@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _bench_data import write_toy_dataset
+from tests.fixtures.bench_dataset import write_bench_dataset
 
 import ucdcr
 from ucdcr.errors import UcdcrError
@@ -55,7 +55,7 @@ CASES = [
 def folder(tmp_path: Path) -> Path:
     for name, code in MODULES.items():
         (tmp_path / f"{name}.py").write_text(code)
-    return write_toy_dataset(tmp_path / "data" / "toy")
+    return write_bench_dataset(tmp_path / "data" / "toy")
 
 
 def _cli(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:

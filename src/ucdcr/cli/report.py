@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +16,7 @@ from ucdcr.cli.common import (
     SourceChoice,
     SourceOption,
     console,
+    err_console,
     friendly_errors,
     output_folder_option,
     print_message,
@@ -40,22 +44,11 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--embed/--no-embed", help="Draw the mention map if the `embed` extra is installed.")
         ] = True,
     ) -> None:
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
         from ucdcr.report.build_report import build_report
 
         folders = selected_datasets(data_dir, datasets, source)
-        with Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=console, transient=True
-        ) as progress:
-            task = progress.add_task("starting", total=None)
-            report = build_report(
-                folders,
-                out,
-                lambda message: progress.update(task, description=message),
-                None if embed else False,
-                cache_dir,
-            )
+        with _steps_on_stderr() as say:
+            report = build_report(folders, out, say, None if embed else False, cache_dir)
         for figure in report.figures:
             if figure.missing:
                 print_message("figure not drawn:", f"{figure.title}: {figure.missing}", style="yellow", to=console)
@@ -66,3 +59,26 @@ def register(app: typer.Typer) -> None:
             markup=False,
             soft_wrap=True,
         )
+
+
+@contextmanager
+def _steps_on_stderr() -> Iterator[Callable[[str], None]]:
+    """Show the report's steps on stderr (stdout keeps only the result): on a terminal one spinner line with the
+    current step and the time so far; elsewhere (a log, a pipe) one line per step, ``[  12s] report: <step>``."""
+    if err_console.is_terminal:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        with Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err_console, transient=True
+        ) as progress:
+            task = progress.add_task("starting", total=None)
+            yield lambda message: progress.update(task, description=message)
+        return
+    start = time.monotonic()
+
+    def say(message: str) -> None:
+        err_console.print(
+            f"[{time.monotonic() - start:4.0f}s] report: {message}", markup=False, highlight=False, soft_wrap=True
+        )
+
+    yield say

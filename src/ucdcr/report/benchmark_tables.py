@@ -7,7 +7,8 @@
 - Models: per system and dataset, the split the model was fitted on, the split it was tuned on and what it learned.
 - Transfer: per trainable system, the CoNLL F1 (joint) of the model fitted and tuned on the row's dataset and
   tested on the column's dataset; the diagonal is in-domain.
-- Leaderboard (the report): CoNLL F1 (joint) per system and dataset, with the mean.
+- Leaderboard (the report): CoNLL F1 (joint) per system and dataset, with the mean over the same datasets for every
+  system (those every system has a number for; the others are named in the note).
 """
 
 from __future__ import annotations
@@ -141,23 +142,48 @@ def transfer_matrix(runs: Sequence[StoredRun], system: str, datasets: Sequence[s
 def leaderboard_table(
     runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], protocol: Protocol
 ) -> ResultTable:
-    """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean over the datasets the
-    system has a number for (their count in the column ``n``)."""
-    table = ResultTable(f"Leaderboard, {protocol.label} protocol: CoNLL F1 (joint)", ["System", *datasets, "mean", "n"])
+    """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean over the same datasets for
+    every system: those every system has a number for (their count in the column ``n``). When some system has a
+    number for a dataset another lacks, that dataset is left out of every mean, the note names it, and the columns
+    ``mean, own datasets`` and ``own n`` give each system's mean over all its own numbers."""
     chosen = in_domain(runs)
+    scores: dict[str, dict[str, float | None]] = {}
     for system in systems:
-        row: dict[str, object] = {"System": system}
-        values = []
+        scores[system] = {}
         for dataset in datasets:
             run = next((r for r in chosen if r.system == system and r.dataset == dataset), None)
-            value = run.score() if run else None
-            row[dataset] = value
-            if value is not None:
-                values.append(value)
-        row["mean"] = sum(values) / len(values) if values else None
-        row["n"] = len(values)
+            scores[system][dataset] = run.score() if run else None
+    common = [dataset for dataset in datasets if all(scores[system][dataset] is not None for system in systems)]
+    covered = [dataset for dataset in datasets if any(scores[system][dataset] is not None for system in systems)]
+    uneven = covered != common
+    extra = ["mean, own datasets", "own n"] if uneven else []
+    table = ResultTable(
+        f"Leaderboard, {protocol.label} protocol: CoNLL F1 (joint)", ["System", *datasets, "mean", "n", *extra]
+    )
+    for system in systems:
+        row: dict[str, object] = {"System": system, **scores[system]}
+        shared = [value for dataset in common if (value := scores[system][dataset]) is not None]
+        row["mean"] = sum(shared) / len(shared) if shared else None
+        row["n"] = len(shared)
+        if uneven:
+            own = [value for value in scores[system].values() if value is not None]
+            row["mean, own datasets"] = sum(own) / len(own) if own else None
+            row["own n"] = len(own)
         table.add(row)
-    table.notes.append(f"Protocol: {protocol.describe()}. n: the datasets averaged in the mean.")
+    table.notes.append(f"Protocol: {protocol.describe()}.")
+    if not uneven:
+        table.notes.append("mean: unweighted over the n datasets, the same for every system.")
+        return table
+    gaps = "; ".join(
+        f"{dataset} (no number for {', '.join(s for s in systems if scores[s][dataset] is None)})"
+        for dataset in covered
+        if dataset not in common
+    )
+    table.notes.append(
+        f"mean: unweighted over the n datasets every system has a number for ({', '.join(common) or 'none'}), the "
+        f"same for every system; left out of every mean: {gaps}. mean, own datasets: over all of a system's own "
+        "numbers (own n): not comparable between systems."
+    )
     return table
 
 

@@ -111,14 +111,21 @@ def build_report(
 ) -> Report:
     """Write the report for the given dataset folders (name -> folder) into ``out_dir``.
 
+    progress: called with a short line before each step (a table section on one dataset, a figure, ...): what the
+    report is doing, for the caller to show; the library prints nothing.
     embed: draw the mention t-SNE with the ``embed`` extra: None = if installed, False = never.
     cache_dir: where ``ucdcr benchmark`` stored its results (default: its default cache dir).
     """
     say = progress or (lambda message: None)
     report = Report(out_dir, list(folders))
+    names = list(folders)
     for title, builder in TABLE_SECTIONS:
-        say(f"tables: {title}")
-        report.sections.append(Section(title, builder(folders)))
+        step = title.split(" (")[0].lower()
+
+        def on_dataset(name: str, step: str = step) -> None:
+            say(f"{step}: {name} ({names.index(name) + 1}/{len(names)})")
+
+        report.sections.append(Section(title, builder(folders, progress=on_dataset)))
     say("benchmark results")
     report.figures += _benchmark_section(report, folders, out_dir, cache_dir)
     data = []
@@ -139,7 +146,7 @@ def build_report(
     return report
 
 
-TABLE_SECTIONS: tuple[tuple[str, Callable[[dict[str, Path]], list[ResultTable]]], ...] = (
+TABLE_SECTIONS: tuple[tuple[str, Callable[..., list[ResultTable]]], ...] = (  # each takes (folders, progress=)
     ("Dataset statistics (`ucdcr stats`)", paper_tables.stats_tables),
     ("Lexical diversity (`ucdcr diversity`)", paper_tables.diversity_tables),
     ("Same-head-lemma baseline (`ucdcr baseline`)", paper_tables.baseline_tables),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,11 +93,19 @@ def _stats_input(folder: Path) -> tuple[pa.Table, pa.Table | None]:
     return load_mentions(folder, columns=STATS_FIELDS), load_documents(folder)
 
 
-def stats_tables(folders: dict[str, Path], wanted: tuple[str, ...] = DEFAULT_STATS_TABLES) -> list[ResultTable]:
-    """The statistics tables (names from :data:`STATS_TABLES`) for the given dataset folders (name -> folder)."""
+def stats_tables(
+    folders: dict[str, Path],
+    wanted: tuple[str, ...] = DEFAULT_STATS_TABLES,
+    progress: Callable[[str], None] | None = None,
+) -> list[ResultTable]:
+    """The statistics tables (names from :data:`STATS_TABLES`) for the given dataset folders (name -> folder).
+
+    progress: called with each dataset's name before its statistics are computed."""
     summaries: dict[str, list[dict[str, Any]]] = {}
     distributions: dict[str, dict[str, Any]] = {"pos": {}, "ner": {}, "type": {}}
     for name, folder in folders.items():
+        if progress:
+            progress(name)
         mentions, documents = consistent([folder], functools.partial(_stats_input, folder))
         summaries[name] = summary_rows(mentions, documents)
         for field, per_dataset in distributions.items():
@@ -215,10 +223,16 @@ def _distribution_table(title: str, counts: dict[str, Any]) -> ResultTable:
 # --- lexical diversity (ucdcr diversity) ----------------------------------------------------------------------
 
 
-def diversity_tables(folders: dict[str, Path], per_split: bool = False, histograms: bool = False) -> list[ResultTable]:
+def diversity_tables(
+    folders: dict[str, Path],
+    per_split: bool = False,
+    histograms: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> list[ResultTable]:
     """Table 5 for the given dataset folders; with ``per_split`` also one row per split (non-singleton chains);
     with ``histograms`` also the MTLD and PD histogram tables (the layout of the authors'
-    ``summary/histogram_{MLTD,phrasing_diversity}.csv``: one row per bin, one column per dataset)."""
+    ``summary/histogram_{MLTD,phrasing_diversity}.csv``: one row per bin, one column per dataset). progress: called
+    with each dataset's name before its chains are measured."""
     table5 = ResultTable(
         "Table 5: lexical ambiguity and diversity", ["Dataset", *TABLE5_COLUMNS], notes=list(_DIVERSITY_NOTES)
     )
@@ -228,6 +242,8 @@ def diversity_tables(folders: dict[str, Path], per_split: bool = False, histogra
     )
     binned: dict[str, dict[str, list[int]]] = {metric: {} for metric in METRIC_EDGES}
     for name, folder in folders.items():
+        if progress:
+            progress(name)
         mentions = load_mentions(folder, columns=DIVERSITY_FIELDS)
         chains = chain_diversity(mentions)
         for metric, counts in (chain_histograms(mentions) if histograms else {}).items():
@@ -267,14 +283,22 @@ def _histogram_table(metric: str, counts: dict[str, list[int]]) -> ResultTable:
 # --- the uCDCR protocol (ucdcr baseline, ucdcr evaluate) ------------------------------------------------------
 
 
-def baseline_results(folders: dict[str, Path]) -> list[ProtocolResult]:
-    """The same-head-lemma baseline with the uCDCR protocol on each dataset folder."""
-    return [run_baseline(name, *load_for_protocol(folder)) for name, folder in folders.items()]
+def baseline_results(folders: dict[str, Path], progress: Callable[[str], None] | None = None) -> list[ProtocolResult]:
+    """The same-head-lemma baseline with the uCDCR protocol on each dataset folder (``progress`` is called with each
+    dataset's name before its run)."""
+    results = []
+    for name, folder in folders.items():
+        if progress:
+            progress(name)
+        results.append(run_baseline(name, *load_for_protocol(folder)))
+    return results
 
 
-def baseline_tables(folders: dict[str, Path], per_setting: bool = False) -> list[ResultTable]:
+def baseline_tables(
+    folders: dict[str, Path], per_setting: bool = False, progress: Callable[[str], None] | None = None
+) -> list[ResultTable]:
     """Tables 6, 7 and 13 of the baseline (and every setting with ``per_setting``)."""
-    return result_tables(baseline_results(folders), BASELINE_TITLE, per_setting)
+    return result_tables(baseline_results(folders, progress), BASELINE_TITLE, per_setting)
 
 
 def evaluation_results(

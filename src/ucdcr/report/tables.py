@@ -9,6 +9,12 @@ On a terminal (:func:`print_tables` without a format) a table never loses a colu
 table wider than the terminal is shown in parts that each fit, every part repeating the first column, with a
 note saying so and that ``--format md`` prints it whole (:func:`fit_to_width`). Output that is not a terminal
 (a pipe, a file) gets Markdown, which no width cuts.
+
+CSV output is plain CSV that ``pandas.read_csv`` (or ``csv.DictReader``) reads as it is: one table is its header
+row and rows; several tables are one CSV whose first column, ``table``, holds each row's table title, followed by
+the union of the tables' columns (a cell of a column its table does not have is empty). Titles and notes, which a
+CSV has no place for, go to stderr as ``#`` lines (:func:`print_tables`); ``--format json`` keeps them with the
+values.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import csv
 import io
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +39,7 @@ from ucdcr.io.atomic import write_text
 TableFormat = Literal["md", "csv", "json", "latex"]
 FORMATS: tuple[str, ...] = ("md", "csv", "json", "latex")
 MISSING = "–"
+TABLE_COLUMN = "table"  # the first CSV column when several tables are printed as one CSV: the table's title
 
 
 @dataclass
@@ -89,6 +97,20 @@ def to_csv(table: ResultTable) -> str:
     return buffer.getvalue()
 
 
+def tables_to_csv(tables: Sequence[ResultTable]) -> str:
+    """Several tables as one CSV: the column ``table`` (each row's table title), then every column of the tables in
+    the order they first appear; a cell of a column the row's table does not have is empty, as a missing one."""
+    columns = list(dict.fromkeys(column for table in tables for column in table.columns))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([TABLE_COLUMN, *columns])
+    for table in tables:
+        for cells in _text_rows(table, missing=""):
+            values = dict(zip(table.columns, cells, strict=True))
+            writer.writerow([table.title, *(values.get(column, "") for column in columns)])
+    return buffer.getvalue()
+
+
 def _json_value(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
         return None
@@ -141,12 +163,12 @@ def to_latex(table: ResultTable) -> str:
 
 
 def render(tables: Sequence[ResultTable], fmt: TableFormat) -> str:
-    """Several tables in one output: md/latex blocks separated by a blank line, CSV blocks by a "# title" line,
-    JSON as one list."""
+    """Several tables in one output: md/latex blocks separated by a blank line, JSON as one list, CSV as one CSV
+    (one table: :func:`to_csv`; several: :func:`tables_to_csv`)."""
     if fmt == "json":
         return json.dumps([to_json_data(t) for t in tables], indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
-        return "\n".join(f"# {t.title}\n{to_csv(t)}" for t in tables)
+        return to_csv(tables[0]) if len(tables) == 1 else tables_to_csv(tables) if tables else ""
     if fmt == "md":
         return "\n".join(to_markdown(t) for t in tables)
     if fmt == "latex":
@@ -269,13 +291,16 @@ def print_tables(
 ) -> None:
     """Without ``fmt``: on a terminal rich tables fitted to its width (:func:`fit_to_width`), elsewhere Markdown.
     With ``fmt``: the rendering in that format on stdout, or with ``output`` written atomically to that file (its
-    absolute path is printed)."""
+    absolute path is printed). With CSV, each table's title and notes go to stderr as ``#`` lines."""
     if fmt is None and output is None and console.is_terminal:
         for table in tables:
             for part in fit_to_width(table, console):
                 console.print(part)
         return
     text = render(tables, fmt or "md")  # type: ignore[arg-type]
+    if fmt == "csv":
+        sys.stderr.write("".join(f"# {t.title}\n" + "".join(f"#   {note}\n" for note in t.notes) for t in tables))
+        sys.stderr.flush()
     if output is None:
         console.file.write(text)
         console.file.flush()

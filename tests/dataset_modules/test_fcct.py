@@ -6,65 +6,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.formats.test_fcc_csv import ACTION_HEADER, DOCUMENT_HEADER, TOKEN_HEADER, tokens_of, write_csv
+from tests.fixtures.raw.fcct import ACTION_HEADER, FINAL, SEMI, TOKEN_HEADER, write_csv, write_fcct_raw
 
 from ucdcr.datasets.fcct import read_fcct
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.registry import ReadOptions, get
 
-FINAL = "2018_FIFA_World_Cup_Final"
-SEMI = "2018_FIFA_World_Cup_Semi-final_1"
-
-
-def make_raw(root: Path) -> Path:
-    raw = root / "FCC"
-    data = {
-        "train": (
-            [
-                ["t1", "2018-07-15", "wc2018", FINAL],
-                ["t2", "2018-07-16", "wc2018", FINAL],
-                ["t3", "2018-07-11", "wc2018", ""],
-            ],
-            {
-                "t1": ["France beat Croatia in the final .", "The win was deserved ."],
-                "t2": ["After the final France celebrated .", "Their semi-final win had been close ."],
-                "t3": ["Belgium lost the semi-final ."],
-            },
-            [
-                ["t1", 0, 0, 2, 3, FINAL],
-                ["t1", 1, 1, 1, 2, FINAL],
-                ["t2", 0, 1, 2, 3, FINAL],
-                ["t2", 1, 1, 1, 3, SEMI],
-                ["t3", 0, 0, 3, 4, SEMI],
-                ["t3", 1, 0, 1, 2, "other_event"],
-                ["t3", 2, 0, 1, 2, SEMI],
-            ],
-        ),  # stacked: "lost" -> 2 events
-        "dev": (
-            [["v1", "2018-07-15", "wc2018", FINAL]],
-            {"v1": ["The final ended 4 - 2 ."]},
-            [["v1", 0, 0, 1, 2, FINAL]],
-        ),
-        "test": (
-            [["s1", "2016-07-10", "euro2016", "UEFA_Euro_2016_Final"]],
-            {"s1": ["Portugal won the Euro ."]},
-            [["s1", 0, 0, 1, 2, "UEFA_Euro_2016_Final"]],
-        ),
-    }
-    for split, (documents, texts, actions) in data.items():
-        folder = raw / "2020-10-05_FCC_cleaned" / split
-        write_csv(folder / "documents.csv", DOCUMENT_HEADER, documents)
-        write_csv(
-            folder / "tokens.csv", TOKEN_HEADER, [row for doc, sents in texts.items() for row in tokens_of(doc, sents)]
-        )
-        actions_path = raw / "2020-10-05_FCC-T" / split / "with_stacked_actions" / "cross_subtopic_mentions_action.csv"
-        write_csv(actions_path, ACTION_HEADER, actions)
-    return raw
-
 
 def test_structure_and_splits(tmp_path: Path) -> None:
-    corpus = read_fcct(make_raw(tmp_path), ReadOptions())
+    corpus = read_fcct(write_fcct_raw(tmp_path), ReadOptions())
     docs = {doc.doc_id: doc for doc in corpus.documents}
     assert {d: doc.split for d, doc in docs.items()} == {
         "t1": "train",
@@ -82,7 +33,7 @@ def test_structure_and_splits(tmp_path: Path) -> None:
 
 
 def test_chains_span_subtopics_and_splits(tmp_path: Path) -> None:
-    corpus = read_fcct(make_raw(tmp_path), ReadOptions())
+    corpus = read_fcct(write_fcct_raw(tmp_path), ReadOptions())
     assert corpus.counts["annotated"] == 9 and len(corpus.mentions) == 9 and not corpus.dropped
     sizes = Counter(m.chain_id for m in corpus.mentions)
     final = "EVE" + name_shortuuid(FINAL)
@@ -97,7 +48,7 @@ def test_chains_span_subtopics_and_splits(tmp_path: Path) -> None:
 
 
 def test_empty_token_cell_is_left_out(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_fcct_raw(tmp_path)
     tokens = raw / "2020-10-05_FCC_cleaned" / "test" / "tokens.csv"
     write_csv(tokens, TOKEN_HEADER, [["s1", 0, 0, "Portugal"], ["s1", 0, 1, ""], ["s1", 0, 2, "won"]])
     corpus = read_fcct(raw, ReadOptions())
@@ -108,7 +59,7 @@ def test_empty_token_cell_is_left_out(tmp_path: Path) -> None:
 
 
 def test_malformed_mentions(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_fcct_raw(tmp_path)
     actions = raw / "2020-10-05_FCC-T" / "test" / "with_stacked_actions" / "cross_subtopic_mentions_action.csv"
     write_csv(actions, ACTION_HEADER, [["s1", 0, 0, 3, 9, "x"]])
     with pytest.raises(
@@ -124,7 +75,7 @@ def test_malformed_mentions(tmp_path: Path) -> None:
 
 
 def test_missing_files_give_the_manual_steps(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_fcct_raw(tmp_path)
     (raw / "2020-10-05_FCC_cleaned" / "dev" / "tokens.csv").unlink()
     with pytest.raises(MissingRawData) as info:
         get("fcct").read(raw, ReadOptions())
@@ -139,7 +90,7 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
 
     from ucdcr.pipeline.build import build_dataset
 
-    make_raw(tmp_path / "raw")
+    write_fcct_raw(tmp_path / "raw")
     report = build_dataset("fcct", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     out = tmp_path / "data" / "fcct"
     assert report.counts["mentions_written"] == 9 and report.parse_rate == 100.0
@@ -156,7 +107,7 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
 
 
 def test_token_gap_and_document_without_tokens(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_fcct_raw(tmp_path)
     tokens = raw / "2020-10-05_FCC_cleaned" / "test" / "tokens.csv"
     write_csv(tokens, TOKEN_HEADER, [["s1", 0, 0, "Portugal"], ["s1", 0, 2, "won"]])  # token 1 is missing
     with pytest.raises(

@@ -6,85 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.nident import DOC_2, write_nident_raw
 
 from ucdcr.datasets import nident
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import ReadOptions, get
 
-SPLIT = {"train": ["0"], "val": [], "test": []}  # the fixture's NIdent documents are all of subtopic 0
-
-
-def sentence(*parts: str) -> str:
-    return "<sentence>" + "".join(parts) + "</sentence>"
-
-
-def w(text: str, word_id: str) -> str:
-    return f'<w wd="{text}" wdid="{word_id}"/>'
-
-
-def sn(marker: str, entity: str, *words: str, degree: str = "3") -> str:
-    return f'<sn markerid="{marker}" entity="{entity}" identdegree="{degree}">' + "".join(words) + "</sn>"
-
-
-DOC_1 = (
-    "<document>"
-    + sentence(
-        sn("m1", "entity1", w("Laurent", "w1"), w("Kabila", "w2")),
-        w("'s", "w3"),
-        w("rebels", "w4"),
-        w("took", "w5"),
-        sn("m2", "entity2", w("Bukavu", "w6")),
-        w(".", "w7"),
-    )
-    + sentence(
-        sn("m3", "entity1", w("He", "w8")),
-        w("said", "w9"),
-        sn("m4", "entity2", w("the", "w10"), w("city", "w11"), degree="2"),
-        w("fell", "w12"),
-        w(".", "w13"),
-    )
-    + "</document>"
-)
-DOC_2 = (
-    "<document>"
-    + sentence(
-        sn("m1", "entity5", w("Kabila", "w1")),
-        w("entered", "w2"),
-        sn("m2", "entity6", w("Bukavu", "w3")),
-        w("on", "w4"),
-        sn("m3", "entity7", w("Tuesday", "w5"), degree="1"),
-        w(".", "w6"),
-    )
-    + "</document>"
-)
-
-
-def write_raw(raw: Path, with_corpus: bool = True) -> Path:
-    """<raw>/NIdent (two documents of event 'bukavu') and <raw>/NP4E/mmax2 with the five event folders."""
-    for event, doc_ids in [
-        ("bukavu", ["381791", "381792"]),
-        ("china", ["100"]),
-        ("israel", ["200"]),
-        ("peru", ["300"]),
-        ("tajikistan", ["400"]),
-    ]:
-        folder = raw / "NP4E" / "mmax2" / event
-        folder.mkdir(parents=True)
-        for doc_id in doc_ids:  # only the project file names matter for the subtopic structure
-            (folder / f"{doc_id}newsML.mmax").write_text("<mmax_project/>", encoding="utf-8")
-    folder = raw / "NIdent"
-    (folder / "ucdcr-meta").mkdir(parents=True)
-    (folder / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps(SPLIT), encoding="utf-8")
-    if with_corpus:
-        (folder / "english-corpus").mkdir()
-        (folder / "english-corpus" / "20111107.near2_381791newsML.xml").write_text(DOC_1, encoding="utf-8")
-        (folder / "english-corpus" / "20111107.near2_381792newsML.xml").write_text(DOC_2, encoding="utf-8")
-    return folder
-
 
 def test_reader_structure_and_relations(tmp_path: Path) -> None:
-    corpus = nident.read(write_raw(tmp_path), ReadOptions())
+    corpus = nident.read(write_nident_raw(tmp_path), ReadOptions())
     assert [(d.doc_key, d.split, d.subtopic) for d in corpus.documents] == [
         ("0/0_bukavu/381791", "train", "0_Bukavu_bombing"),
         ("0/0_bukavu/381792", "train", "0_Bukavu_bombing"),
@@ -99,7 +30,7 @@ def test_reader_structure_and_relations(tmp_path: Path) -> None:
 
 
 def test_build_merges_chains_across_documents_by_the_np4e_rule(tmp_path: Path) -> None:
-    write_raw(tmp_path / "raw")
+    write_nident_raw(tmp_path / "raw")
     report = build_dataset("nident", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     records = json.loads((tmp_path / "data" / "nident" / "train" / "entity_mentions.json").read_text(encoding="utf-8"))
     assert (
@@ -116,7 +47,7 @@ def test_build_merges_chains_across_documents_by_the_np4e_rule(tmp_path: Path) -
 
 
 def test_mapping_file_gives_the_chains(tmp_path: Path) -> None:
-    folder = write_raw(tmp_path)
+    folder = write_nident_raw(tmp_path)
     (folder / "nident_mapping.csv").write_text(
         "subtopic_id,doc_id,coref_chain,unified_id\n"
         "0_bukavu,381791,entity1,kabila\n0_bukavu,381792,entity5,kabila\n0_bukavu,381791,entity2,bukavu\n",
@@ -129,7 +60,7 @@ def test_mapping_file_gives_the_chains(tmp_path: Path) -> None:
 
 
 def test_missing_corpus_gives_manual_steps(tmp_path: Path) -> None:
-    write_raw(tmp_path, with_corpus=False)
+    write_nident_raw(tmp_path, with_corpus=False)
     with pytest.raises(MissingRawData) as info:
         build_dataset("nident", raw_dir=tmp_path, data_dir=tmp_path / "data", jobs=1, progress=False)
     message = str(info.value)
@@ -138,21 +69,21 @@ def test_missing_corpus_gives_manual_steps(tmp_path: Path) -> None:
 
 
 def test_document_unknown_to_np4e_is_an_error(tmp_path: Path) -> None:
-    folder = write_raw(tmp_path)
+    folder = write_nident_raw(tmp_path)
     (folder / "english-corpus" / "20111107.near2_999999newsML.xml").write_text(DOC_2, encoding="utf-8")
     with pytest.raises(FormatError, match="document 999999 is not in the NP4E tree"):
         nident.read(folder, ReadOptions())
 
 
 def test_empty_corpus_folder_gives_manual_steps(tmp_path: Path) -> None:
-    folder = write_raw(tmp_path, with_corpus=False)
+    folder = write_nident_raw(tmp_path, with_corpus=False)
     (folder / "english-corpus").mkdir()
     with pytest.raises(MissingRawData, match=r"english-corpus/\*\.xml"):
         nident.read(folder, ReadOptions())
 
 
 def test_subtopic_without_nident_documents_is_named(tmp_path: Path) -> None:
-    folder = write_raw(tmp_path)
+    folder = write_nident_raw(tmp_path)
     (folder / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0"], "test": ["4"]}))
     with pytest.raises(
         MissingRawData, match=r"subtopics .* not found: 4 \(tajikistan\) \(split\(s\) test would be empty\)"

@@ -8,7 +8,7 @@ import pkgutil
 from pathlib import Path
 
 import pytest
-from tests.datasets.mention_records import mention_record
+from tests.fixtures.unified import mention_record
 
 import ucdcr.datasets
 from ucdcr.datasets.ecbplus import EcbplusOptions

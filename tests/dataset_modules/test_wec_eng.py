@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.wec_eng import PARA_1, PARA_2, mention, write_wec_eng_raw
 
 from ucdcr.datasets import wec_eng
 from ucdcr.errors import FormatError, MissingRawData
@@ -13,79 +14,9 @@ from ucdcr.pipeline.build import build_dataset
 from ucdcr.records import GivenHead
 from ucdcr.registry import ReadOptions
 
-PARA_1 = ["From", "then", "on", ",", "House", "of", "Pain", "played", "the", "Family", "Values", "Tour", "1998", "."]
-PARA_2 = ["They", "later", "won", "at", "the", "2018", "Teen", "Choice", "Awards", "."]
-PARA_3 = ["Ice", "Cube", "joined", "the", "Family", "Values", "Tour", "1998", "."]
-
-
-def mention(
-    mention_id: str,
-    index: int,
-    chain: int,
-    link: str,
-    doc: str,
-    context: list[str],
-    numbers: list[int],
-    head: str,
-    ner: str = "UNK",
-) -> dict[str, object]:
-    """A WEC-Eng mention object with every field of the Hugging Face files."""
-    return {
-        "coref_chain": chain,
-        "coref_link": link,
-        "doc_id": doc,
-        "mention_context": context,
-        "mention_head": head,
-        "mention_head_lemma": head.lower() if head.islower() else head,
-        "mention_head_pos": "PROPN",
-        "mention_id": mention_id,
-        "mention_index": index,
-        "mention_ner": ner,
-        "mention_type": 8,
-        "predicted_coref_chain": None,
-        "sent_id": 0,
-        "tokens_number": numbers,
-        "tokens_str": " ".join(context[i] for i in numbers),
-        "topic_id": -1,
-    }
-
-
-def write_raw(raw: Path, with_mentions: bool = True) -> Path:
-    folder = raw / "WEC-Eng"
-    topics = folder / "ucdcr-meta" / "topics"
-    topics.mkdir(parents=True)
-    (topics / "topics.json").write_text(json.dumps(["Awards", "Concert", "Festival"]), encoding="utf-8")
-    (topics / "topics_train.csv").write_text(
-        ",doc,subtopic,topic\n"
-        "0,House of Pain,Family Values Tour 1998,Concert\n"
-        "1,House of Pain,2018 Teen Choice Awards,Awards\n",  # second subtopic of the same doc: ignored
-        encoding="utf-8",
-    )
-    (topics / "topics_val.csv").write_text(
-        ",doc,subtopic,topic\n0,Ice Cube,Family Values Tour 1998,Concert\n", encoding="utf-8"
-    )
-    (topics / "topics_test.csv").write_text(",doc,subtopic,topic\n", encoding="utf-8")
-    if with_mentions:
-        train = [
-            mention("11", 1, 2293469, "Family Values Tour 1998", "House of Pain", PARA_1, [9, 10, 11, 12], "Tour"),
-            mention(
-                "12", 2, 5550001, "2018 Teen Choice Awards", "House of Pain", PARA_2, [5, 6, 7, 8], "Awards", "EVENT"
-            ),
-            mention("13", 3, 2293469, "Family Values Tour 1998", "House of Pain", PARA_1, [8, 9, 10, 11, 12], "Tour"),
-            mention("14", 4, 7, "Lost Page", "Unmapped Page", PARA_2, [2], "won"),
-        ]
-        val = [mention("21", 5, 2293469, "Family Values Tour 1998", "Ice Cube", PARA_3, [4, 5, 6, 7], "Tour")]
-        for name, data in (
-            ("Train_Event_gold_mentions.json", train),
-            ("Dev_Event_gold_mentions_validated.json", val),
-            ("Test_Event_gold_mentions_validated.json", []),
-        ):
-            (folder / name).write_text(json.dumps(data), encoding="utf-8")
-    return folder
-
 
 def test_reader_documents_from_paragraphs(tmp_path: Path) -> None:
-    corpus = wec_eng.read(write_raw(tmp_path), ReadOptions())
+    corpus = wec_eng.read(write_wec_eng_raw(tmp_path), ReadOptions())
     house = corpus.documents[0]
     # topic ids: index among the sorted names (Awards 0, Concert 1, Festival 2); first listed subtopic wins
     assert (house.topic_id, house.topic, house.subtopic, house.doc) == (
@@ -117,7 +48,7 @@ def test_chain_id_is_truncated_like_ucdcr() -> None:
 
 
 def test_build_keeps_original_tokens_and_heads(tmp_path: Path) -> None:
-    write_raw(tmp_path / "raw")
+    write_wec_eng_raw(tmp_path / "raw")
     report = build_dataset("wec_eng", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     out = tmp_path / "data" / "wec_eng"
     train = json.loads((out / "train" / "event_mentions.json").read_text(encoding="utf-8"))
@@ -144,7 +75,7 @@ def test_build_keeps_original_tokens_and_heads(tmp_path: Path) -> None:
 
 
 def test_missing_json_gives_manual_steps(tmp_path: Path) -> None:
-    write_raw(tmp_path, with_mentions=False)
+    write_wec_eng_raw(tmp_path, with_mentions=False)
     with pytest.raises(MissingRawData) as info:
         build_dataset("wec_eng", raw_dir=tmp_path, data_dir=tmp_path / "data", jobs=1, progress=False)
     message = str(info.value)
@@ -153,7 +84,7 @@ def test_missing_json_gives_manual_steps(tmp_path: Path) -> None:
 
 
 def test_head_not_in_mention_is_dropped_and_bad_topic_is_an_error(tmp_path: Path) -> None:
-    folder = write_raw(tmp_path)
+    folder = write_wec_eng_raw(tmp_path)
     bad = [mention("11", 1, 1, "Family Values Tour 1998", "House of Pain", PARA_1, [9, 10], "Tour")]
     (folder / "Train_Event_gold_mentions.json").write_text(json.dumps(bad), encoding="utf-8")
     corpus = wec_eng.read(folder, ReadOptions())

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import shutil
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
-from ecb_fixture import Doc, write_ecb_raw
+from tests.fixtures.raw.ecbplus import Doc, write_ecbplus_raw
 
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.registry import get
@@ -22,7 +19,7 @@ def read(raw_dir: Path, **options: object):
 
 @pytest.fixture
 def raw(tmp_path: Path) -> Path:
-    return write_ecb_raw(tmp_path / "raw")
+    return write_ecbplus_raw(tmp_path / "raw")
 
 
 def by_source(corpus, doc_key: str) -> dict:
@@ -94,19 +91,19 @@ def test_zip_instead_of_tree(raw: Path) -> None:
 
 
 def test_unknown_topic_in_split_file(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path, splits={"train": [1], "val": [2], "test": [37]})
+    raw = write_ecbplus_raw(tmp_path, splits={"train": [1], "val": [2], "test": [37]})
     with pytest.raises(FormatError, match=r"train_val_test_split.json: unknown topic 36 \(of 36_1ecb.xml\)"):
         read(raw)
 
 
 def test_topic_in_two_splits(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path, splits={"train": [1, 2], "val": [2], "test": [36]})
+    raw = write_ecbplus_raw(tmp_path, splits={"train": [1, 2], "val": [2], "test": [36]})
     with pytest.raises(FormatError, match="topic 2 is in two splits"):
         read(raw)
 
 
 def test_markable_pointing_at_missing_token(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path)
+    raw = write_ecbplus_raw(tmp_path)
     path = raw / "ECBplus" / "ECB+_LREC2014" / "ECB+" / "2" / "2_1ecb.xml"
     path.write_text(path.read_text().replace('<token_anchor t_id="4"/>', '<token_anchor t_id="400"/>'))
     with pytest.raises(FormatError, match=r"2_1ecb.xml:\d+: markable 2 <ACTION_OCCURRENCE> points at missing token"):
@@ -114,7 +111,7 @@ def test_markable_pointing_at_missing_token(tmp_path: Path) -> None:
 
 
 def test_truncated_xml(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path)
+    raw = write_ecbplus_raw(tmp_path)
     path = raw / "ECBplus" / "ECB+_LREC2014" / "ECB+" / "36" / "36_1ecb.xml"
     path.write_text(path.read_text()[:300])
     with pytest.raises(FormatError, match=r"36_1ecb.xml:\d+: malformed XML"):
@@ -122,13 +119,13 @@ def test_truncated_xml(tmp_path: Path) -> None:
 
 
 def test_bad_sentence_csv_row(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path, validated=["1,1ecb,0", "1,1ecb"])
+    raw = write_ecbplus_raw(tmp_path, validated=["1,1ecb,0", "1,1ecb"])
     with pytest.raises(FormatError, match=r"ECBplus_coreference_sentences.csv:3: bad row"):
         read(raw)
 
 
 def test_missing_files(tmp_path: Path) -> None:
-    raw = write_ecb_raw(tmp_path)
+    raw = write_ecbplus_raw(tmp_path)
     (raw / "ECBplus" / "ucdcr-meta" / "subtopic_names.json").unlink()
     with pytest.raises(MissingRawData, match=r"subtopic_names.json"):
         read(raw)
@@ -140,7 +137,7 @@ def test_missing_files(tmp_path: Path) -> None:
 
 def test_mention_spanning_two_sentences_is_dropped_with_reason(tmp_path: Path) -> None:
     docs = [Doc("1", "1_1ecb", ["A B .", "C D ."], mentions=[("1", "LOC_GEO", [(0, 1), (1, 0)])])]
-    raw = write_ecb_raw(tmp_path, docs=docs, splits={"train": [1]}, validated=["1,1ecb,0"])
+    raw = write_ecbplus_raw(tmp_path, docs=docs, splits={"train": [1]}, validated=["1,1ecb,0"])
     corpus = read(raw)
     assert corpus.mentions == [] and corpus.counts["annotated"] == 1
     assert [(d.source_id, d.reason, d.stage) for d in corpus.dropped] == [

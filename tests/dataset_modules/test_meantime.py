@@ -2,58 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import zipfile
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.meantime import MEANTIME_ROOT, article, write_meantime_raw_folder
 
 from ucdcr.datasets import meantime
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.registry import ReadOptions, get
-
-ROOT = "meantime_newsreader_english_oct15/intra_cross-doc_annotation"
-
-
-def article(doc_id: str, instance_id: str = "ORG123") -> str:
-    return f"""<?xml version="1.0" encoding="UTF-8"?>
-<Document doc_id="{doc_id}" doc_name="{doc_id}_Airbus" lang="en">
-<token t_id="1" sentence="0" number="0">Airbus</token>
-<token t_id="2" sentence="0" number="1">delivered</token>
-<token t_id="3" sentence="0" number="2">it</token>
-<token t_id="4" sentence="1" number="0">Boeing</token>
-<token t_id="5" sentence="1" number="1">lost</token>
-<Markables>
-<ENTITY_MENTION m_id="1" syntactic_type="NAM"><token_anchor t_id="1"/></ENTITY_MENTION>
-<EVENT_MENTION m_id="2" pos="VERB"><token_anchor t_id="2"/></EVENT_MENTION>
-<ENTITY_MENTION m_id="3" syntactic_type="PRO"><token_anchor t_id="3"/></ENTITY_MENTION>
-<ENTITY_MENTION m_id="4" syntactic_type="NAM"><token_anchor t_id="4"/></ENTITY_MENTION>
-<TIMEX3 m_id="5"><token_anchor t_id="5"/></TIMEX3>
-<ENTITY m_id="10" TAG_DESCRIPTOR="Airbus" ent_type="ORG" instance_id="{instance_id}"/>
-<EVENT m_id="11" TAG_DESCRIPTOR="delivery" class="OTHER"/>
-<ENTITY m_id="12" TAG_DESCRIPTOR="plane" ent_type="PRO" instance_id="PRO9"/>
-</Markables>
-<Relations>
-<REFERS_TO r_id="1"><source m_id="1"/><source m_id="3"/><target m_id="10"/></REFERS_TO>
-<REFERS_TO r_id="2"><source m_id="2"/><target m_id="11"/></REFERS_TO>
-<REFERS_TO r_id="3"><source m_id="3"/><target m_id="12"/></REFERS_TO>
-</Relations>
-</Document>
-"""
-
-
-def write_raw(raw: Path, split: dict[str, list[int]] | None = None) -> Path:
-    raw.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(raw / meantime.ZIP, "w") as archive:
-        archive.writestr(f"{ROOT}/corpus_gm/200_GM_sells.xml", article("200", "ORG123"))
-        archive.writestr(f"{ROOT}/corpus_airbus/100_Airbus_A380.xml", article("100", "ORG123"))
-        archive.writestr(f"{ROOT}/corpus_airbus/101_Airbus_again.xml", article("101", "ORG123"))
-        archive.writestr(
-            "meantime_newsreader_english_oct15/intra-doc_annotation/corpus_airbus/100_Airbus_A380.xml", article("100")
-        )
-    (raw / "ucdcr-meta").mkdir(exist_ok=True)
-    (raw / meantime.SPLIT_FILE).write_text(json.dumps(split or {"train": [0], "val": [], "test": [2]}))
-    return raw
 
 
 def test_registered() -> None:
@@ -62,7 +19,7 @@ def test_registered() -> None:
 
 
 def test_structure(tmp_path: Path) -> None:
-    corpus = meantime.read_meantime(write_raw(tmp_path), ReadOptions())
+    corpus = meantime.read_meantime(write_meantime_raw_folder(tmp_path), ReadOptions())
     # intra_cross-doc_annotation only; topics by the release's folder order: airbus 0 (train), gm 2 (test), also
     # when apple (1) is absent
     assert [(d.doc_key, d.split, d.topic, d.subtopic) for d in corpus.documents] == [
@@ -73,7 +30,7 @@ def test_structure(tmp_path: Path) -> None:
 
 
 def test_mentions_chains_and_types(tmp_path: Path) -> None:
-    corpus = meantime.read_meantime(write_raw(tmp_path), ReadOptions())
+    corpus = meantime.read_meantime(write_meantime_raw_folder(tmp_path), ReadOptions())
     first = [m for m in corpus.mentions if m.doc_key == "0/100/english100"]
     assert [(m.source_id, m.kind, m.chain_id, m.full_type, m.description) for m in first] == [
         ("1", "entity", "ORG123_0", "ORGANIZATION", "Airbus"),
@@ -93,7 +50,7 @@ def test_mentions_chains_and_types(tmp_path: Path) -> None:
 
 def test_topic_without_split(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"topic 2 \(corpus_gm\) is in no split"):
-        meantime.read_meantime(write_raw(tmp_path, {"train": [0]}), ReadOptions())
+        meantime.read_meantime(write_meantime_raw_folder(tmp_path, {"train": [0]}), ReadOptions())
 
 
 def test_missing_zip(tmp_path: Path) -> None:
@@ -104,15 +61,17 @@ def test_missing_zip(tmp_path: Path) -> None:
 
 
 def test_broken_article_names_the_member(tmp_path: Path) -> None:
-    raw = write_raw(tmp_path)
+    raw = write_meantime_raw_folder(tmp_path)
     with zipfile.ZipFile(raw / meantime.ZIP, "a") as archive:
-        archive.writestr(f"{ROOT}/corpus_gm/201_Broken.xml", article("201")[:300])
+        archive.writestr(f"{MEANTIME_ROOT}/corpus_gm/201_Broken.xml", article("201")[:300])
     with pytest.raises(FormatError, match=r"corpus_gm/201_Broken\.xml:\d+: malformed XML"):
         meantime.read_meantime(raw, ReadOptions())
 
 
 def test_topic_folder_missing_from_the_zip_is_named_not_renumbered(tmp_path: Path) -> None:
-    raw = write_raw(tmp_path, {"train": [0, 1], "val": [], "test": [2]})  # apple (1) is listed, not in the zip
+    raw = write_meantime_raw_folder(
+        tmp_path, {"train": [0, 1], "val": [], "test": [2]}
+    )  # apple (1) is listed, not in the zip
     with pytest.raises(
         MissingRawData,
         match=r"train_val_test_split\.json: topics .*listed in the split file but not "
@@ -125,12 +84,12 @@ def test_topic_folder_missing_from_the_zip_is_named_not_renumbered(tmp_path: Pat
 
 
 def test_discontinuous_mention_is_passed_on_as_annotated(tmp_path: Path) -> None:
-    raw = write_raw(tmp_path)
+    raw = write_meantime_raw_folder(tmp_path)
     text = article("102").replace(
         '<token_anchor t_id="1"/></ENTITY_MENTION>', '<token_anchor t_id="1"/><token_anchor t_id="3"/></ENTITY_MENTION>'
     )
     with zipfile.ZipFile(raw / meantime.ZIP, "a") as archive:
-        archive.writestr(f"{ROOT}/corpus_airbus/102_Gap.xml", text)
+        archive.writestr(f"{MEANTIME_ROOT}/corpus_airbus/102_Gap.xml", text)
     corpus = meantime.read_meantime(raw, ReadOptions())
     gap = next(m for m in corpus.mentions if m.doc_key == "0/102/english102" and m.source_id == "1")
     # no fill rule for MEANTIME: the anchored tokens go to the build, which drops the mention instead of widening it

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from tests.datasets.mention_records import mention_record
+from tests.fixtures.raw.cd2cr import entity, write_cd2cr_raw_folder
+from tests.fixtures.unified import mention_record
 
 from ucdcr.datasets import cd2cr
 from ucdcr.errors import MissingRawData
@@ -16,70 +16,12 @@ from ucdcr.pipeline.document import DocumentTask, StageConfig, process_documents
 from ucdcr.registry import ReadOptions, get
 
 
-def conll(rows: list[tuple[str, str, int, int, str]]) -> str:
-    lines = [f"{topic}\t{topic}_0\t{doc}\t{sent}\t{tok}\t{text}\tTrue\t-" for topic, doc, sent, tok, text in rows]
-    return "#begin document x_entities\n" + "\n".join(lines) + "\n#end document\n"
-
-
-def entity(doc: str, sent: int, ids: list[int], topic: int, text: str, cluster: int) -> dict[str, Any]:
-    return {
-        "doc_id": doc,
-        "sentence_id": sent,
-        "tokens_ids": ids,
-        "topic": topic,
-        "subtopic": f"{topic}_0",
-        "tokens": text,
-        "cluster_id": cluster,
-        "cluster_desc": "something",
-        "singleton": False,
-    }
-
-
-def write_corpus(raw: Path) -> Path:
-    folder = raw / "CDCR_Corpus"
-    folder.mkdir(parents=True)
-    news = [
-        ("0", "0_news_7", 0, 0, "A"),
-        ("0", "0_news_7", 0, 1, "new"),
-        ("0", "0_news_7", 0, 2, "study"),
-        ("0", "0_news_7", 1, 3, "["),
-        ("0", "0_news_7", 2, 4, "SD"),
-        ("0", "0_news_7", 2, 5, "]"),
-    ]
-    science = [("0", "0_science_3", 0, 0, "Abstract"), ("0", "0_science_3", 0, 1, "studies")]
-    for stem, topic_rows in (
-        ("train", news + science),
-        ("dev", [("0", "0_news_9", 0, 0, "Mice")]),
-        ("test", [("0", "0_news_5", 0, 0, "Bats"), ("1", "1_news_6", 0, 0, "Rats")]),
-    ):
-        (folder / f"{stem}.conll").write_text(conll(topic_rows))
-    (folder / "train_entities.json").write_text(
-        json.dumps(
-            [
-                entity("0_news_7", 0, [0, 1, 2], 0, "A new study", 5),
-                entity(
-                    "0_news_7", 1, [3, 4, 5], 0, "[ SD ]", 6
-                ),  # crosses the automatic boundary between sentences 1 and 2
-                entity("0_science_3", 0, [1], 0, "studies", 5),
-                entity("0_science_3", 0, [7], 0, "ghost", 8),  # token 7 is not in the document
-            ]
-        )
-    )
-    (folder / "dev_entities.json").write_text(json.dumps([entity("0_news_9", 0, [0], 0, "Mice", 1)]))
-    (folder / "test_entities.json").write_text(
-        json.dumps([entity("0_news_5", 0, [0], 0, "Bats", 2), entity("1_news_6", 0, [0], 1, "Rats", 3)])
-    )
-    (folder / "news_urls.json").write_text(json.dumps({"7": {"url": "http://x.org/news/health-1"}}))
-    (folder / "sci_papers.json").write_text(json.dumps({"3": {"doi": "10.1/abc"}}))
-    return raw
-
-
 def test_registered() -> None:
     assert get("cd2cr").finalize is cd2cr.finalize_chains
 
 
 def test_structure_and_subtopic_numbering(tmp_path: Path) -> None:
-    corpus = cd2cr.read_cd2cr(write_corpus(tmp_path), ReadOptions())
+    corpus = cd2cr.read_cd2cr(write_cd2cr_raw_folder(tmp_path), ReadOptions())
     # val first (subtopic 0), then train (1), then test (2, 3): unique across splits as in the release
     assert [(d.doc_key, d.split, d.subtopic) for d in corpus.documents] == [
         ("0/0/0_news_9", "val", "val_0"),
@@ -93,7 +35,7 @@ def test_structure_and_subtopic_numbering(tmp_path: Path) -> None:
 
 
 def test_mentions_dropped_and_joined_sentences(tmp_path: Path) -> None:
-    corpus = cd2cr.read_cd2cr(write_corpus(tmp_path), ReadOptions())
+    corpus = cd2cr.read_cd2cr(write_cd2cr_raw_folder(tmp_path), ReadOptions())
     assert corpus.counts == {"annotated": 7, "sentence_boundaries_joined": 1}
     assert len(corpus.mentions) == 6
     (dropped,) = corpus.dropped
@@ -106,7 +48,7 @@ def test_mentions_dropped_and_joined_sentences(tmp_path: Path) -> None:
 
 
 def test_missing_files(tmp_path: Path) -> None:
-    write_corpus(tmp_path)
+    write_cd2cr_raw_folder(tmp_path)
     (tmp_path / "CDCR_Corpus" / "dev.conll").unlink()
     (tmp_path / "CDCR_Corpus" / "test_entities.json").unlink()
     # every missing required file of the manifest at once, before the reader runs
@@ -127,7 +69,7 @@ def test_finalize_majority_type_and_description() -> None:
 
 
 def test_mention_with_a_gap_is_dropped_by_the_build_not_widened(tmp_path: Path) -> None:
-    raw = write_corpus(tmp_path)
+    raw = write_cd2cr_raw_folder(tmp_path)
     path = raw / "CDCR_Corpus" / "dev_entities.json"
     path.write_text(json.dumps([entity("0_news_9", 0, [0], 0, "Mice", 1)]))
     train = raw / "CDCR_Corpus" / "train_entities.json"

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.formats.test_hypercoref_parquet import write_split
+from tests.fixtures.raw.hypercoref import FINAL, FOOT, MERKEL, NEWS, write_hypercoref_raw
 
 from ucdcr.datasets.hypercoref import (
     HypercorefOptions,
@@ -22,51 +22,6 @@ from ucdcr.formats.hypercoref_parquet import Hyperlink
 from ucdcr.formats.shortuuid import name_shortuuid
 from ucdcr.records import MentionKey
 from ucdcr.registry import get
-
-FOOT = "bbc.com/sport/football/"
-NEWS = "bbc.com/news/world-europe-"
-FINAL, MERKEL = "bbc.com/sport/football/39999", "bbc.com/news/world-europe-1"
-
-
-def make_raw(root: Path) -> Path:
-    raw = root / "HyperCoref"
-    stage = raw / "bbc.com" / "6_CreateSplitsStage_create_splits"
-    write_split(
-        stage / "train",
-        {
-            FOOT + "40001": ["Arsenal beat Chelsea on Sunday~ .", "The win was deserved~ ."],
-            FOOT + "40002": ["After the derby win~ , fans sang~ ."],
-            NEWS + "40003": ["Angela Merkel spoke in Berlin~ ."],
-            NEWS + "40004": ["The chancellor Merkel met Macron~ ."],
-            "bbc.com/weather/40005": ["Rain fell~ ."],
-        },
-        [
-            (10, FOOT + "40001", FINAL, 0, 1, 2),  # "beat" (VERB head: event chain)
-            (11, FOOT + "40002", FINAL, 0, 2, 4),  # "derby win"
-            (12, NEWS + "40003", MERKEL, 0, 0, 2),  # "Angela Merkel"
-            (13, NEWS + "40004", MERKEL, 0, 0, 3),  # "The chancellor Merkel"
-            (14, "bbc.com/weather/40005", "bbc.com/weather/1", 0, 0, 1),  # alone in chain and subtopic: filtered
-        ],
-    )
-    write_split(
-        stage / "dev",
-        {FOOT + "50001": ["City won again~ ."], FOOT + "50002": ["City won the cup~ ."]},
-        [(20, FOOT + "50001", FOOT + "49999", 0, 1, 2), (21, FOOT + "50002", FOOT + "49999", 0, 1, 2)],
-    )
-    write_split(
-        stage / "test",
-        {
-            FOOT + "60001": ["Spurs lost~ ."],
-            FOOT + "60002": ["Spurs lost badly~ ."],
-            NEWS + "60003": ["Paris voted~ ."],
-        },
-        [
-            (30, FOOT + "60001", FOOT + "59999", 0, 1, 2),
-            (31, FOOT + "60002", FOOT + "59998", 0, 1, 3),
-            (32, NEWS + "60003", NEWS + "2", 0, 1, 2),
-        ],
-    )  # alone in its subtopic: filtered in test
-    return raw
 
 
 def link(row: int, url: str, target: str) -> Hyperlink:
@@ -97,7 +52,7 @@ def test_downsample_keeps_largest_chains_whole() -> None:
 
 
 def test_structure_and_sampling_counts(tmp_path: Path) -> None:
-    corpus = read_hypercoref(make_raw(tmp_path), HypercorefOptions()).materialized()
+    corpus = read_hypercoref(write_hypercoref_raw(tmp_path), HypercorefOptions()).materialized()
     assert (
         corpus.counts["annotated"] == 8
         and corpus.counts["sampled_out_train"] == 1
@@ -143,7 +98,7 @@ def test_type_chains() -> None:
 
 
 def test_missing_outlet_gives_the_manual_steps(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_hypercoref_raw(tmp_path)
     with pytest.raises(MissingRawData) as info:
         get("hypercoref").read(raw, {"outlets": "abcnews.go.com"})
     message = str(info.value)
@@ -154,7 +109,7 @@ def test_missing_outlet_gives_the_manual_steps(tmp_path: Path) -> None:
 def test_full_build_on_fixture(tmp_path: Path) -> None:
     from ucdcr.pipeline.build import build_dataset
 
-    make_raw(tmp_path / "raw")
+    write_hypercoref_raw(tmp_path / "raw")
     report = build_dataset("hypercoref", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     assert report.counts["mentions_written"] == 8 and report.parse_rate == 100.0
     out = tmp_path / "data" / "hypercoref"
@@ -177,7 +132,7 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
 def test_entity_chains_go_to_the_entity_file(tmp_path: Path) -> None:
     from ucdcr.pipeline.build import build_dataset
 
-    make_raw(tmp_path / "raw")
+    write_hypercoref_raw(tmp_path / "raw")
     build_dataset("hypercoref", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     entities = json.loads((tmp_path / "data" / "hypercoref" / "train" / "entity_mentions.json").read_text())
     assert {m["coref_chain"] for m in entities} == {MERKEL}
@@ -186,10 +141,10 @@ def test_entity_chains_go_to_the_entity_file(tmp_path: Path) -> None:
 def test_every_outlet_and_every_hyperlink(tmp_path: Path) -> None:
     import shutil
 
-    raw = make_raw(tmp_path)
+    raw = write_hypercoref_raw(tmp_path)
     shutil.copytree(raw / "bbc.com", raw / "copy.com")  # a second outlet with the same files
     corpus = get("hypercoref").read(raw, {"outlets": "all", "sample": "false"})
-    # make_raw writes 5 + 2 + 3 hyperlinks per outlet; sample=false keeps the two the paper's rules filter out
+    # the fixture writes 5 + 2 + 3 hyperlinks per outlet; sample=false keeps the two the paper's rules filter out
     assert corpus.counts["annotated"] == 20 and corpus.counts["sampled_out_train"] == 0
     assert {m.source_id.split("_")[0] for m in corpus.mentions} == {"bbc.com", "copy.com"}
     assert corpus.notes == [

@@ -7,71 +7,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.datasets.mention_records import mention_record
-from tests.formats.test_maxqda_csv import maxqda_row, write_article, write_maxqda
+from tests.fixtures.raw.newswcl50r import maxqda_row, write_maxqda, write_newswcl50r_raw
+from tests.fixtures.unified import mention_record
 
 from ucdcr.datasets.newswcl50r import NewsWCL50rOptions, chain_id, drop_duplicate_heads, read_newswcl50r
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.records import MentionRecord
 from ucdcr.registry import get
 
-CONCEPTS = """topic_id,Code,type,comments
-0,USA\\Trump,ACTOR,
-0,Trip to PRK,ACTION,
-0,USA\\Misc,ACTOR-I,
-0,PRK,COUNTRY,
-4,Iran deal,EVENT,
-4,USA\\Trump,ACTOR,
-36ecbplus2,Charges,ACTION,
-"""
-
-
-def make_raw(root: Path, with_texts: bool = True) -> Path:
-    raw = root / "NewsWCL50r"
-    export = raw / "NewsWCL50r" / "csv_export"
-    export.mkdir(parents=True)
-    write_maxqda(
-        export / "0_PompeoTrip.csv",
-        [
-            maxqda_row("0_L", "USA\\Trump", "President Trump", 1),
-            maxqda_row("0_L", "Trip to PRK", "secret trip", 3),  # annotated paragraph 3, text is in paragraph 2
-            maxqda_row("0_L", "USA\\Misc", "officials", 3),  # ACTOR-I: excluded
-            maxqda_row("0_L", "Properties\\Tone", "harsh", 3),  # a property, not a mention
-            maxqda_row("0_L", "USA\\Trump", "Trump", 3),
-            maxqda_row("0_L", "USA\\Trump", "Trump", 3),  # coded twice, occurs twice in paragraph 3
-            maxqda_row("0_L", "PRK", "North Korea", 3),
-            maxqda_row("0_L", "PRK", "Pyongyang", 3),  # not in the text
-            maxqda_row("0_R", "USA\\Trump", "Mr. Trump\u2019s", 2),
-        ],
-    )
-    write_maxqda(
-        export / "4_IranDeal.csv",
-        [
-            maxqda_row("4_M", "Iran deal", "the Iran deal", 1),
-            maxqda_row("4_M", "USA\\Trump", "Trump", 2),
-        ],
-    )
-    meta = raw / "ucdcr-meta"
-    (meta / "2025_annot").mkdir(parents=True)
-    (meta / "2025_annot" / "aggr_m_conceptcategorization.csv").write_text(CONCEPTS, encoding="utf-8")
-    (meta / "train_val_test_split.json").write_text(json.dumps({"train": [], "val": ["0"], "test": ["4"]}))
-    texts = raw / "NewsWCL50r" / "json_text"
-    texts.mkdir()  # as in ../shared/raw, where it holds only a README
-    if with_texts:
-        write_article(
-            texts / "0" / "0_L.json",
-            "0_L",
-            "President Trump sends Pompeo",
-            "",
-            "Pompeo made a secret trip.  \nTrump met North Korea officials; Trump smiled.",
-        )
-        write_article(texts / "0" / "0_R.json", "0_R", "Headline", "Mr. Trump's envoy went north.", "Body text.")
-        write_article(texts / "4" / "4_M.json", "4_M", "Trump quits the Iran deal", "", "Trump said so.")
-    return raw
-
 
 def test_structure_splits_and_types(tmp_path: Path) -> None:
-    corpus = read_newswcl50r(make_raw(tmp_path), NewsWCL50rOptions())
+    corpus = read_newswcl50r(write_newswcl50r_raw(tmp_path), NewsWCL50rOptions())
     docs = {doc.doc_key: doc for doc in corpus.documents}
     assert set(docs) == {"0/0/0_L", "0/0/0_R", "4/4/4_M"}
     assert docs["0/0/0_L"].subtopic == "0_PompeoTrip" and docs["0/0/0_L"].split == "val"
@@ -85,7 +31,7 @@ def test_structure_splits_and_types(tmp_path: Path) -> None:
 
 
 def test_mentions_chains_and_singletons(tmp_path: Path) -> None:
-    corpus = read_newswcl50r(make_raw(tmp_path), NewsWCL50rOptions())
+    corpus = read_newswcl50r(write_newswcl50r_raw(tmp_path), NewsWCL50rOptions())
     sizes = Counter(m.chain_id for m in corpus.mentions)
     # topic 0 Trump: "President Trump" + 2 x "Trump" in 0_L + "Mr. Trump's" in 0_R = 4 mentions
     assert sizes["0_USA_Trump_ACTOR"] == 4
@@ -109,7 +55,7 @@ def test_mentions_chains_and_singletons(tmp_path: Path) -> None:
 
 
 def test_every_annotation_is_accounted_for(tmp_path: Path) -> None:
-    corpus = read_newswcl50r(make_raw(tmp_path), NewsWCL50rOptions())
+    corpus = read_newswcl50r(write_newswcl50r_raw(tmp_path), NewsWCL50rOptions())
     # 11 rows, 1 Properties code -> 10 annotated = 8 mentions + ACTOR-I + "Pyongyang" (not found)
     assert corpus.counts == {"annotated": 10, "properties_codes": 1}
     assert len(corpus.mentions) == 8
@@ -118,7 +64,7 @@ def test_every_annotation_is_accounted_for(tmp_path: Path) -> None:
 
 
 def test_tokens_rebuild_the_paragraph(tmp_path: Path) -> None:
-    corpus = read_newswcl50r(make_raw(tmp_path), NewsWCL50rOptions())
+    corpus = read_newswcl50r(write_newswcl50r_raw(tmp_path), NewsWCL50rOptions())
     doc = next(d for d in corpus.documents if d.doc_id == "0_L")
     sentence = [t for t in doc.tokens if t.sent_id == 2]
     rebuilt = "".join(t.text + (" " if t.space_after else "") for t in sentence)
@@ -126,9 +72,9 @@ def test_tokens_rebuild_the_paragraph(tmp_path: Path) -> None:
 
 
 def test_texts_dir_option(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path / "a", with_texts=False)
+    raw = write_newswcl50r_raw(tmp_path / "a", with_texts=False)
     (raw / "NewsWCL50r" / "json_text").rmdir()
-    other = make_raw(tmp_path / "b") / "NewsWCL50r" / "json_text"
+    other = write_newswcl50r_raw(tmp_path / "b") / "NewsWCL50r" / "json_text"
     # with texts_dir, the manifest's json_text folder is not needed (its entry's unless_option)
     corpus = get("newswcl50r").read(raw, {"texts_dir": str(other)})
     assert len(corpus.documents) == 3 and corpus.documents[0].source_file.startswith(str(other))
@@ -137,7 +83,7 @@ def test_texts_dir_option(tmp_path: Path) -> None:
 
 
 def test_without_texts_the_message_gives_the_manual_steps(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path, with_texts=False)
+    raw = write_newswcl50r_raw(tmp_path, with_texts=False)
     with pytest.raises(MissingRawData) as info:
         get("newswcl50r").read(raw, NewsWCL50rOptions())
     message = str(info.value)
@@ -147,7 +93,7 @@ def test_without_texts_the_message_gives_the_manual_steps(tmp_path: Path) -> Non
 
 
 def test_missing_annotation_folder_is_missing_raw_data(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_newswcl50r_raw(tmp_path)
     for csv in (raw / "NewsWCL50r" / "csv_export").glob("*.csv"):
         csv.unlink()
     with pytest.raises(MissingRawData, match="no annotation CSV in"):
@@ -158,11 +104,11 @@ def test_missing_annotation_folder_is_missing_raw_data(tmp_path: Path) -> None:
 
 
 def test_document_without_text_and_topic_without_split(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_newswcl50r_raw(tmp_path)
     (raw / "NewsWCL50r" / "json_text" / "4" / "4_M.json").unlink()
     with pytest.raises(MissingRawData, match="no article text for document '4_M'"):
         read_newswcl50r(raw, NewsWCL50rOptions())
-    raw = make_raw(tmp_path / "c")
+    raw = write_newswcl50r_raw(tmp_path / "c")
     (raw / "ucdcr-meta" / "train_val_test_split.json").write_text('{"val": ["0"], "test": []}')
     with pytest.raises(FormatError, match=r"topic 4 \(4_IranDeal.csv\) is in no split"):
         read_newswcl50r(raw, NewsWCL50rOptions())
@@ -187,7 +133,7 @@ def test_drop_duplicate_heads_keeps_the_longest() -> None:
 def test_full_build_on_fixture(tmp_path: Path) -> None:
     from ucdcr.pipeline.build import build_dataset
 
-    make_raw(tmp_path / "raw")
+    write_newswcl50r_raw(tmp_path / "raw")
     report = build_dataset("newswcl50r", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     out = tmp_path / "data" / "newswcl50r"
     assert not (out / "all_documents.parquet").exists()  # article texts are not redistributable
@@ -205,7 +151,7 @@ def test_full_build_on_fixture(tmp_path: Path) -> None:
 
 
 def test_segment_inside_a_word_is_covered_exactly(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_newswcl50r_raw(tmp_path)
     write_maxqda(
         raw / "NewsWCL50r" / "csv_export" / "4_IranDeal.csv",
         [
@@ -223,7 +169,7 @@ def test_segment_inside_a_word_is_covered_exactly(tmp_path: Path) -> None:
 
 
 def test_topic_listed_without_annotation_file(tmp_path: Path) -> None:
-    raw = make_raw(tmp_path)
+    raw = write_newswcl50r_raw(tmp_path)
     (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"val": ["0"], "test": ["4", "5"]}))
     with pytest.raises(MissingRawData, match=r"split\.json: topics .* not found: 5\."):
         read_newswcl50r(raw, NewsWCL50rOptions())

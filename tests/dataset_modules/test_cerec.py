@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 import pytest
-from tests.datasets.mention_records import mention_record
-from tests.formats.test_cerec_conll import (  # the same 7-column thread fixture
-    THREAD,
-    line,
-)
+from tests.fixtures.raw.cerec import THREAD, line, write_zip  # the 7-column thread of tests/formats
+from tests.fixtures.unified import mention_record
 
 from ucdcr.datasets import cerec
 from ucdcr.errors import MissingRawData
@@ -20,13 +16,6 @@ from ucdcr.registry import ReadOptions, get
 SYSTEM_ONLY = "\n".join(
     ["#begin document b_2.txt", line("Subject", speaker="SYSTEM", coref="(1)"), line("hi"), "#end document", ""]
 )
-
-
-def write_zip(path: Path, members: dict[str, str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, text in members.items():
-            archive.writestr(name, text)
 
 
 def test_registered() -> None:

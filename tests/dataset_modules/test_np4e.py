@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.datasets.mention_records import mention_record
+from tests.fixtures.raw.np4e import write_np4e_raw_folder, write_project
+from tests.fixtures.unified import mention_record
 
 from ucdcr.datasets import np4e
 from ucdcr.datasets._chains import chain_entity_type
@@ -16,47 +17,13 @@ from ucdcr.records import MentionRecord
 from ucdcr.registry import ReadOptions, get
 
 
-def write_project(folder: Path, name: str) -> None:
-    """A two-sentence MMAX2 project with four coref markables (one discontinuous), as in NP4E's mmax2/ tree."""
-    words = ["ZAIRE", ":", "Zaire", "planes", "bomb", "rebels", ".", "They", "fled", "."]
-    (folder / "Basedata").mkdir(parents=True, exist_ok=True)
-    (folder / "markables").mkdir(exist_ok=True)
-    (folder / f"{name}.mmax").write_text(f"<mmax_project><words>{name}_words.xml</words></mmax_project>")
-    body = "".join(f'<word id="word_{i}">{w}</word>' for i, w in enumerate(words, 1))
-    (folder / "Basedata" / f"{name}_words.xml").write_text(f"<words>{body}</words>")
-    levels = {
-        "sentence": ['span="word_1..word_7"', 'span="word_8..word_10"'],
-        "coref": [
-            'span="word_3..word_4" coref_set="set_1"',
-            'span="word_6" coref_set="set_2"',
-            'span="word_8" coref_set="set_2"',
-            'span="word_1..word_1,word_3" coref_set="set_3"',
-        ],
-    }
-    for level, markables in levels.items():
-        body = "".join(f'<markable id="markable_{i}" {m}/>' for i, m in enumerate(markables))
-        (folder / "markables" / f"{name}_{level}_level.xml").write_text(
-            f'<markables xmlns="www.eml.org/NameSpaces/{level}">{body}</markables>'
-        )
-
-
-def write_np4e(raw: Path) -> Path:
-    for event in ("peru", "bukavu"):
-        write_project(raw / "mmax2" / event, name="11newsML")
-        write_project(raw / "mmax2" / event, name="12newsML")
-    (raw / "ucdcr-meta").mkdir(parents=True)
-    split = {"train": ["0"], "val": [], "test": ["3"]}
-    (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps(split))
-    return raw
-
-
 def test_registered() -> None:
     spec = get("np4e")
     assert spec.paper_name == "NP4E_cd" and spec.finalize is np4e.merge_within_subtopic
 
 
 def test_structure(tmp_path: Path) -> None:
-    corpus = np4e.read_np4e(write_np4e(tmp_path), ReadOptions())
+    corpus = np4e.read_np4e(write_np4e_raw_folder(tmp_path), ReadOptions())
     # 2 events x 2 projects; subtopics numbered by the release's five events: bukavu 0 (train), peru 3 (test), also
     # when china and israel are absent
     assert [d.doc_key for d in corpus.documents] == ["0/0_bukavu/11", "0/0_bukavu/12", "0/3_peru/11", "0/3_peru/12"]
@@ -90,14 +57,14 @@ def test_missing_raw(tmp_path: Path) -> None:
 
 
 def test_subtopic_without_split(tmp_path: Path) -> None:
-    raw = write_np4e(tmp_path)
+    raw = write_np4e_raw_folder(tmp_path)
     (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0"]}))
     with pytest.raises(FormatError, match=r"subtopic 3 \(peru\) is in no split"):
         np4e.read_np4e(raw, ReadOptions())
 
 
 def test_event_folder_missing_is_named_not_renumbered(tmp_path: Path) -> None:
-    raw = write_np4e(tmp_path)
+    raw = write_np4e_raw_folder(tmp_path)
     (raw / "ucdcr-meta" / "train_val_test_split.json").write_text(json.dumps({"train": ["0", "1"], "test": ["3"]}))
     with pytest.raises(
         MissingRawData, match=r"split\.json: subtopics .* listed in the split file but not found: 1 \(china\)\."
@@ -109,7 +76,7 @@ def test_event_folder_missing_is_named_not_renumbered(tmp_path: Path) -> None:
 
 
 def test_unknown_event_folder_is_an_error(tmp_path: Path) -> None:
-    raw = write_np4e(tmp_path)
+    raw = write_np4e_raw_folder(tmp_path)
     write_project(raw / "mmax2" / "atlantis", name="13newsML")
     with pytest.raises(FormatError, match=r"mmax2/atlantis: unknown event folder 'atlantis'"):
         np4e.read_np4e(raw, ReadOptions())

@@ -6,79 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.fixtures.raw.gvc import DOC_A, DOC_B, DOC_C, write_gvc_raw
 
 from ucdcr.datasets import gvc
 from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import ReadOptions, get
 
-DOC_A, DOC_B, DOC_C = (
-    "a212420b8d7c079bd385ff4dba9fea86",
-    "b38b3726bdb8fc28186f88217dfa7c7b",
-    "c0ffee00c0ffee00c0ffee00c0ffee00",
-)
-
-
-def document(doc: str, body: list[tuple[str, str, str]]) -> list[str]:
-    """verbose.conll lines of one document: DCT, a title, and body sentence b1 (token, verbose, chain)."""
-    rows = [
-        (f"{doc}.DCT", "2017-01-14", "DCT", "-", "-"),
-        (f"{doc}.t1.0", "Shooting", "TITLE", "-", "-"),
-        (f"{doc}.t1.1", "in", "TITLE", "-", "-"),
-        (f"{doc}.t1.2", "Reno", "TITLE", "-", "-"),
-    ]
-    rows += [(f"{doc}.b1.{i}", tok, "BODY", verbose, chain) for i, (tok, verbose, chain) in enumerate(body)]
-    return [f"#begin document ({doc});", *("\t".join(r) for r in rows), "#end document"]
-
-
-def write_raw(raw: Path, with_conll: bool = True) -> Path:
-    folder = raw / "GVC"
-    folder.mkdir(parents=True)
-    lines = document(
-        DOC_A,
-        [
-            ("A", "-", "-"),
-            ("man", "-", "-"),
-            ("was", "-", "-"),
-            ("shot", "610379.injury.-", "(123)"),
-            ("and", "-", "-"),
-            ("killed", "610379.death.-", "(45)"),
-            ("on", "-", "-"),
-            ("Sunday", "-", "-"),
-            (".", "-", "-"),
-            ("NEWLINE", "-", "-"),
-            ("Police", "-", "-"),
-            ("responded", "610379.other.-", "(0)"),
-            (".", "-", "-"),
-        ],
-    )
-    lines += document(
-        DOC_B,
-        [
-            ("The", "-", "-"),
-            ("victim", "-", "-"),
-            ("was", "-", "-"),
-            ("wounded", "610379.injury.-", "(123)"),
-            ("by", "-", "-"),
-            ("gun", "610379.shooting.-", "(88"),
-            ("fire", "610379.shooting.-", "88)"),
-            (".", "-", "-"),
-        ],
-    )
-    lines += document(DOC_C, [("Nothing", "-", "-"), ("happened", "999999.other.-", "(7)"), (".", "-", "-")])
-    if with_conll:
-        (folder / "verbose.conll").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (folder / "gvc_doc_to_event.csv").write_text(
-        f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\n", encoding="utf-8"
-    )
-    (folder / "train.csv").write_text("0,610379\n", encoding="utf-8")
-    (folder / "dev.csv").write_text("0,693359\n", encoding="utf-8")
-    (folder / "test.csv").write_text("", encoding="utf-8")  # 999999 is in no split
-    return folder
-
 
 def test_reader_structure_and_splits(tmp_path: Path) -> None:
-    corpus = gvc.read(write_raw(tmp_path), ReadOptions())
+    corpus = gvc.read(write_gvc_raw(tmp_path), ReadOptions())
     assert [(d.doc_key, d.split, d.doc) for d in corpus.documents] == [
         (f"0/610379/{DOC_A}", "train", "Shooting_in_Reno"),
         (f"0/693359/{DOC_B}", "val", "Shooting_in_Reno"),
@@ -94,7 +31,7 @@ def test_reader_structure_and_splits(tmp_path: Path) -> None:
 
 
 def test_build_through_the_pipeline(tmp_path: Path) -> None:
-    write_raw(tmp_path / "raw")
+    write_gvc_raw(tmp_path / "raw")
     report = build_dataset("gvc", raw_dir=tmp_path / "raw", data_dir=tmp_path / "data", jobs=1, progress=False)
     out = tmp_path / "data" / "gvc"
     train = json.loads((out / "train" / "event_mentions.json").read_text(encoding="utf-8"))
@@ -113,7 +50,7 @@ def test_build_through_the_pipeline(tmp_path: Path) -> None:
 
 
 def test_missing_conll_gives_manual_steps(tmp_path: Path) -> None:
-    write_raw(tmp_path, with_conll=False)
+    write_gvc_raw(tmp_path, with_conll=False)
     with pytest.raises(MissingRawData) as info:
         build_dataset("gvc", raw_dir=tmp_path, data_dir=tmp_path / "data", jobs=1, progress=False)
     message = str(info.value)
@@ -123,14 +60,14 @@ def test_missing_conll_gives_manual_steps(tmp_path: Path) -> None:
 
 
 def test_document_missing_from_the_incident_map_is_an_error(tmp_path: Path) -> None:
-    folder = write_raw(tmp_path)
+    folder = write_gvc_raw(tmp_path)
     (folder / "gvc_doc_to_event.csv").write_text(f"doc-id,event-id\n{DOC_A},610379\n", encoding="utf-8")
     with pytest.raises(FormatError, match=f"document '{DOC_B}' is not in gvc_doc_to_event.csv"):
         get("gvc").read(folder)
 
 
 def test_incident_or_document_missing_from_verbose_conll_is_named(tmp_path: Path) -> None:
-    folder = write_raw(tmp_path)
+    folder = write_gvc_raw(tmp_path)
     (folder / "test.csv").write_text("0,577792\n", encoding="utf-8")  # an incident without any document
     (folder / "gvc_doc_to_event.csv").write_text(
         f"doc-id,event-id\n{DOC_A},610379\n{DOC_B},693359\n{DOC_C},999999\nffff0000,610379\n", encoding="utf-8"
