@@ -54,7 +54,7 @@ from typing import ClassVar, Self
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import fsync_file, fsync_folder, hidden_stem, reason
-from ucdcr.io.path_problems import check_usable
+from ucdcr.paths import check_usable
 
 try:
     import fcntl
