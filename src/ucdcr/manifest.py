@@ -324,4 +324,4 @@ def _strings(data: Mapping[str, object], key: str, source: str | Path, where: st
     return strings
 
 
-_KIND_NAMES = {str: "a string", list: "a list"}
+_KIND_NAMES: dict[type, str] = {str: "a string", list: "a list"}
