@@ -17,6 +17,11 @@ the first lookup of its id, so listing ids imports nothing. A module imported an
 :func:`register`. Registering an id twice is an error. Datasets are listed in the paper's order: alphabetical by
 paper name, ignoring case.
 
+(Not ``catalogue``, spaCy's registry library: it reads the entry points once, when it is first imported, so a plugin
+installed or put on the path later is never seen; it imports every plugin to list the names; its lookup lets an
+entry point win over a registered name; and a second registration silently replaces the first. Each of these is a
+rule here.)
+
 Gold fields: each dataset declares which mention fields are gold-derived (:attr:`DatasetSpec.gold_fields`), i.e.
 derived from the chains or from annotation beyond the spans, so hidden from a system at test time; the rest of a
 record is the span, its document and what the pipeline computes from the text. :data:`GOLD_FIELDS` is the set every
