@@ -3,6 +3,8 @@ load, list_datasets, the tables and evaluate on a tiny built dataset (tests/fixt
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import inspect
 import json
 import os
@@ -211,6 +213,15 @@ def test_the_public_names() -> None:
     assert set(PUBLIC_FUNCTIONS) <= set(dir(ucdcr))
     with pytest.raises(AttributeError, match="module 'ucdcr' has no attribute 'no_such_name'"):
         _ = ucdcr.no_such_name
+
+
+def test_type_checkers_see_the_same_public_names() -> None:
+    # the lazy table (ucdcr._PUBLIC) and the imports under TYPE_CHECKING that type checkers read instead
+    tree = ast.parse(Path(ucdcr.__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    imports = [node for node in block.body if isinstance(node, ast.ImportFrom)]
+    typed = {(node.module, alias.name) for node in imports for alias in node.names}
+    assert typed == {(module, name) for name, module in ucdcr._PUBLIC.items()}
 
 
 @pytest.mark.parametrize("name", PUBLIC_FUNCTIONS)

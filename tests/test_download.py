@@ -1,4 +1,5 @@
-"""Downloads and verification (ucdcr.download) with small manifests and files made by the tests."""
+"""Downloads and verification (ucdcr.download), and the raw-file check (ucdcr.registry, ucdcr.manifest), with small
+manifests and files made by the tests."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from ucdcr import download as dl
+from ucdcr import registry
 from ucdcr.cli.app import app
-from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, MissingRawData
-from ucdcr.registry import ReadOptions
+from ucdcr.errors import ChecksumError, DownloadError, FormatError, ManualDownloadRequired, MissingRawData
+from ucdcr.manifest import Manifest, ManifestEntry
+from ucdcr.registry import DatasetSpec, ReadOptions, get
 
 CONTENT = b"Topic,File,Sentence Number\n1,10ecbplus,1\n"
 SHA = hashlib.sha256(CONTENT).hexdigest()
@@ -61,8 +64,14 @@ def mirror(tmp_path: Path) -> Path:
     return root
 
 
-def use(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any]) -> None:
-    monkeypatch.setattr(dl, "load_manifest", lambda _: data)
+def use(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any] | dict[str, dict[str, Any]], by_id: bool = False) -> None:
+    """Every dataset's manifest is ``data`` (``by_id``: ``data[dataset id]``, else ``data["*"]``) for the test."""
+
+    def manifest_of(spec: DatasetSpec) -> Manifest:
+        chosen = (data.get(spec.id) or data["*"]) if by_id else data
+        return Manifest.parse(chosen)
+
+    monkeypatch.setattr(DatasetSpec, "manifest", property(manifest_of))
 
 
 def test_copy_from_mirror_then_already_there(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -179,13 +188,34 @@ def test_cli_download_and_datasets(tmp_path: Path, mirror: Path, monkeypatch: py
 
 
 def test_shipped_ecbplus_manifest_is_well_formed() -> None:
-    data = dl.load_manifest("ecbplus")
-    assert data["dataset"] == "ecbplus" and data["licence"] == "CC BY 3.0"
-    tree = next(e for e in data["files"] if e.get("kind") == "tree")
+    data = get("ecbplus").manifest
+    assert data.dataset == "ecbplus" and data.licence == "CC BY 3.0"
+    tree = next(e for e in data.files if e.is_tree)
     # docs/raw-data.md#verification: 982 files, tree hash 66e0d717...
-    assert tree["files"] == 982 and tree["tree_sha256"].startswith("66e0d717")
-    csv = next(e for e in data["files"] if e["path"].endswith("ECBplus_coreference_sentences.csv"))
-    assert csv["size"] == 23008 and csv["sha256"].startswith("afee49e0")
+    assert tree.files == 982 and tree.tree_sha256 and tree.tree_sha256.startswith("66e0d717")
+    csv = next(e for e in data.files if e.path.endswith("ECBplus_coreference_sentences.csv"))
+    assert csv.size == 23008 and csv.sha256 and csv.sha256.startswith("afee49e0")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"sizes": 3}, "entry 'a/sentences.csv': unknown key sizes"),
+        ({"size": "23"}, "entry 'a/sentences.csv': size must be a number of bytes, not '23'"),
+        ({"required": "yes"}, "entry 'a/sentences.csv': required must be true or false, not 'yes'"),
+        ({"kind": "folder"}, """entry 'a/sentences.csv': kind must be "file" or "tree", not 'folder'"""),
+    ],
+)
+def test_a_malformed_manifest_is_one_clear_error(change: dict[str, Any], said: str) -> None:
+    with pytest.raises(FormatError, match=re.escape(f"toy.json: {said}")):
+        Manifest.parse(manifest(file_entry(**change)), "toy.json")
+    with pytest.raises(FormatError, match=re.escape("toy.json: entry 'a/sentences.csv' is listed twice")):
+        Manifest.parse(manifest(file_entry(), file_entry()), "toy.json")
+    with pytest.raises(FormatError, match=re.escape("toy.json: the manifest: unknown key file")):
+        Manifest.parse({"dataset": "x", "files": [], "file": []}, "toy.json")
+    assert Manifest.parse(manifest(file_entry())).files == (
+        ManifestEntry("a/sentences.csv", size=len(CONTENT), sha256=SHA, required=True),
+    )
 
 
 def test_failed_required_url_gives_manual_steps_after_trying_the_rest(
@@ -231,8 +261,7 @@ def test_cli_download_goes_on_after_a_manual_dataset(
     tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manual = manifest(file_entry(path="secret.csv"), manual_steps="Ask the authors for secret.csv.")
-    manifests = {"gvc": manual | {"dataset": "gvc"}, "ecbplus": manifest(file_entry())}
-    monkeypatch.setattr(dl, "load_manifest", lambda dataset_id: manifests[dataset_id])
+    use(monkeypatch, {"gvc": manual | {"dataset": "gvc"}, "ecbplus": manifest(file_entry())}, by_id=True)
     result = CliRunner().invoke(
         app, ["download", "gvc", "ecbplus", "--raw-dir", str(tmp_path / "raw"), "--mirror", str(mirror)]
     )
@@ -288,7 +317,7 @@ def test_require_raw_files_gives_the_manual_steps(tmp_path: Path, monkeypatch: p
         ),
     )
     with pytest.raises(MissingRawData) as error:
-        dl.require_raw_files("ecbplus", tmp_path)
+        registry.require_raw_files("ecbplus", tmp_path)
     message = str(error.value)
     # every missing required entry at once (a part is left to the reader, which checks it against the split file)
     assert f"raw files missing in {tmp_path}: a/sentences.csv, b.csv, texts, t/ECB+ | t/ECB+.zip." in message
@@ -297,9 +326,9 @@ def test_require_raw_files_gives_the_manual_steps(tmp_path: Path, monkeypatch: p
     for path in ("a/sentences.csv", "old/b.csv", "t/ECB+.zip"):  # an alternative stands in for its entry
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("x")
-    assert dl.missing_raw_files("ecbplus", tmp_path) == ["texts"]
-    dl.require_raw_files("ecbplus", tmp_path, ReadOptions(partial=True))  # the option supplies "texts"
-    assert dl.missing_raw_files("ecbplus", tmp_path / "nowhere") == ["the whole folder"]
+    assert registry.missing_raw_files("ecbplus", tmp_path) == ["texts"]
+    registry.require_raw_files("ecbplus", tmp_path, ReadOptions(partial=True))  # the option supplies "texts"
+    assert registry.missing_raw_files("ecbplus", tmp_path / "nowhere") == ["the whole folder"]
 
 
 def test_build_without_raw_folder_gives_the_manifest_steps(tmp_path: Path) -> None:
@@ -425,8 +454,11 @@ def test_cli_download_all_goes_on_after_a_network_failure(
 ) -> None:
     monkeypatch.setattr(dl.urllib.request, "urlopen", _raiser(urllib.error.URLError("no network")))
     offline = manifest(file_entry(path="remote.csv", url="https://x.org/remote.csv"), manual_steps=None)
-    manifests = {"ecbplus": manifest(file_entry()), "np4e": offline | {"dataset": "np4e"}}
-    monkeypatch.setattr(dl, "load_manifest", lambda dataset_id: manifests.get(dataset_id, offline))
+    use(
+        monkeypatch,
+        {"ecbplus": manifest(file_entry()), "np4e": offline | {"dataset": "np4e"}, "*": offline},
+        by_id=True,
+    )
     raw = tmp_path / "raw"
     result = CliRunner().invoke(app, ["download", "np4e", "ecbplus", "--raw-dir", str(raw), "--mirror", str(mirror)])
     assert result.exit_code == 2
@@ -435,6 +467,9 @@ def test_cli_download_all_goes_on_after_a_network_failure(
         "np4e: remote.csv: failed (download failed (https://x.org/remote.csv: URLError: no network))" in result.output
     )
     assert "np4e: not fetched\nnp4e: raw files missing in" in result.output  # with the expected files
+    assert result.output.count("failed (download failed (https://x.org/remote.csv") == 1  # named once, as it happened
+    assert f"Put the files listed above under {raw / 'NP4E'} by hand, or give --mirror DIR" in result.output
+    assert "`ucdcr download np4e` fetches" not in result.output  # not the command just run
     assert f"ecbplus -> {(raw / 'ECBplus').resolve()}" in result.output  # where the files go
     assert "ecbplus: a/sentences.csv: copied from mirror" in result.output  # the next dataset went on
     assert result.output.rstrip().endswith("not fetched -- failed: np4e")

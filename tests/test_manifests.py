@@ -65,7 +65,7 @@ def test_entries_present_in_shared_raw_verify(dataset_id: str, raw_dir: Path) ->
         target = folder / entry["path"]
         hashed = entry.get("tree_sha256") or (entry.get("sha256") and entry.get("size") is not None)
         if hashed and target.exists():
-            assert dl.verify_entry(target, entry, folder), entry["path"]
+            assert dl.verify_entry(target, get(dataset_id).manifest.entry(entry["path"]), folder), entry["path"]
             checked += 1
     # docs/raw-data.md#the-test-snapshot: FCC-T and HyperCoref have no folder in ../shared/raw; every other dataset has
     # at least one hashed file there (NIdent: only its uCDCR split file)

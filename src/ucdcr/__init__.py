@@ -19,10 +19,10 @@ Public API (:mod:`ucdcr.api` unless said otherwise):
 - :func:`sample_dir` (:mod:`ucdcr.demo`): the raw dir of the ECB+ sample shipped inside the package, which
   ``ucdcr demo`` builds.
 
-No public name equals a subpackage or module name: ``ucdcr.datasets`` is the subpackage of dataset declarations,
-always (the dataset ids are :func:`list_datasets`, called ``ucdcr.datasets()`` in 0.1.0, which the first dataset
-lookup replaced by that subpackage). Heavy modules are imported on first use, so ``import ucdcr`` is instant: the
-functions above, and the submodules (``ucdcr.scoring``, ``ucdcr.registry``...), are looked up on first access.
+No public name equals a subpackage or module name: ``ucdcr.datasets`` is the subpackage of dataset declarations
+(the dataset ids are :func:`list_datasets`). Heavy modules are imported on first use, so ``import ucdcr`` is
+instant: the functions above (one table, :data:`_PUBLIC`: name -> module, from which ``__all__``, ``dir(ucdcr)`` and
+the lookup derive), and the submodules (``ucdcr.scoring``, ``ucdcr.registry``...), are looked up on first access.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from ucdcr.version import __version__ as __version__
 
-_FUNCTIONS = {
+_PUBLIC: dict[str, str] = {
     "baseline_tables": "ucdcr.api",
     "benchmark": "ucdcr.api",
     "benchmark_tables": "ucdcr.api",
@@ -48,46 +48,30 @@ _FUNCTIONS = {
     "stats_tables": "ucdcr.api",
     "to_spacy_docs": "ucdcr.export.spacy_docs",
 }
-__all__ = [
-    "__version__",
-    "baseline_tables",
-    "benchmark",
-    "benchmark_tables",
-    "build",
-    "dataset_dir",
-    "diversity_tables",
-    "evaluate",
-    "list_datasets",
-    "load",
-    "load_hf",
-    "sample_dir",
-    "score_files",
-    "stats_tables",
-    "to_spacy_docs",
-]
+"""Every public function: name -> the module that holds it (imported on first access)."""
 
-if TYPE_CHECKING:
-    from ucdcr.api import (
-        baseline_tables,
-        benchmark,
-        benchmark_tables,
-        build,
-        dataset_dir,
-        diversity_tables,
-        evaluate,
-        list_datasets,
-        load,
-        stats_tables,
-    )
-    from ucdcr.demo import sample_dir
-    from ucdcr.export.huggingface import load_hf
-    from ucdcr.export.spacy_docs import to_spacy_docs
-    from ucdcr.scoring.api import score_files
+__all__ = ["__version__"] + list(_PUBLIC)  # noqa: RUF005 (a list of strings, which PLE0604 cannot see in a starred dict)
+
+if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__ (tests/test_api.py: the same)
+    from ucdcr.api import baseline_tables as baseline_tables
+    from ucdcr.api import benchmark as benchmark
+    from ucdcr.api import benchmark_tables as benchmark_tables
+    from ucdcr.api import build as build
+    from ucdcr.api import dataset_dir as dataset_dir
+    from ucdcr.api import diversity_tables as diversity_tables
+    from ucdcr.api import evaluate as evaluate
+    from ucdcr.api import list_datasets as list_datasets
+    from ucdcr.api import load as load
+    from ucdcr.api import stats_tables as stats_tables
+    from ucdcr.demo import sample_dir as sample_dir
+    from ucdcr.export.huggingface import load_hf as load_hf
+    from ucdcr.export.spacy_docs import to_spacy_docs as to_spacy_docs
+    from ucdcr.scoring.api import score_files as score_files
 
 
 def __getattr__(name: str) -> Any:
-    if name in _FUNCTIONS:
-        return getattr(importlib.import_module(_FUNCTIONS[name]), name)
+    if name in _PUBLIC:
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
     if not name.startswith("_"):
         try:
             return importlib.import_module(f"{__name__}.{name}")  # binds the attribute, so this runs once
@@ -98,4 +82,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_FUNCTIONS})
+    return sorted({*globals(), *_PUBLIC})

@@ -24,7 +24,7 @@ from ucdcr.errors import UcdcrError
 
 if TYPE_CHECKING:
     from ucdcr.pipeline.build import BuildReport
-    from ucdcr.report.build_report import Report
+    from ucdcr.report.model import Report
     from ucdcr.report.tables import ResultTable
 
 SAMPLE_DATASET = "ecbplus"  # the reader that builds the sample

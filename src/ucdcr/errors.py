@@ -31,7 +31,12 @@ class InvariantError(UcdcrError):
 
 
 class DownloadError(UcdcrError):
-    """A raw file could not be fetched or copied."""
+    """A raw file could not be fetched or copied. ``summary``: the message without its "What failed" lines, for a
+    caller that showed each failure as it happened (``ucdcr download``)."""
+
+    def __init__(self, message: str, summary: str | None = None) -> None:
+        super().__init__(message)
+        self.summary = message if summary is None else summary
 
 
 class ChecksumError(DownloadError):
@@ -46,7 +51,12 @@ class ChecksumError(DownloadError):
 
 
 class ManualDownloadRequired(UcdcrError):
-    """The raw files of a dataset cannot be fetched automatically; the message gives the manual steps."""
+    """The raw files of a dataset cannot be fetched automatically; the message gives the manual steps.
+    ``summary``: as for :class:`DownloadError`."""
+
+    def __init__(self, message: str, summary: str | None = None) -> None:
+        super().__init__(message)
+        self.summary = message if summary is None else summary
 
 
 class MissingRawData(UcdcrError):

@@ -2,16 +2,23 @@
 
 `--data-dir` / env `UCDCR_DATA_DIR` (default: the platform user data dir + "/data");
 `--raw-dir` / env `UCDCR_RAW_DIR` (default: the platform user data dir + "/raw").
+
+Paths that cannot be looked up at all are told as what they are instead of "does not exist" or "File exists":
+:func:`unusable` looks a path up once (``os.stat``) and names the two problems the usual checks (``Path.exists``,
+``mkdir``) misreport: a symbolic link loop on the way (``exists`` says False, ``mkdir`` says "File exists") and a
+path or name longer than the system allows (``exists`` raises). A path that simply does not exist (yet) is no
+problem here. Every folder ucdcr is given (data dir, raw dir, output folders, export targets) is checked so.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 import platformdirs
 
-from ucdcr.io.path_problems import check_usable
+from ucdcr.errors import UcdcrError
 
 _APP = "ucdcr"
 
@@ -40,3 +47,29 @@ def resolve_raw_dir(raw_dir: str | Path | None) -> Path:
     path = Path(raw_dir) if raw_dir else default_raw_dir()
     check_usable(path, "raw dir")
     return path
+
+
+def unusable(path: str | Path, role: str = "") -> str | None:
+    """Why ``path`` cannot be looked up, as one line naming it (``role``: e.g. "data dir"), or None."""
+    where = f"{role} {path}".strip()
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{where}: a symbolic link loop on the way (a link that points back to itself or its folder)"
+        if exc.errno == errno.ENAMETOOLONG:
+            longest = max((len(os.fsencode(part)) for part in Path(path).parts), default=0)
+            return (
+                f"{where}: longer than the system allows (a name of {longest} bytes, a path of "
+                f"{len(os.fsencode(os.fspath(path)))} bytes; the usual limits are 255 and 4096)"
+            )
+    except ValueError as exc:  # a NUL byte
+        return f"{where}: not a usable path ({exc})"
+    return None
+
+
+def check_usable(path: str | Path, role: str = "") -> None:
+    """Raise a UcdcrError when :func:`unusable` finds a problem."""
+    problem = unusable(path, role)
+    if problem:
+        raise UcdcrError(problem)

@@ -5,9 +5,10 @@ Each dataset is declared ONCE: its module (``ucdcr/datasets/<id>.py``) registers
 :func:`register` (paper name, the authors' folder name, mention kinds, which corpus it re-annotates, structure
 rules, its reader options, the counts a complete build gives and where they come from, and the format reader
 that turns its raw files into a :class:`~ucdcr.records.SourceCorpus`); its manifest (``ucdcr/manifests/<id>.json``,
-:mod:`ucdcr.download`) holds its raw files and their licence, homepage and manual steps. Every other place
-derives from these two: the loader's authors' folder names and event/entity rules (:mod:`ucdcr.io.load`), the
-uCDCR sums of Table 2, ``ucdcr datasets``, the central raw-file check, the integration tests' counts.
+parsed once into a :class:`~ucdcr.manifest.Manifest`) holds its raw files and their licence, homepage and manual
+steps. Every other place derives from these two: the loader's authors' folder names and event/entity rules
+(:mod:`ucdcr.io.load`), the uCDCR sums of Table 2, ``ucdcr datasets``, the central raw-file check, the integration
+tests' counts.
 
 Discovery: the dataset ids are the module names of the package ``ucdcr.datasets`` (names starting with ``_`` are
 not datasets) and the names of the entry points of the group :data:`ENTRY_POINT_GROUP` (a third-party package
@@ -15,6 +16,11 @@ declares ``[project.entry-points."ucdcr.datasets"] mydataset = "mypackage.mydata
 the first lookup of its id, so listing ids imports nothing. A module imported any other way may simply call
 :func:`register`. Registering an id twice is an error. Datasets are listed in the paper's order: alphabetical by
 paper name, ignoring case.
+
+(Not ``catalogue``, spaCy's registry library: it reads the entry points once, when it is first imported, so a plugin
+installed or put on the path later is never seen; it imports every plugin to list the names; its lookup lets an
+entry point win over a registered name; and a second registration silently replaces the first. Each of these is a
+rule here.)
 
 Gold fields: each dataset declares which mention fields are gold-derived (:attr:`DatasetSpec.gold_fields`), i.e.
 derived from the chains or from annotation beyond the spans, so hidden from a system at test time; the rest of a
@@ -26,6 +32,12 @@ Reader options are typed: :class:`ReadOptions` holds those of every dataset (``p
 of its own declares a frozen dataclass deriving from it (:attr:`DatasetSpec.options`). :meth:`DatasetSpec.read_options`
 builds them from ``KEY=VALUE`` strings or Python values: an unknown option is an error listing the valid ones, a
 value that does not fit names the option and the expected type.
+
+Raw files: before a reader runs, :meth:`DatasetSpec.check_raw_files` (:func:`require_raw_files`) checks, existence
+only, every required entry and one_of group of the manifest, all at once (:meth:`~ucdcr.manifest.Manifest.missing`),
+and raises :class:`~ucdcr.errors.MissingRawData` naming each missing one with the manual steps. What only the
+reader can tell (a folder without the files it should hold) it reports the same way (:func:`missing_raw_data`).
+Fetching and verifying the files is :mod:`ucdcr.download`'s, above this module.
 """
 
 from __future__ import annotations
@@ -34,18 +46,17 @@ import enum
 import importlib
 import importlib.metadata
 import importlib.util
-import json
 import pkgutil
 import re
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ucdcr.errors import UcdcrError, UnknownDatasetError
+from ucdcr.errors import MissingRawData, UcdcrError, UnknownDatasetError
+from ucdcr.manifest import Manifest
 from ucdcr.records import (
     ROW_FIELDS,
     SPLITS,
@@ -278,22 +289,21 @@ class DatasetSpec:
     manifest_file: Path | None = field(default=None, compare=False)
 
     @cached_property
-    def manifest(self) -> dict[str, Any]:
-        """The raw-file manifest (see :mod:`ucdcr.download`)."""
+    def manifest(self) -> Manifest:
+        """The raw-file manifest, parsed once (:class:`~ucdcr.manifest.Manifest`)."""
         if self.manifest_file is not None:
-            return dict(json.loads(Path(self.manifest_file).read_text(encoding="utf-8")))
-        text = resources.files("ucdcr").joinpath("manifests", f"{self.id}.json").read_text(encoding="utf-8")
-        return dict(json.loads(text))
+            return Manifest.read(Path(self.manifest_file))
+        return Manifest.packaged(self.id)
 
     @property
     def licence(self) -> str:
         """The licence of the raw files, as the manifest states it."""
-        return str(self.manifest.get("licence") or "not stated")
+        return self.manifest.licence
 
     @property
     def citation(self) -> tuple[str, ...]:
         """The references to cite for the original corpus, as the manifest lists them."""
-        return tuple(str(reference) for reference in self.manifest.get("citation") or ())
+        return self.manifest.citation
 
     def read_options(self, values: ReadOptions | Mapping[str, object] | None = None) -> ReadOptions:
         """The dataset's reader options from ``values`` (see :func:`build_options`); given options are checked to
@@ -310,9 +320,7 @@ class DatasetSpec:
 
     def check_raw_files(self, folder: Path, options: ReadOptions | Mapping[str, object] | None = None) -> None:
         """MissingRawData naming every required raw file of the manifest that is not in ``folder``, with the manual
-        steps (:func:`ucdcr.download.require_raw_files`)."""
-        from ucdcr.download import require_raw_files
-
+        steps (:func:`require_raw_files`)."""
         require_raw_files(self, Path(folder), self.read_options(options))
 
     def read(self, folder: Path, options: ReadOptions | Mapping[str, object] | None = None) -> SourceCorpus:
@@ -433,3 +441,30 @@ def gold_fields_of(dataset_id: str) -> tuple[str, ...]:
     except UnknownDatasetError:
         spec = by_authors_folder(dataset_id)
         return spec.gold_fields if spec else GOLD_FIELDS
+
+
+# --- raw files ----------------------------------------------------------------------------------------------
+
+
+def missing_raw_files(
+    dataset: DatasetSpec | str, folder: Path, options: ReadOptions | None = None, only: list[str] | None = None
+) -> list[str]:
+    """The required manifest entries (``only``: of these paths) that are not in ``folder``, each one_of group as
+    ``a | b``; ``["the whole folder"]`` when the folder is not there (:meth:`~ucdcr.manifest.Manifest.missing`)."""
+    spec = get(dataset) if isinstance(dataset, str) else dataset
+    return spec.manifest.missing(Path(folder), (options or spec.options()).given(), only)
+
+
+def require_raw_files(
+    dataset: DatasetSpec | str, folder: Path, options: ReadOptions | None = None, only: list[str] | None = None
+) -> None:
+    """Raise MissingRawData with the manual steps naming every missing required entry (:func:`missing_raw_files`)."""
+    spec = get(dataset) if isinstance(dataset, str) else dataset
+    missing = missing_raw_files(spec, folder, options, only)
+    if missing:
+        raise missing_raw_data(spec.id, folder, missing)
+
+
+def missing_raw_data(dataset_id: str, folder: Path, missing: list[str]) -> MissingRawData:
+    """The error for raw files missing in ``folder`` (what they are, as phrases), with the manifest's manual steps."""
+    return MissingRawData(get(dataset_id).manifest.missing_message(dataset_id, folder, missing))

@@ -63,7 +63,7 @@ def test_facts_are_declared_once_and_derived() -> None:
     assert all(dataset_id(spec.authors_folder) == spec.id for spec in specs)
     assert dataset_id("NP4E-prep") == "np4e" and dataset_id("some_folder") is None
     # the licence lives in the manifest only
-    assert all(spec.licence == spec.manifest["licence"] for spec in specs)
+    assert all(spec.licence == spec.manifest.licence for spec in specs)
     # NIdent re-annotates NP4E, ECB+METAm re-annotates ECB+ (paper §7.1.4, §7.1.10): left out of the uCDCR sums
     assert {spec.id: spec.reannotates for spec in specs if spec.reannotates} == {
         "nident": "np4e",

@@ -24,7 +24,7 @@ def test_fcct_real_raw_dir(raw_dir: Path) -> None:
     if not (folder / "2020-10-05_FCC-T").exists():
         with pytest.raises(MissingRawData) as info:
             spec.read(folder)
-        assert spec.manifest["manual_steps"] in str(info.value)
+        assert spec.manifest.manual_steps in str(info.value)
         assert "2020-10-05_FCC-T/train/with_stacked_actions/cross_subtopic_mentions_action.csv" in str(info.value)
         return
     corpus = spec.read(folder)

@@ -24,7 +24,7 @@ def test_hypercoref_real_raw_dir(raw_dir: Path, tmp_path: Path) -> None:
     if not (folder / "bbc.com").exists():
         with pytest.raises(MissingRawData) as info:
             spec.read(folder)
-        assert spec.manifest["manual_steps"] in str(info.value)
+        assert spec.manifest.manual_steps in str(info.value)
         for split in ("train", "dev", "test"):  # every missing file of the manifest, named at once
             assert f"bbc.com/6_CreateSplitsStage_create_splits/{split}/hyperlinks.parquet" in str(info.value)
         return

@@ -109,20 +109,6 @@ def test_a_complete_write_in_another_process_is_the_build(stage: str, builds: di
     assert files_bytes(data / DATASET) == files_bytes(builds["new"])
 
 
-def test_debris_of_ucdcr_0_1_0_is_cleaned_and_its_retired_build_restored(
-    builds: dict[str, Path], tmp_path: Path
-) -> None:
-    """0.1.0 wrote into ``.<id>.building-*`` and retired the old folder as ``.<id>.old-<pid>``."""
-    data = tmp_path / "data"
-    shutil.copytree(builds["old"], data / f".{DATASET}.old-4242")
-    shutil.copytree(builds["new"], data / f".{DATASET}.building-k2_x9")
-    (data / f".{DATASET}x.staging-1-ab").mkdir()  # another dataset's name: not ours to touch
-    with OutputFolder(data / DATASET):
-        pass
-    assert sorted(p.name for p in data.iterdir()) == [f".{DATASET}x.staging-1-ab", DATASET]
-    assert files_bytes(data / DATASET) == files_bytes(builds["old"])
-
-
 def test_second_writer_of_the_same_folder_fails_naming_the_lock_and_holder(tmp_path: Path) -> None:
     with OutputFolder(tmp_path / DATASET):
         lock = tmp_path / f".{DATASET}.lock"

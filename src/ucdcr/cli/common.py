@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.path_problems import check_usable, unusable
+from ucdcr.paths import check_usable, unusable
 from ucdcr.report.tables import FORMATS
 
 if TYPE_CHECKING:

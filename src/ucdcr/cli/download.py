@@ -1,8 +1,9 @@
 """`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically.
 
-Each dataset first names its raw folder (absolute), then one line per file with what happened. A dataset whose
-required files cannot be fetched (no network, HTTP error, a broken archive, ...) prints what failed and the manual
-steps, and the others go on; the exit code is 1 when only manual steps are missing, 2 when a download failed
+Each dataset first names its raw folder (absolute), then one line per file with what happened (a failed file is
+named once, there). A dataset whose required files cannot be fetched (no network, HTTP error, a broken archive,
+...) then prints what is missing, the manual steps, the expected files with their hashes and where to put them by
+hand, and the others go on; the exit code is 1 when only manual steps are missing, 2 when a download failed
 otherwise, 0 when all are there.
 """
 
@@ -15,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from ucdcr.cli.common import DataDirOption, RawDirOption, console, friendly_errors, input_folder_option, print_message
-from ucdcr.errors import ManualDownloadRequired, UcdcrError
+from ucdcr.errors import DownloadError, ManualDownloadRequired, UcdcrError
 from ucdcr.paths import resolve_raw_dir
 from ucdcr.registry import dataset_ids, get
 
@@ -74,12 +75,14 @@ def register(app: typer.Typer) -> None:
             console.print(f"{dataset_id} -> {folder}", highlight=False, markup=False, soft_wrap=True)
             try:
                 download(dataset_id, target, mirror, report=partial(_print_fetched, dataset_id))
-            except ManualDownloadRequired as exc:
+            except ManualDownloadRequired as exc:  # each failed file was printed as it happened: the summary
                 manual.append(dataset_id)
-                print_message(f"{dataset_id}: manual steps needed\n", str(exc), style="yellow")
+                print_message(f"{dataset_id}: manual steps needed\n", exc.summary, style="yellow")
             except UcdcrError as exc:  # a failed dataset does not stop the others
                 failed.append(dataset_id)
-                print_message(f"{dataset_id}: not fetched\n", str(exc))
+                print_message(
+                    f"{dataset_id}: not fetched\n", exc.summary if isinstance(exc, DownloadError) else str(exc)
+                )
         if manual or failed:
             print_message("not fetched --", _not_fetched_line(manual, failed), style="")
             raise typer.Exit(2 if failed else 1)

@@ -45,9 +45,9 @@ def register(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         from ucdcr import __version__
-        from ucdcr.report.tables import render
+        from ucdcr.report.tables import ResultTable, render
         from ucdcr.scoring.api import asks_for_conll, resolve_metrics, score_files
-        from ucdcr.scoring.report import format_report, per_document_table
+        from ucdcr.scoring.report import format_report, per_document_rows
 
         requested = [name.strip() for name in metric.split(",") if name.strip()]
         try:
@@ -65,4 +65,5 @@ def register(app: typer.Typer) -> None:
             title = f"ucdcr {__version__} score (CoNLL-2012 reference scorer v8.01 semantics)"
             typer.echo(format_report(scores, show_conll, title), nl=False)
             if per_document:
-                typer.echo("\n" + render([per_document_table(scores, show_conll)], "md"), nl=False)
+                table = ResultTable("scores per document", *per_document_rows(scores, show_conll))
+                typer.echo("\n" + render([table], "md"), nl=False)

@@ -28,13 +28,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from ucdcr.datasets._chains import OTHER_TYPE, by_chain, chain_entity_type, majority, non_pronouns
-from ucdcr.download import missing_raw_data
 from ucdcr.errors import FormatError
 from ucdcr.formats.cerec_conll import CerecMention, CerecThread, CerecToken, read_cerec_conll
 from ucdcr.formats.inputs import open_zip, read_text
+from ucdcr.manifest import Manifest
 from ucdcr.records import (
     SPLITS,
     DroppedMention,
@@ -46,7 +45,7 @@ from ucdcr.records import (
     Split,
     mention_type_of,
 )
-from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, get, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, get, missing_raw_data, register
 
 DATASET_ID = "cerec"
 FINAL_DIR = "data/COLING"
@@ -79,11 +78,11 @@ class SplitSource:
             return archive.read_text(self.member)
 
 
-def split_file_names(manifest: dict[str, Any]) -> dict[str, str]:
+def split_file_names(manifest: Manifest) -> dict[str, str]:
     """split -> final file name, from the manifest entry that lists the release's ``members``."""
-    for entry in manifest["files"]:
-        if "members" in entry:
-            return dict(entry["members"])
+    for entry in manifest.files:
+        if entry.members:
+            return dict(entry.members)
     raise FormatError("ucdcr/manifests/cerec.json", "no entry with the split 'members' of the final release")
 
 
@@ -93,20 +92,20 @@ def _zip_member(archive: Path, basename: str) -> str | None:
     return min(names) if names else None
 
 
-def locate_split(raw: Path, split: Split, final_name: str, manifest: dict[str, Any]) -> SplitSource | None:
+def locate_split(raw: Path, split: Split, final_name: str, manifest: Manifest) -> SplitSource | None:
     """The final file, else its member in the final zip, else a manifest stand-in; None if none is present."""
     extracted = raw / FINAL_DIR / final_name
     if extracted.exists():
         return SplitSource(split, final_name, extracted, None, stand_in=False, raw=raw)
-    for entry in manifest["files"]:
-        archive = raw / entry["path"]
-        if "members" in entry and archive.exists():
+    for entry in manifest.files:
+        archive = raw / entry.path
+        if entry.members and archive.exists():
             member = _zip_member(archive, final_name)
             if member:
                 return SplitSource(split, final_name, archive, member, stand_in=False, raw=raw)
-    for entry in manifest["files"]:
-        stand_in_name = entry.get("stands_in_for", {}).get(final_name)
-        archive = raw / entry["path"]
+    for entry in manifest.files:
+        stand_in_name = entry.stands_in_for.get(final_name)
+        archive = raw / entry.path
         if stand_in_name and archive.exists():
             member = _zip_member(archive, stand_in_name)
             if member:

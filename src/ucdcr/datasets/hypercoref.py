@@ -47,7 +47,6 @@ from operator import itemgetter
 from pathlib import Path
 
 from ucdcr.datasets._chains import NO_NER, OTHER_TYPE, majority
-from ucdcr.download import missing_raw_data
 from ucdcr.formats.corpus_checks import report_missing
 from ucdcr.formats.hypercoref_parquet import (
     Hyperlink,
@@ -70,7 +69,7 @@ from ucdcr.records import (
     Split,
     source_tokens,
 )
-from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, missing_raw_data, register
 
 DATASET_ID = "hypercoref"
 RAW_FOLDER = "HyperCoref"

@@ -38,14 +38,13 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ucdcr.download import missing_raw_data
 from ucdcr.errors import FormatError
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
 from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import open_zip
 from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split, mention_type_of
-from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, missing_raw_data, register
 
 DATASET_ID = "meantime"
 CORPUS = "meantime_newsreader_english_oct15"

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ucdcr.download import missing_raw_data
 from ucdcr.errors import FormatError
 from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.maxqda_csv import (
@@ -57,7 +56,7 @@ from ucdcr.records import (
     SourceMention,
     SourceToken,
 )
-from ucdcr.registry import GOLD_FIELDS, ContextRule, DatasetSpec, ExpectedCount, ReadOptions, register
+from ucdcr.registry import GOLD_FIELDS, ContextRule, DatasetSpec, ExpectedCount, ReadOptions, missing_raw_data, register
 
 DATASET_ID = "newswcl50r"
 RAW_FOLDER = "NewsWCL50r"

@@ -28,14 +28,22 @@ from typing import Any
 
 from ucdcr.datasets import np4e
 from ucdcr.datasets._chains import OTHER_TYPE, by_chain
-from ucdcr.download import missing_raw_data, require_raw_files
 from ucdcr.errors import FormatError
 from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import csv_records, read_text
 from ucdcr.formats.nident_xml import IDENTITY_DEGREES, NidentDocument, NidentMention, read_nident_xml
 from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.records import DroppedMention, MentionRecord, SourceCorpus, SourceDocument, SourceMention, SourceToken
-from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, get, register
+from ucdcr.registry import (
+    GOLD_FIELDS,
+    DatasetSpec,
+    ExpectedCount,
+    ReadOptions,
+    get,
+    missing_raw_data,
+    register,
+    require_raw_files,
+)
 
 DATASET_ID = "nident"
 REANNOTATES = "np4e"

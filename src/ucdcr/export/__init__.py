@@ -5,5 +5,6 @@
 - :mod:`ucdcr.export.spacy_docs`: spaCy ``Doc`` objects / a ``DocBin`` with the chains as span groups;
 - :mod:`ucdcr.export.corefud`: CoNLL-U with CorefUD's ``Entity=`` annotation, written by udapi (``corefud`` extra).
 
-They read a built dataset through the public API (:mod:`ucdcr.api`), like a user's script would.
+They read a built dataset as the public API does (:func:`ucdcr.io.locate.dataset_dir` and :func:`~ucdcr.io.locate.load`,
+which :mod:`ucdcr.api` re-exports), never through the API itself: exports sit below it.
 """

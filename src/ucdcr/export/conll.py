@@ -45,10 +45,10 @@ from typing import Literal, TypeVar
 
 import pyarrow as pa
 
-from ucdcr.api import dataset_dir, load
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.atomic import write_json, write_text
+from ucdcr.io.locate import dataset_dir, load
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 from ucdcr.scoring.api import drop_singletons

@@ -95,7 +95,7 @@ def export_corefud(
 ) -> CorefudExport:
     """Write a built dataset (every split, or ``split``) as CorefUD CoNLL-U files into ``out``."""
     udapi = require_udapi()
-    from ucdcr.api import dataset_dir, load
+    from ucdcr.io.locate import dataset_dir, load
 
     if split is not None and split not in SPLITS:
         raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")

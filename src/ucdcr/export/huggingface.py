@@ -88,7 +88,7 @@ def load_hf(dataset: str | Path, data_dir: str | Path | None = None, kind: str =
     datasets = require_datasets()
     if kind not in KINDS:
         raise UcdcrError(f"unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}")
-    from ucdcr.api import dataset_dir, load
+    from ucdcr.io.locate import dataset_dir, load
 
     table = load(dataset_dir(dataset, data_dir), kind=kind)  # type: ignore[arg-type]
     return datasets.DatasetDict(
@@ -124,9 +124,9 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     """Write a built dataset as a Hugging Face dataset folder ``out`` (layout and card in the module docstring);
     ``datasets.load_dataset(out)`` then gives its mentions as a ``DatasetDict``."""
     datasets = require_datasets()
-    from ucdcr.api import dataset_dir, load
     from ucdcr.export import target
     from ucdcr.io.load import consistent
+    from ucdcr.io.locate import dataset_dir, load
     from ucdcr.io.output_folder import OutputFolder
     from ucdcr.registry import get
 

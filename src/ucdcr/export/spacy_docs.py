@@ -84,7 +84,7 @@ def to_spacy_docs(dataset: str | Path, split: str | None = None, data_dir: str |
     """A built dataset's documents (of one split, or all) as spaCy ``Doc`` objects (rules in the module docstring)."""
     import spacy
 
-    from ucdcr.api import dataset_dir, load
+    from ucdcr.io.locate import dataset_dir, load
 
     if split is not None and split not in SPLITS:
         raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
@@ -223,9 +223,9 @@ def export_spacy(
 ) -> SpacyExport:
     """Write a built dataset's documents (one split, or all) as a spaCy ``DocBin`` file ``out`` (``.spacy``),
     atomically; read it with ``DocBin().from_disk(out).get_docs(nlp.vocab)``."""
-    from ucdcr.api import dataset_dir
     from ucdcr.export.target import check_file
     from ucdcr.io.atomic import write_bytes
+    from ucdcr.io.locate import dataset_dir
 
     folder = dataset_dir(dataset, data_dir)
     check_file(out, folder, data_dir)  # before spaCy is imported: a refused --out fails at once

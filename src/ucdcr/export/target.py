@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import reason, write_json
-from ucdcr.io.path_problems import check_usable
+from ucdcr.paths import check_usable
 
 MARKER = ".ucdcr-export.json"
 """The file every folder export writes into its folder: the files exports wrote there."""

@@ -57,9 +57,9 @@ import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.arrow_paths import arrow_source
-from ucdcr.io.path_problems import check_usable
 from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
+from ucdcr.paths import check_usable
 from ucdcr.records import SPLITS, MentionKind
 from ucdcr.registry import DatasetSpec, by_authors_folder, get, known_ids, normalize_id
 from ucdcr.schema import (

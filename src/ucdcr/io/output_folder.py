@@ -12,13 +12,13 @@ How (:class:`OutputFolder`, a context manager held from before the build reads i
 
 1. Location first, before any work: the parent folder is created if needed and must be a writable folder;
    ``<name>`` must be a folder if it exists. Each failure is one :class:`~ucdcr.errors.UcdcrError` naming the path.
-2. Lock: ``flock`` on ``.<name>.lock``. A second build of the same folder fails at once with an error naming the
-   lock file and the process holding it (waiting could look like a hang for the minutes a build takes). The
-   kernel releases the lock when its holder dies, even by SIGKILL, so a killed build never blocks the next one.
-3. Debris of earlier builds of ``<name>`` (staging, old or retired folders, also the ``.building-`` / ``.old-``
-   folders of ucdcr 0.1.0) is removed -- except that a retired folder is put back as ``<name>`` when ``<name>``
-   is missing (a build killed between the two renames below). Then the staging folder is created (mode 0777
-   minus the umask, like every folder and file written into it).
+2. Lock: ``.<name>.lock``, held with :mod:`filelock` (``flock`` on Unix). A second build of the same folder fails
+   at once with an error naming the lock file and the process holding it (waiting could look like a hang for the
+   minutes a build takes). The kernel releases the lock when its holder dies, even by SIGKILL, so a killed build
+   never blocks the next one.
+3. Debris of earlier builds of ``<name>`` (staging or retired folders) is removed -- except that a retired folder
+   is put back as ``<name>`` when ``<name>`` is missing (a build killed between the two renames below). Then the
+   staging folder is created (mode 0777 minus the umask, like every folder and file written into it).
 4. :meth:`OutputFolder.commit`: the build's scratch files (:meth:`OutputFolder.scratch`) are removed, the files
    and folders of staging are fsynced, then staging and ``<name>`` are
    exchanged in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``, macOS ``renamex_np(RENAME_SWAP)``), so a
@@ -31,7 +31,7 @@ How (:class:`OutputFolder`, a context manager held from before the build reads i
 Where ``<name>`` is so long that these hidden names would exceed the file system's name limit, they are made of a
 shortened form of it (:func:`ucdcr.io.atomic.hidden_stem`).
 
-Without ``fcntl`` (Windows) no lock is taken: concurrent builds of one folder are then not excluded.
+On Windows filelock locks with the system's own file locking, so concurrent builds are excluded there too.
 """
 
 from __future__ import annotations
@@ -45,21 +45,17 @@ import secrets
 import shutil
 import sys
 import time
-import weakref
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
-from typing import ClassVar, Self
+from typing import Self
+
+from filelock import BaseFileLock, FileLock, Timeout
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import fsync_file, fsync_folder, hidden_stem, reason
-from ucdcr.io.path_problems import check_usable
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
+from ucdcr.paths import check_usable
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2  # linux/fs.h
@@ -150,6 +146,9 @@ def exchange(first: Path, second: Path) -> bool:
 
 @lru_cache(maxsize=1)
 def _exchange_function() -> Callable[[bytes, bytes], int] | None:
+    """The C function that swaps two paths atomically, through ctypes: Python's ``os.replace`` cannot replace a
+    non-empty folder, and neither the standard library nor a maintained package exposes ``renameat2`` /
+    ``renamex_np``, so this is the only way to swap two folders with no moment where ``<name>`` is missing."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         if sys.platform.startswith("linux"):
@@ -197,7 +196,7 @@ def _check_location(path: Path) -> None:
 
 
 def _debris_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"\.{re.escape(hidden_stem(name))}\.(?P<kind>staging|retired|building|old)-[\w-]+")
+    return re.compile(rf"\.{re.escape(hidden_stem(name))}\.(?P<kind>staging|retired)-[\w-]+")
 
 
 def _clean_debris(path: Path) -> None:
@@ -208,7 +207,7 @@ def _clean_debris(path: Path) -> None:
             match = pattern.fullmatch(entry.name)
             if match is None:
                 continue
-            if match["kind"] in ("retired", "old") and not os.path.lexists(path):
+            if match["kind"] == "retired" and not os.path.lexists(path):
                 os.rename(entry, path)
             else:
                 _remove(entry)
@@ -249,66 +248,48 @@ def _sync_tree(folder: Path) -> None:
 
 
 class _Lock:
-    """An exclusive flock on ``.<name>.lock`` next to the output folder; the file is removed on release.
+    """An exclusive lock on ``.<name>.lock`` next to ``<name>`` (:class:`filelock.FileLock`: ``flock`` on Unix, which
+    the kernel releases when its holder dies; filelock also closes the descriptor in a forked child, so a build's
+    workers that outlive it never hold the next build off). The holder writes its pid into the file, for the error
+    a competing build gets; the file is removed on release, while still locked: a competitor that opened it meanwhile
+    sees the file unlinked once it gets the lock and takes a new one (filelock checks this)."""
 
-    A forked child (a pool worker of the build, the writer's child) would hold the lock as long as it holds the
-    inherited descriptor, so that a build's workers that outlive it would block the next build: every forked child
-    closes its copies at once (``os.register_at_fork``) and never releases the parent's lock."""
-
-    held: ClassVar[weakref.WeakSet[_Lock]] = weakref.WeakSet()
-
-    def __init__(self, path: Path, handle: int | None) -> None:
-        self.path, self.handle = path, handle
-        if handle is not None:
-            _Lock.held.add(self)
-
-    @staticmethod
-    def _forget_in_child() -> None:
-        for lock in list(_Lock.held):
-            if lock.handle is not None:
-                with contextlib.suppress(OSError):
-                    os.close(lock.handle)
-                lock.handle = None
-        _Lock.held.clear()
+    def __init__(self, path: Path, lock: BaseFileLock | None) -> None:
+        self.path, self.lock = path, lock
 
     @classmethod
     def acquire(cls, output: Path, wait: bool = False, folder_role: str = "data dir") -> _Lock:
         """The lock of ``output``; held by another process: an error, or with ``wait`` its release is waited for."""
         path = output.with_name(f".{hidden_stem(output.name)}.lock")
-        if fcntl is None:
-            return cls(path, None)
-        while True:
-            handle = _open_lock_file(path, folder_role)
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _read_holder(handle)
-                os.close(handle)
-                raise UcdcrError(
-                    f"{output} is being built by another process ({holder}, lock file {path}); "
-                    "wait until it ends, or stop it and build again"
-                ) from None
-            except OSError as exc:  # e.g. a network filesystem without locks
-                os.close(handle)
-                raise UcdcrError(f"cannot lock {path}: {reason(exc)}") from exc
-            if _is_current(handle, path):  # not a file its previous holder removed while we opened it
-                break
-            os.close(handle)
+        lock = FileLock(
+            path, timeout=-1 if wait else 0, thread_local=False, fallback_to_soft=False, on_acquired=_note_pid
+        )
         try:
-            os.ftruncate(handle, 0)
-            os.write(handle, f"{os.getpid()}\n".encode())
-        except OSError:
-            pass  # the pid only makes the message of a competing build more helpful
-        return cls(path, handle)
+            lock.acquire()
+        except Timeout:
+            raise UcdcrError(
+                f"{output} is being built by another process ({_read_holder(path)}, lock file {path}); "
+                "wait until it ends, or stop it and build again"
+            ) from None
+        except OSError as exc:
+            if exc.filename is not None:  # opening the lock file failed
+                raise UcdcrError(f"{folder_role} {path.parent} is not writable: {reason(exc)} ({path})") from exc
+            raise UcdcrError(f"cannot lock {path}: {reason(exc)}") from exc  # e.g. a network filesystem without locks
+        return cls(path, lock)
 
     def release(self) -> None:
-        if self.handle is None:
+        if self.lock is None:
             return
-        _Lock.held.discard(self)
         with contextlib.suppress(OSError):  # a stale lock file is harmless: the kernel lock is what counts
-            self.path.unlink(missing_ok=True)  # still holding the lock: see _is_current
-        os.close(self.handle)
-        self.handle = None
+            self.path.unlink(missing_ok=True)  # still holding the lock (class docstring)
+        self.lock.release()
+        self.lock = None
+
+
+def _note_pid(handle: int) -> None:
+    """Write the holder's pid into the lock file it just took (filelock emptied it)."""
+    with contextlib.suppress(OSError):  # the pid only makes the message of a competing build more helpful
+        os.write(handle, f"{os.getpid()}\n".encode())
 
 
 @contextlib.contextmanager
@@ -323,34 +304,14 @@ def exclusive(path: Path, folder_role: str = "folder") -> Iterator[None]:
         lock.release()
 
 
-def _open_lock_file(path: Path, folder_role: str) -> int:
-    try:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError as exc:
-        raise UcdcrError(f"{folder_role} {path.parent} is not writable: {reason(exc)} ({path})") from exc
-
-
-def _read_holder(handle: int) -> str:
+def _read_holder(path: Path) -> str:
     """The holder's pid; it writes it just after taking the lock, so an empty file is read again for a moment."""
     for _ in range(50):
         try:
-            pid = os.pread(handle, 32, 0).decode("ascii", "replace").strip()
+            pid = path.read_bytes()[:32].decode("ascii", "replace").strip()
         except OSError:
             break
         if pid.isdigit():
             return f"pid {pid}"
         time.sleep(0.01)
     return "pid unknown"
-
-
-def _is_current(handle: int, path: Path) -> bool:
-    try:
-        on_disk = path.stat()
-    except FileNotFoundError:
-        return False
-    held = os.fstat(handle)
-    return (held.st_dev, held.st_ino) == (on_disk.st_dev, on_disk.st_ino)
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_Lock._forget_in_child)

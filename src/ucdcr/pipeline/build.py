@@ -26,7 +26,6 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from ucdcr import __version__
 from ucdcr.download import file_sha256
 from ucdcr.errors import FormatError
 from ucdcr.io.output_folder import OutputFolder
@@ -47,6 +46,7 @@ from ucdcr.records import (
     Split,
 )
 from ucdcr.registry import DatasetSpec, ReadOptions, get
+from ucdcr.version import __version__
 
 DOCUMENTS_PER_BATCH = 16
 

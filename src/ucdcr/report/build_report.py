@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -33,6 +33,7 @@ from ucdcr.io.atomic import write_text
 from ucdcr.io.load import load_mentions
 from ucdcr.report import figures, paper_tables
 from ucdcr.report.html import render_html, render_markdown
+from ucdcr.report.model import FigureEntry, Report, Section
 from ucdcr.report.tables import ResultTable, render
 
 REPORT_FIELDS = (
@@ -56,40 +57,6 @@ def embed_hint() -> str:
 
 
 Progress = Callable[[str], None]
-
-
-@dataclass
-class Section:
-    """A group of tables under one heading."""
-
-    title: str
-    tables: list[ResultTable] = field(default_factory=list)
-
-
-@dataclass
-class FigureEntry:
-    """One figure: its file (relative to the report folder) or the reason it was not drawn."""
-
-    title: str
-    caption: str
-    file: str | None = None
-    missing: str | None = None
-
-
-@dataclass
-class Report:
-    """What a report holds and where it was written."""
-
-    out_dir: Path
-    datasets: list[str]
-    sections: list[Section] = field(default_factory=list)
-    figures: list[FigureEntry] = field(default_factory=list)
-
-    @property
-    def files(self) -> list[Path]:
-        """Every file the report wrote."""
-        written = [self.out_dir / name for name in ("index.html", "report.md", "tables.json")]
-        return written + [self.out_dir / f.file for f in self.figures if f.file]
 
 
 @dataclass

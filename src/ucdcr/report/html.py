@@ -1,4 +1,4 @@
-"""Render a :class:`~ucdcr.report.build_report.Report` as ``index.html`` and ``report.md``.
+"""Render a :class:`~ucdcr.report.model.Report` as ``index.html`` and ``report.md``.
 
 Both list the same content in the same order: the datasets, the table sections (each table with its notes),
 then the figures with captions; a figure that was not drawn shows the reason instead of an image. The HTML page
@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import html
 import re
-from typing import TYPE_CHECKING
 
-from ucdcr import __version__
+from ucdcr.report.model import Report
 from ucdcr.report.tables import ResultTable, format_cell, to_markdown
-
-if TYPE_CHECKING:
-    from ucdcr.report.build_report import Report
+from ucdcr.version import __version__
 
 TITLE = "uCDCR dataset report"
 _CODE_SPAN = re.compile(r"`([^`]+)`")

@@ -15,13 +15,13 @@ Perl prints numbers (``%.15g``), percentages truncated (``int(x*10000)/100``). N
 CoNLL F1 line. The first line names ucdcr instead of v8.01's ``version:`` line. With singleton removal, a line
 says how many chains were removed from the key and the response (as coval prints it).
 
-:func:`per_document_table`: every document's recall, precision and F1 per metric (percentages truncated as above;
-columns named by the metric table's paper labels), then its CoNLL F1.
+:func:`per_document_rows`: every document's recall, precision and F1 per metric (percentages truncated as above;
+columns named by the metric table's paper labels), then its CoNLL F1, as plain column names and rows (scoring sits
+below the tables of :mod:`ucdcr.report`; ``ucdcr score --per-document`` puts them in a table).
 """
 
 from __future__ import annotations
 
-from ucdcr.report.tables import ResultTable
 from ucdcr.scoring.api import Scores
 from ucdcr.scoring.metrics import CONLL, METRIC_BY_NAME
 from ucdcr.scoring.results import BlancScore, MetricScore, truncate_percent
@@ -91,14 +91,14 @@ def removed_singletons_line(scores: Scores) -> str:
 PARTS = (("R", "recall"), ("P", "precision"), ("F1", "f1"))
 
 
-def per_document_table(scores: Scores, show_conll: bool) -> ResultTable:
-    """One row per document of ``scores.by_document``: R, P and F1 (truncated percentages) of every computed metric,
-    and the CoNLL F1 when asked."""
+def per_document_rows(scores: Scores, show_conll: bool) -> tuple[list[str], list[dict[str, object]]]:
+    """The columns and one row per document of ``scores.by_document``: R, P and F1 (truncated percentages) of every
+    computed metric, and the CoNLL F1 when asked."""
     labels = {name: METRIC_BY_NAME[name].paper_label for name in scores}
     columns = ["document", *(f"{labels[name]} {part}" for name in scores for part, _ in PARTS)]
     if show_conll:
         columns.append(CONLL.label)
-    table = ResultTable("scores per document", columns)
+    rows = []
     for document, doc_scores in scores.by_document.items():
         row: dict[str, object] = {"document": document}
         for name, score in doc_scores.items():
@@ -106,5 +106,5 @@ def per_document_table(scores: Scores, show_conll: bool) -> ResultTable:
                 row[f"{labels[name]} {part}"] = truncate_percent(getattr(score, attribute))
         if show_conll:
             row[CONLL.label] = truncate_percent(doc_scores.conll_f1)
-        table.add(row)
-    return table
+        rows.append(row)
+    return columns, rows

@@ -19,6 +19,10 @@ attribute, or its class name) is one of them is an error, and so is an entry poi
 points of one name with different targets, so that results stored under a name (:mod:`ucdcr.systems.store`) are
 always that system's. A resolved system carries its :func:`~ucdcr.systems.identity.system_identity` (code,
 version, configuration), which keys its stored results.
+
+The names are looked up here rather than with ``catalogue`` (spaCy's registry library), which reads the entry points
+once at its first import, imports every entry point to list the names, and lets an entry point win over a built-in
+name: the three things the rules above exclude (see also :mod:`ucdcr.registry`).
 """
 
 from __future__ import annotations
