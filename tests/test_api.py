@@ -4,7 +4,6 @@ load, list_datasets, the tables and evaluate on a tiny built dataset (tests/fixt
 from __future__ import annotations
 
 import ast
-import importlib.util
 import inspect
 import json
 import os
