@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 from ucdcr import hub
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import discover_datasets, load_mentions
+from ucdcr.io.load import load_mentions
+from ucdcr.io.locate import discover_datasets
 from ucdcr.io.release import PROVENANCE_FILE, read_layout, release_path
 from ucdcr.release import download_release
 from ucdcr.schema import LIST_FIELDS

@@ -347,7 +347,7 @@ def selected_datasets(
     data_dir: Path | None, datasets: str | None, source: SourceChoice = SourceChoice.AUTO
 ) -> dict[str, Path]:
     """Dataset folders chosen by --data-dir / --datasets / --source (every dataset folder found by default)."""
-    from ucdcr.io.load import discover_datasets
+    from ucdcr.io.locate import discover_datasets
     from ucdcr.paths import resolve_data_dir
 
     names = [name.strip() for name in datasets.split(",") if name.strip()] if datasets else None

@@ -171,26 +171,16 @@ def check_folder(folder: Path, what: str) -> Path:
     raise UcdcrError(f"{what} {folder} does not exist")
 
 
-def discover_datasets(
-    data_dir: str | Path, names: Iterable[str] | None = None, source: str = "auto"
-) -> dict[str, Path]:
-    """The dataset folders in a data dir, by folder name, sorted; ``data_dir`` itself if it is one.
+def discover_datasets(data_dir: str | Path, names: Iterable[str] | None = None) -> dict[str, Path]:
+    """The dataset folders built in a data dir, by folder name, sorted; ``data_dir`` itself if it is one.
 
     Hidden folders (name starting with ".", e.g. a build's staging folder) are never listed.
     names: only these (folder names, our ids or the authors' names); an unknown name is an error listing the
-    folders found.
-    source: builds, the authors' release installed in ``<data-dir>/release/``, or both; ``auto``: a dataset's build
-    where there is one, else its release (the names and sources: :mod:`ucdcr.io.release`).
+    folders found. The authors' release installed beside the builds is found by
+    :func:`ucdcr.io.locate.discover_datasets`, which calls this one for the builds.
     """
-    from ucdcr.io import release
-
     root = check_folder(Path(data_dir), "data dir")
-    if is_dataset_folder(root):
-        found = {root.name: root}
-    else:
-        found = {folder.name: folder for folder in _subfolders(root) if is_dataset_folder(folder)}
-        if source != "auto" or release.release_root(root).is_dir():
-            return release.select(found, root, source, names)
+    found = build_folders(root)
     if names is None:
         if not found:
             raise UcdcrError(f"no dataset folders (all_mentions.parquet or */*_mentions.json) in {root}")
@@ -202,6 +192,13 @@ def discover_datasets(
             raise UcdcrError(f"no dataset {name!r} in {root}; found: {', '.join(found) or 'none'}")
         selected[match] = found[match]
     return selected
+
+
+def build_folders(root: Path) -> dict[str, Path]:
+    """The dataset folders of a data dir (by folder name; ``root`` itself if it is one), hidden ones left out."""
+    if is_dataset_folder(root):
+        return {root.name: root}
+    return {folder.name: folder for folder in _subfolders(root) if is_dataset_folder(folder)}
 
 
 def _subfolders(root: Path) -> list[Path]:

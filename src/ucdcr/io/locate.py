@@ -9,7 +9,7 @@ listing the valid ids. :mod:`ucdcr.api` re-exports :func:`list_datasets`, :func:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -17,12 +17,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ucdcr.errors import UcdcrError, UnknownDatasetError
+from ucdcr.io import load as built
 from ucdcr.io.load import (
     KIND_COLUMN,
     KINDS,
+    build_folders,
     check_folder,
     consistent,
-    discover_datasets,
     is_dataset_folder,
     load_mentions,
     load_tokens,
@@ -168,3 +169,22 @@ def _dataset_folder(item: str | Path, root: Path) -> dict[str, Path]:
             raise UcdcrError(f"{path} is not a dataset folder (no {MENTIONS_PARQUET} or <split>/*_mentions.json)")
         return {path.name: path}
     return discover_datasets(root, [item])
+
+
+def discover_datasets(
+    data_dir: str | Path, names: Iterable[str] | None = None, source: str = "auto"
+) -> dict[str, Path]:
+    """The dataset folders in a data dir, by name, sorted; ``data_dir`` itself if it is one.
+
+    source: builds, the authors' release installed in ``<data-dir>/release/``, or both; ``auto``: a dataset's build
+    where there is one, else its release (the names and sources: :mod:`ucdcr.io.release`). Without a release
+    installed, ``auto`` is :func:`ucdcr.io.load.discover_datasets` (builds only).
+    names: only these (folder names, our ids, the authors' names, ``<id>@release``); an unknown name is an error
+    listing the folders found.
+    """
+    from ucdcr.io import release
+
+    root = check_folder(Path(data_dir), "data dir")
+    if not built.is_dataset_folder(root) and (source != "auto" or release.release_root(root).is_dir()):
+        return release.select(build_folders(root), root, source, names)
+    return built.discover_datasets(root, names)
