@@ -144,21 +144,14 @@ def build(
         report = ucdcr.build("ecbplus", raw_dir="raw", data_dir="data", jobs=4)
         report.counts["mentions_written"], report.dropped
     """
-    from ucdcr.pipeline.build import build_dataset
+    from ucdcr.pipeline.build import build_dataset, executor_for
+    from ucdcr.pipeline.executor import ExecutorOptions
 
     ids = [datasets] if isinstance(datasets, str) else list(datasets)
     raw, data = resolve_raw_dir(raw_dir), resolve_data_dir(data_dir)
+    run = executor_for(ExecutorOptions(executor, jobs, ray_address))  # type: ignore[arg-type]  # checked there
     reports = [
-        build_dataset(
-            dataset_id,
-            raw,
-            data,
-            jobs=jobs,
-            progress=progress,
-            options=dict(options or {}),
-            executor=executor,
-            ray_address=ray_address,
-        )
+        build_dataset(dataset_id, raw, data, progress=progress, options=dict(options or {}), executor=run)
         for dataset_id in ids
     ]
     return reports[0] if isinstance(datasets, str) else reports

@@ -26,7 +26,7 @@ if __name__ == "__main__":
     from ucdcr.pipeline import build
 
     build.DOCUMENTS_PER_BATCH = 1
-    original = build.Executor.map
+    original = build.LocalExecutor.map
 
     def map_batches(*args: Any, **kwargs: Any) -> Any:
         for number, results in enumerate(original(*args, **kwargs)):
@@ -39,7 +39,7 @@ if __name__ == "__main__":
                 time.sleep(5)  # Ctrl-C arrives here
             yield results
 
-    build.Executor.map = map_batches  # type: ignore[method-assign]
+    build.LocalExecutor.map = map_batches  # type: ignore[method-assign]
     from ucdcr.cli.app import main
 
     sys.argv = ["ucdcr", *sys.argv[4:]]
