@@ -226,7 +226,7 @@ def test_short_o_means_output_in_every_command() -> None:
         (["stats", "--format"], "xml", "'md', 'csv', 'json', 'latex'"),
         (["benchmark", "--protocol"], "mine", "'ucdcr', 'standard'"),
         (["benchmark", "--level"], "doc", "'subtopic', 'topic'"),
-        (["evaluate", "--topics"], "silver", "'gold', 'predicted'"),
+        (["benchmark", "--topics"], "silver", "'gold', 'predicted'"),
         (["export", "conll", "x", "--level"], "sentence", "'document', 'subtopic', 'topic'"),
     ],
 )

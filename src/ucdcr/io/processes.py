@@ -3,7 +3,8 @@ process in a forked child.
 
 :func:`kill_me_with_parent` asks Linux to SIGKILL the calling process when its parent dies (``PR_SET_PDEATHSIG``);
 it returns False elsewhere. :func:`run_beside` forks a child that runs one function while the parent goes on
-(Linux only: fork is the point, the child shares the parent's memory without copying or pickling it); the child
+(Linux only: fork is the point, the child shares the parent's memory without copying or pickling it; and only while
+this process runs no other Python thread, :func:`can_run_beside`, which makes the fork safe); the child
 ends with its parent, and :meth:`Beside.join` raises the child's error in the parent as one
 :class:`~ucdcr.errors.UcdcrError` with the child's message. The child never returns into the parent's code: it
 leaves with ``os._exit``, so no clean-up handler of the parent runs twice.
@@ -16,6 +17,7 @@ import ctypes
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,8 +39,14 @@ def kill_me_with_parent() -> bool:
 
 
 def can_run_beside() -> bool:
-    """Whether :func:`run_beside` forks here (Linux); elsewhere run the function in this process."""
-    return sys.platform.startswith("linux") and hasattr(os, "fork")
+    """Whether :func:`run_beside` may fork here: Linux, and this is the only Python thread of the process.
+
+    The thread check is what makes the fork safe: a forked child has only the forking thread, and any lock another
+    thread held at that moment (a buffered stream's, a progress bar's console's) would stay locked in the child
+    forever. With one Python thread no Python-level lock is held by anyone else; the native libraries the child uses
+    (glibc malloc, pyarrow and its jemalloc, OpenBLAS) reset their own threads and locks in ``pthread_atfork``
+    handlers. Elsewhere, or when another thread runs, the caller runs the function in this process."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork") and threading.active_count() == 1
 
 
 @dataclass

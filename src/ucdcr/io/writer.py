@@ -76,8 +76,10 @@ def write_dataset(
     (DOCUMENT_SCHEMA columns, e.g. one :func:`document_columns` per document) or None when texts may not be
     redistributed. Memory is bounded by one row group, not the dataset.
 
-    documents_beside: write the token table in a forked process while this one writes the mentions (Linux; the
-    ``documents`` iterable must then be safe to read in a forked copy of this process). The files are the same."""
+    documents_beside: the caller has a spare core: write the token table in a forked process while this one writes
+    the mentions, where that is safe (:func:`~ucdcr.io.processes.can_run_beside`: Linux, and no other Python thread
+    runs; else here, after the mentions). The ``documents`` iterable must then be safe to read in a forked copy of
+    this process. The files are the same either way."""
     if not isinstance(output, OutputFolder):
         with OutputFolder(Path(output)) as folder:
             write_dataset(folder, mentions, documents, report, documents_beside)
