@@ -14,7 +14,8 @@ and that the address accepts a connection: it waits for it at most :data:`CONNEC
 ``UCDCR_RAY_CONNECT_SECONDS``), says on stderr what it waits for, and then stops with an
 :class:`~ucdcr.pipeline.executor.ExecutorError` naming the address (Ray itself would retry silently for minutes). A
 Ray that is not installed, or whose import fails (a broken install), is one error naming the ``dist`` extra and the
-failure. The actors end when the map ends, also early (an error, Ctrl-C).
+failure. A lost actor is restarted and its items retried (:data:`RESTARTS` times); the actors end when the map ends,
+also early (an error, Ctrl-C).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ from ucdcr.pipeline.executor import BATCHES_PER_WORKER, ExecutorError, bounded_m
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+RESTARTS = 3
+"""How often Ray restarts a lost actor, and retries an item whose actor was lost (the function is pure)."""
 
 CONNECT_SECONDS_ENV = "UCDCR_RAY_CONNECT_SECONDS"
 CONNECT_SECONDS = 20.0
@@ -151,7 +155,8 @@ class RayExecutor:
                     raise ExecutorError(f"cannot start or join Ray{where}: {exc}", "ray_address") from exc
             actors: list[Any] = []
             try:
-                stage = ray.remote(num_cpus=1)(_Stage)
+                # a lost actor (a cluster node gone) is restarted and its items retried: the function is pure
+                stage = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(_Stage)
                 actors = [stage.remote(function, warm_up) for _ in range(self.jobs)]
                 pool = ActorPool(actors)
                 yield from bounded_map(
