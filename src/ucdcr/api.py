@@ -133,7 +133,7 @@ def build(
         error (e.g. :class:`~ucdcr.errors.MissingRawData` naming the missing files) stops there.
     raw_dir: where the raw files are (default: env ``UCDCR_RAW_DIR`` or the user data dir; see ``ucdcr download``).
     data_dir: where built datasets go (default: env ``UCDCR_DATA_DIR`` or the user data dir).
-    jobs: worker processes for the per-document stages. progress: show a progress bar.
+    jobs: worker processes for the per-document stages. progress: a line on stderr as each stage begins and ends.
     executor: "local" (process pool) or "ray" (Ray actors, the ``dist`` extra; on the cluster at ``ray_address`` or a
         local Ray); the output is the same.
     options: reader options by name, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+);

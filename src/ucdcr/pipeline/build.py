@@ -154,7 +154,7 @@ def build_dataset(
 
 
 def _stage_lines(description: str, done: int, total: int | None) -> None:
-    """The plain progress of ``progress=True``: a line on stderr when a stage begins."""
+    """The plain progress of ``progress=True``: a line on stderr when a stage begins and when it is done."""
     if done == 0 or done == total:
         print(f"{description} ({done}/{total if total is not None else '?'} documents)", file=sys.stderr, flush=True)
 
