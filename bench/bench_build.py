@@ -25,12 +25,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--no-beside", action="store_true")
+    parser.add_argument(
+        "--beside-ab", action="store_true", help="alternate runs with and without the forked token-table writer"
+    )
     args = parser.parse_args()
 
     import ucdcr.io.writer
 
-    if args.no_beside and hasattr(ucdcr.io.writer, "can_run_beside"):
-        ucdcr.io.writer.can_run_beside = lambda: False  # type: ignore[attr-defined]
+    can_fork = getattr(ucdcr.io.writer, "can_run_beside", None)
+
+    def set_beside(on: bool) -> None:
+        if can_fork is not None:
+            ucdcr.io.writer.can_run_beside = can_fork if on else (lambda: False)  # type: ignore[attr-defined]
+
+    set_beside(not args.no_beside)
 
     from ucdcr.pipeline.build import build_dataset
     from ucdcr.pipeline.nlp import load_nlp
@@ -39,23 +47,39 @@ def main() -> None:
     load_nlp()
     print(f"spaCy model load: {time.perf_counter() - started:.2f} s (not counted below)")
     print(f"cores: {os.cpu_count()}, jobs: {args.jobs}, tree: {Path(ucdcr.io.writer.__file__).parents[2]}")
-    times = []
-    for run in range(args.repeat):
+    times: dict[str, list[float]] = {}
+    for run in range(args.repeat * (2 if args.beside_ab else 1)):
+        mode = ("beside" if run % 2 == 0 else "no-beside") if args.beside_ab else "run"
+        if args.beside_ab:
+            set_beside(run % 2 == 0)
+        writing: list[float] = []
+
+        def progress(description: str, done: int, total: int | None, writing: list[float] = writing) -> None:
+            if "writing" in description and not writing:
+                writing.append(time.perf_counter())
+
         with tempfile.TemporaryDirectory() as data_dir:
             started = time.perf_counter()
-            report = build_dataset(
-                args.dataset, raw_dir=args.raw_dir, data_dir=data_dir, jobs=args.jobs, progress=False
-            )
+            try:
+                report = build_dataset(
+                    args.dataset, raw_dir=args.raw_dir, data_dir=data_dir, jobs=args.jobs, progress=progress
+                )
+            except TypeError:  # a tree whose progress is a bool
+                report = build_dataset(
+                    args.dataset, raw_dir=args.raw_dir, data_dir=data_dir, jobs=args.jobs, progress=False
+                )
             seconds = time.perf_counter() - started
-        times.append(seconds)
+            write = f", validating and writing {time.perf_counter() - writing[0]:.1f} s" if writing else ""
+        times.setdefault(mode, []).append(seconds)
         counts = report.counts
         print(
             f"run {run + 1}: {args.dataset} built in {seconds:.1f} s wall: {counts['documents']} documents, "
             f"{counts['tokens']} tokens ({counts['tokens'] / seconds:,.0f} tokens/s), "
             f"{counts['mentions_written']} mentions ({counts['mentions_written'] / seconds:,.0f} mentions/s), "
-            f"{counts['sentences_parsed']} sentences fully parsed (load {os.getloadavg()[0]:.2f})"
+            f"{counts['sentences_parsed']} sentences fully parsed{write} [{mode}] (load {os.getloadavg()[0]:.2f})"
         )
-    print(f"min {min(times):.2f} s, median {statistics.median(times):.2f} s over {len(times)} runs")
+    for mode, values in times.items():
+        print(f"{mode}: min {min(values):.2f} s, median {statistics.median(values):.2f} s over {len(values)} runs")
 
 
 if __name__ == "__main__":
