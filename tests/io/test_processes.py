@@ -8,6 +8,7 @@ import errno
 import os
 import shutil
 import signal
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -99,9 +100,27 @@ def test_an_error_in_the_parent_stops_the_token_table_child(
         return beside
 
     monkeypatch.setattr("ucdcr.io.writer.run_beside", remember)
+    monkeypatch.setattr("ucdcr.io.writer.can_run_beside", lambda: True)  # other tests may have left threads running
     with pytest.raises(UcdcrError, match="cannot write the mentions"):
         write_dataset(tmp_path / DATASET, failing_mentions, slow_documents(), report, documents_beside=True)  # type: ignore[arg-type]
     assert pids
     with pytest.raises(ProcessLookupError):
         os.kill(pids[0], 0)  # the child is gone (killed and reaped)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_no_fork_while_another_thread_runs() -> None:
+    import threading
+
+    from ucdcr.io.processes import can_run_beside
+
+    alone = can_run_beside() if threading.active_count() == 1 else None
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not can_run_beside()  # a lock that thread held would stay locked in a forked child
+    finally:
+        release.set()
+        other.join()
+    assert alone in (None, sys.platform.startswith("linux"))
