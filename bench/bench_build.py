@@ -40,6 +40,7 @@ def main() -> None:
 
     set_beside(not args.no_beside)
 
+    from ucdcr.pipeline import build
     from ucdcr.pipeline.build import build_dataset
     from ucdcr.pipeline.nlp import load_nlp
 
@@ -47,6 +48,7 @@ def main() -> None:
     load_nlp()
     print(f"spaCy model load: {time.perf_counter() - started:.2f} s (not counted below)")
     print(f"cores: {os.cpu_count()}, jobs: {args.jobs}, tree: {Path(ucdcr.io.writer.__file__).parents[2]}")
+    callbacks = hasattr(build, "ProgressCallback")  # this tree's progress is a callback (else a bool)
     times: dict[str, list[float]] = {}
     for run in range(args.repeat * (2 if args.beside_ab else 1)):
         mode = ("beside" if run % 2 == 0 else "no-beside") if args.beside_ab else "run"
@@ -60,14 +62,13 @@ def main() -> None:
 
         with tempfile.TemporaryDirectory() as data_dir:
             started = time.perf_counter()
-            try:
-                report = build_dataset(
-                    args.dataset, raw_dir=args.raw_dir, data_dir=data_dir, jobs=args.jobs, progress=progress
-                )
-            except TypeError:  # a tree whose progress is a bool
-                report = build_dataset(
-                    args.dataset, raw_dir=args.raw_dir, data_dir=data_dir, jobs=args.jobs, progress=False
-                )
+            report = build_dataset(
+                args.dataset,
+                raw_dir=args.raw_dir,
+                data_dir=data_dir,
+                jobs=args.jobs,
+                progress=progress if callbacks else False,  # a tree without callbacks would draw a rich bar
+            )
             seconds = time.perf_counter() - started
             write = f", validating and writing {time.perf_counter() - writing[0]:.1f} s" if writing else ""
         times.setdefault(mode, []).append(seconds)
