@@ -145,8 +145,7 @@ def build_dataset(
                     show(reading, len(built.results), total)
             if show:
                 show(f"{spec.id}: validating and writing", len(built.results), len(built.results))
-            beside = isinstance(executor, LocalExecutor) and executor.jobs > 1
-            report = _finish(spec, raw, corpus, built, spill, output, checked, beside=beside)
+            report = _finish(spec, raw, corpus, built, spill, output, checked)
     report.seconds = time.perf_counter() - started
     if not checked.given() and output_name is None:  # the dataset itself, not a sample or a partial build
         report.count_differences = spec.count_differences(report.counts, report.splits)
@@ -243,11 +242,8 @@ def _finish(
     spill: ResultSpill,
     output: OutputFolder,
     options: ReadOptions,
-    beside: bool,
 ) -> BuildReport:
-    """The whole-dataset steps on the compact keys, then the output written document by document (``beside``: the
-    token table in a forked process beside the mentions; not where Ray runs in this process, whose threads a fork
-    would not carry)."""
+    """The whole-dataset steps on the compact keys, then the output written document by document."""
     dropped = list(corpus.dropped) + built.orphans + [d for result in built.results for d in result.dropped]
     aligned = sum(len(result.mentions) for result in built.results)
     finalized: dict[str, list[MentionRecord]] | None = None
@@ -270,7 +266,7 @@ def _finish(
     writer = _DatasetWriter(built, spill, finalized, chain_types, chain_sizes)
     documents = writer.document_table() if spec.texts_redistributable else None
     spill.flush()
-    write_dataset(output, writer.mentions, documents, report.to_json(), documents_beside=beside)
+    write_dataset(output, writer.mentions, documents, report.to_json())
     report.output_dir = str(output.path)
     return report
 
