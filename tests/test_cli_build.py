@@ -49,7 +49,9 @@ def test_named_options_and_generic_options_reach_read_options(tmp_path: Path, mo
         raise UcdcrError("stop here")
 
     monkeypatch.setattr("ucdcr.pipeline.build.build_dataset", fake_build)
-    result = run("hypercoref", "--raw-dir", str(tmp_path), "--outlets", "bbc.com, abcnews.go.com", "-o", "partial=yes")
+    result = run(
+        "hypercoref", "--raw-dir", str(tmp_path), "--outlets", "bbc.com, abcnews.go.com", "--option", "partial=yes"
+    )
     assert result.exit_code == 2 and "stop here" in result.output
     assert seen["hypercoref"] == HypercorefOptions(outlets=("bbc.com", "abcnews.go.com"), partial=True)
     # several datasets: each gets the options it declares (--texts is NewsWCL50r's, --outlets HyperCoref's)
@@ -59,14 +61,14 @@ def test_named_options_and_generic_options_reach_read_options(tmp_path: Path, mo
 
 
 def test_unknown_or_misspelt_option_is_an_error_listing_the_valid_ones(tmp_path: Path) -> None:
-    misspelt = run("ecbplus", "--raw-dir", str(tmp_path), "-o", "all_sentence=true")
+    misspelt = run("ecbplus", "--raw-dir", str(tmp_path), "--option", "all_sentence=true")
     assert misspelt.exit_code == 2
     assert "unknown reader option all_sentence for ecbplus; valid: all_sentences, partial" in misspelt.output
     not_its_own = run("hypercoref", "--raw-dir", str(tmp_path), "--texts", str(tmp_path))
     assert not_its_own.exit_code == 2 and "unknown reader option texts_dir for hypercoref; valid: outlets, partial" in (
         not_its_own.output
     )
-    bad_value = run("ecbplus", "--raw-dir", str(tmp_path), "-o", "partial=maybe")
+    bad_value = run("ecbplus", "--raw-dir", str(tmp_path), "--option", "partial=maybe")
     assert bad_value.exit_code == 2 and "reader option partial='maybe': expected true or false" in bad_value.output
     assert not (tmp_path / "ECBplus").exists()  # nothing was read or built
 

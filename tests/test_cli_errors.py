@@ -11,7 +11,9 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -150,7 +152,8 @@ def test_help_of_build_and_report() -> None:
     for flag, text in (("--all-sentences", "ECB+: keep"), ("-q, --quiet", "No progress bars."), ("--help", "Show")):
         line = next(line for line in build.splitlines() if line.strip().startswith(flag))
         assert line.split(flag, 1)[1].strip().startswith(text), line  # the flag's help follows it directly
-    assert "-o, --option KEY=VALUE" in build and "--data-dir DIR" in build
+    assert "--option KEY=VALUE" in build and "-o, --option" not in build and "--data-dir DIR" in build
+    assert "--executor <local|ray>" in build  # the choices listed in the help
     report = CliRunner().invoke(app, ["report", "--help"]).output
     assert re.search(r"--embed / --no-embed +Draw the mention map", report)
 
@@ -199,3 +202,37 @@ def test_output_files_are_checked_before_any_work(tmp_path: Path) -> None:
     assert a_folder.exit_code == 2 and f"{tmp_path} is a folder, not a file" in a_folder.output
     missing_mirror = CliRunner().invoke(app, ["download", "ecbplus", "--mirror", str(tmp_path / "nope")])
     assert missing_mirror.exit_code == 2 and f"{tmp_path / 'nope'} does not exist" in missing_mirror.output
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    for name, command in getattr(group, "commands", {}).items():
+        yield from _commands(command, (*path, name)) if hasattr(command, "commands") else [((*path, name), command)]
+
+
+def test_short_o_means_output_in_every_command() -> None:
+    import typer.main
+
+    with_o = {}
+    for path, command in _commands(typer.main.get_command(app)):
+        for param in command.params:
+            if "-o" in getattr(param, "opts", []):
+                with_o[" ".join(path)] = param.opts
+    assert with_o and all("--output" in opts for opts in with_o.values()), with_o
+
+
+@pytest.mark.parametrize(
+    ("args", "value", "choices"),
+    [
+        (["build", "ecbplus", "--executor"], "dask", "'local', 'ray'"),
+        (["stats", "--format"], "xml", "'md', 'csv', 'json', 'latex'"),
+        (["benchmark", "--protocol"], "mine", "'ucdcr', 'standard'"),
+        (["benchmark", "--level"], "doc", "'subtopic', 'topic'"),
+        (["benchmark", "--topics"], "silver", "'gold', 'predicted'"),
+        (["export", "conll", "x", "--level"], "sentence", "'document', 'subtopic', 'topic'"),
+    ],
+)
+def test_an_unknown_choice_is_one_error_line_naming_the_choices(args: list[str], value: str, choices: str) -> None:
+    result = CliRunner().invoke(app, [*args, value])
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and f"{value!r} is not one of {choices}" in errors[0], result.output

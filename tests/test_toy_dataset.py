@@ -190,7 +190,7 @@ def test_build_list_and_load_from_the_command_line(tmp_path: Path) -> None:
         command = [sys.executable, "-m", "ucdcr", *args, "--raw-dir", str(raw), "--data-dir", str(data)]
         return subprocess.run(command, capture_output=True, text=True, env=env, check=False, timeout=300)
 
-    built = run("build", "toy", "-q", "-o", "lowercase=true")
+    built = run("build", "toy", "-q", "--option", "lowercase=true")
     assert built.returncode == 0, built.stderr + built.stdout
     assert "toy: 2 documents, 5 of 5 mentions (100.00%)" in built.stdout and "declared counts" not in built.stdout
     report = json.loads((data / "toy" / "build_report.json").read_text(encoding="utf-8"))
@@ -201,5 +201,5 @@ def test_build_list_and_load_from_the_command_line(tmp_path: Path) -> None:
     assert listed.returncode == 0, listed.stderr
     [row] = [row for row in json.loads(listed.stdout)[0]["rows"] if row["id"] == "toy"]
     assert (row["paper name"], row["licence"], row["status"], row["built"]) == ("Toy", "CC0-1.0", "complete", "yes")
-    misspelt = run("build", "toy", "-o", "lowercas=true")
+    misspelt = run("build", "toy", "--option", "lowercas=true")
     assert misspelt.returncode == 2 and "valid: lowercase, partial" in misspelt.stdout + misspelt.stderr

@@ -118,8 +118,8 @@ def build(
         error (e.g. :class:`~ucdcr.errors.MissingRawData` naming the missing files) stops there.
     raw_dir: where the raw files are (default: env ``UCDCR_RAW_DIR`` or the user data dir; see ``ucdcr download``).
     data_dir: where built datasets go (default: env ``UCDCR_DATA_DIR`` or the user data dir).
-    jobs: worker processes for the per-document stages. progress: show a progress bar.
-    executor: "local" (process pool) or "ray" (Ray Data, the ``dist`` extra; on the cluster at ``ray_address`` or a
+    jobs: worker processes for the per-document stages. progress: a line on stderr as each stage begins and ends.
+    executor: "local" (process pool) or "ray" (Ray actors, the ``dist`` extra; on the cluster at ``ray_address`` or a
         local Ray); the output is the same.
     options: reader options by name, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+);
         an option the dataset does not declare is an error naming the valid ones.
@@ -129,21 +129,14 @@ def build(
         report = ucdcr.build("ecbplus", raw_dir="raw", data_dir="data", jobs=4)
         report.counts["mentions_written"], report.dropped
     """
-    from ucdcr.pipeline.build import build_dataset
+    from ucdcr.pipeline.build import build_dataset, executor_for
+    from ucdcr.pipeline.executor import ExecutorOptions
 
     ids = [datasets] if isinstance(datasets, str) else list(datasets)
     raw, data = resolve_raw_dir(raw_dir), resolve_data_dir(data_dir)
+    run = executor_for(ExecutorOptions(executor, jobs, ray_address))  # type: ignore[arg-type]  # checked there
     reports = [
-        build_dataset(
-            dataset_id,
-            raw,
-            data,
-            jobs=jobs,
-            progress=progress,
-            options=dict(options or {}),
-            executor=executor,
-            ray_address=ray_address,
-        )
+        build_dataset(dataset_id, raw, data, progress=progress, options=dict(options or {}), executor=run)
         for dataset_id in ids
     ]
     return reports[0] if isinstance(datasets, str) else reports

@@ -139,6 +139,8 @@ class SourceCorpus:
     # A streaming reader leaves documents and mentions empty and yields each document with its mentions here; the
     # other fields are complete once the stream is exhausted.
     stream: Iterator[tuple[SourceDocument, list[SourceMention]]] | None = None
+    # How many documents the stream will yield, when the reader knows it before streaming (progress shows a total).
+    document_count: int | None = None
 
     def parts(self) -> Iterator[tuple[SourceDocument, list[SourceMention]]]:
         """Each document with its mentions, in corpus order (the stream once, or the lists)."""

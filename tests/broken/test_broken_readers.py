@@ -1243,8 +1243,12 @@ def test_cli_partial_option_builds_and_reports_what_is_missing(tmp_path: Path) -
     (raw / NP4E_SPLIT).write_text(json.dumps({"train": ["0", "1"], "val": [], "test": ["3"]}), encoding="utf-8")
     args = ["build", "np4e", "--raw-dir", str(raw), "--data-dir", str(tmp_path / "data"), "--quiet", "--jobs", "1"]
     refused = CliRunner().invoke(app, args)
-    assert refused.exit_code == 2 and "not found: 1 (china)" in refused.output and "-o partial=true" in refused.output
-    built = CliRunner().invoke(app, [*args, "-o", "partial=true"])
+    assert (
+        refused.exit_code == 2
+        and "not found: 1 (china)" in refused.output
+        and "--option partial=true" in refused.output
+    )
+    built = CliRunner().invoke(app, [*args, "--option", "partial=true"])
     assert built.exit_code == 0, built.output
     report = json.loads((tmp_path / "data" / "np4e" / "build_report.json").read_text(encoding="utf-8"))
     assert any("partial corpus" in note and "1 (china)" in note for note in report["notes"])

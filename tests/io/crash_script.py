@@ -139,7 +139,7 @@ def kill_during_parse(pids_file: Path) -> None:
     """After the first batch comes back from the pool: note the worker pids, then die."""
     from ucdcr.pipeline import build
 
-    original = build.Executor.map
+    original = build.LocalExecutor.map
 
     def map_batches(*args: Any, **kwargs: Any) -> Any:
         for results in original(*args, **kwargs):
@@ -148,7 +148,7 @@ def kill_during_parse(pids_file: Path) -> None:
             die()
             yield results
 
-    build.Executor.map = map_batches  # type: ignore[method-assign]
+    build.LocalExecutor.map = map_batches  # type: ignore[method-assign]
     build.DOCUMENTS_PER_BATCH = 1  # 5 documents -> 5 batches, so -j 2 really starts a pool
 
 

@@ -72,7 +72,7 @@ def build(action: str, pids_file: str, ucdcr_args: list[str]) -> None:
     from ucdcr.pipeline import build as pipeline
 
     pipeline.DOCUMENTS_PER_BATCH = 1
-    original = pipeline.Executor.map
+    original = pipeline.LocalExecutor.map
 
     def map_batches(*args: Any, **kwargs: Any) -> Any:
         for number, results in enumerate(original(*args, **kwargs)):
@@ -80,7 +80,7 @@ def build(action: str, pids_file: str, ucdcr_args: list[str]) -> None:
                 first_batch_back(action, pids_file, wait=5)
             yield results
 
-    pipeline.Executor.map = map_batches  # type: ignore[method-assign]
+    pipeline.LocalExecutor.map = map_batches  # type: ignore[method-assign]
     from ucdcr.cli.app import main
 
     sys.argv = ["ucdcr", *ucdcr_args]

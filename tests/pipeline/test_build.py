@@ -214,7 +214,18 @@ def test_cli_build_continues_after_a_failed_dataset(raw: Path, tmp_path: Path) -
 
     result = CliRunner().invoke(
         app,
-        ["build", "np4e", "ecbplus", "--raw-dir", str(raw), "--data-dir", str(tmp_path), "-q", "-o", "partial=yes"],
+        [
+            "build",
+            "np4e",
+            "ecbplus",
+            "--raw-dir",
+            str(raw),
+            "--data-dir",
+            str(tmp_path),
+            "-q",
+            "--option",
+            "partial=yes",
+        ],
     )
     assert result.exit_code == 2  # np4e has no raw folder in the fixture
     assert "ecbplus: 5 documents, 13 of 13 mentions (100.00%)" in result.output

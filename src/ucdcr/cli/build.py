@@ -2,15 +2,22 @@
 
 Reader options (typed and checked, :meth:`ucdcr.registry.DatasetSpec.read_options`): ``--texts DIR`` (NewsWCL50r's
 option ``texts_dir``), ``--outlets a,b`` (HyperCoref's ``outlets``), ``--all-sentences`` (ECB+'s ``all_sentences``)
-and the generic ``--option KEY=VALUE`` (e.g. ``-o partial=true``). Each dataset gets the options it declares; an
+and the generic ``--option KEY=VALUE`` (e.g. ``--option partial=true``; no short flag: ``-o`` is ``--output`` in
+every command that has one). Each dataset gets the options it declares; an
 option that none of the datasets named declares, or a value of the wrong type, is an error naming the option and
 the valid ones, before anything is built.
 
 After each dataset: a summary line with the absolute output folder, the splits that were not built and the
 build report's notes (stand-in files, partial input and other remarks of the reader).
 
-``--executor ray [--ray-address ADDR]`` runs the per-document stages on Ray Data
+``--executor local|ray [--ray-address ADDR]`` and ``--jobs N`` become one executor
+(:func:`ucdcr.pipeline.build.executor_for`), made once before any dataset is read (for Ray: Ray imports, the
+address answers) and used by every build; ``ray`` runs the per-document stages on Ray actors
 (:mod:`ucdcr.pipeline.ray_executor`, the ``dist`` extra) instead of the local process pool; the output is the same.
+The executor's errors are told in terms of these flags.
+
+Progress: one rich bar per dataset on stderr (never stdout), with the number of documents (known before parsing
+starts, when the reader knows it), the elapsed time and the time left; ``--quiet`` shows none.
 
 ``build all`` builds every dataset whose raw files are there; a dataset whose raw files are missing
 (:class:`~ucdcr.errors.MissingRawData`) is reported with its manual steps and is not a failure. The exit code is 2
@@ -20,6 +27,8 @@ built; else 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -29,6 +38,8 @@ import typer
 from ucdcr.cli.common import (
     EXIT_ERROR,
     DataDirOption,
+    ExecutorChoice,
+    ExecutorOption,
     JobsOption,
     RawDirOption,
     console,
@@ -42,6 +53,8 @@ from ucdcr.errors import MissingRawData, UcdcrError
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 
 if TYPE_CHECKING:
+    from ucdcr.pipeline.build import ProgressCallback
+    from ucdcr.pipeline.executor import Executor, ExecutorError
     from ucdcr.registry import ReadOptions
 
 
@@ -72,17 +85,10 @@ def register(app: typer.Typer) -> None:
         ] = None,
         option: Annotated[
             list[str] | None,
-            typer.Option(
-                "--option", "-o", metavar="KEY=VALUE", help="Reader option (repeatable), e.g. texts_dir=/path."
-            ),
+            typer.Option("--option", metavar="KEY=VALUE", help="Reader option (repeatable), e.g. texts_dir=/path."),
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
-        executor: Annotated[
-            str,
-            typer.Option(
-                "--executor", metavar="local|ray", help="Where the per-document stages run (ray: the `dist` extra)."
-            ),
-        ] = "local",
+        executor: ExecutorOption = ExecutorChoice.LOCAL,
         ray_address: Annotated[
             str | None,
             typer.Option("--ray-address", metavar="ADDR", help="Ray cluster to join (default: a local Ray)."),
@@ -92,8 +98,8 @@ def register(app: typer.Typer) -> None:
         build_all = any(name.lower() == "all" for name in datasets)
         options = options_per_dataset(expand_ids(datasets), values)
         outcome: dict[str, list[str]] = {"built": [], "missing": [], "failed": []}
+        run = Run(make_executor(executor, jobs, ray_address), quiet)
         for dataset_id, dataset_options in options.items():
-            run = Run(jobs, quiet, executor, ray_address)
             outcome[_build_one(dataset_id, raw_dir, data_dir, run, dataset_options)].append(dataset_id)
         _print_outcome(outcome)
         if not outcome["built"]:
@@ -147,14 +153,34 @@ def options_per_dataset(dataset_ids: list[str], values: dict[str, object]) -> di
     }
 
 
+_FLAGS = {"kind": "--executor", "jobs": "--jobs", "ray_address": "--ray-address"}
+
+
+def make_executor(kind: ExecutorChoice, jobs: int, ray_address: str | None) -> Executor:
+    """The executor of the flags, made once for every build; its errors told in terms of the flags."""
+    from ucdcr.pipeline.build import executor_for
+    from ucdcr.pipeline.executor import ExecutorError, ExecutorKind, ExecutorOptions
+
+    if ray_address is not None and kind is not ExecutorChoice.RAY:
+        raise UcdcrError("--ray-address needs --executor ray")
+    try:
+        return executor_for(ExecutorOptions(ExecutorKind(kind.value), jobs, ray_address))
+    except ExecutorError as exc:
+        raise UcdcrError(flag_wording(exc, kind)) from exc
+
+
+def flag_wording(exc: ExecutorError, kind: ExecutorChoice) -> str:
+    """An executor error with the flag at fault in front (``--executor ray: the Ray executor needs Ray ...``)."""
+    flag = _FLAGS.get(exc.option, "--executor")
+    return f"{flag} {kind.value}: {exc}" if flag == "--executor" else f"{flag}: {exc}"
+
+
 @dataclass(frozen=True)
 class Run:
-    """How to run each build: workers, progress bars, executor."""
+    """How to run each build: the executor (made once), progress bars or not."""
 
-    jobs: int
+    executor: Executor
     quiet: bool
-    executor: str = "local"
-    ray_address: str | None = None
 
 
 def _build_one(dataset_id: str, raw_dir: Path | None, data_dir: Path | None, run: Run, options: ReadOptions) -> str:
@@ -162,16 +188,15 @@ def _build_one(dataset_id: str, raw_dir: Path | None, data_dir: Path | None, run
     from ucdcr.pipeline.build import build_dataset
 
     try:
-        report = build_dataset(
-            dataset_id,
-            raw_dir=resolve_raw_dir(raw_dir),
-            data_dir=resolve_data_dir(data_dir),
-            jobs=run.jobs,
-            progress=not run.quiet,
-            options=options,
-            executor=run.executor,
-            ray_address=run.ray_address,
-        )
+        with progress_bar(run.quiet) as show:
+            report = build_dataset(
+                dataset_id,
+                raw_dir=resolve_raw_dir(raw_dir),
+                data_dir=resolve_data_dir(data_dir),
+                progress=show,
+                options=options,
+                executor=run.executor,
+            )
     except MissingRawData as exc:
         print_message(f"{dataset_id}: raw files missing, not built:\n", str(exc), style="yellow")
         return "missing"
@@ -180,6 +205,47 @@ def _build_one(dataset_id: str, raw_dir: Path | None, data_dir: Path | None, run
         return "failed"
     _print_summary(dataset_id, report)
     return "built"
+
+
+@contextmanager
+def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
+    """The build's progress callback, drawing a rich bar on stderr (description, bar, done/total documents, elapsed
+    and remaining time) from its first call on (a dataset whose raw files are missing leaves no empty bar);
+    None with ``quiet``."""
+    if quiet:
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+    )
+    tasks: list[TaskID] = []
+
+    def show(description: str, done: int, total: int | None) -> None:
+        if not tasks:
+            bar.start()
+            tasks.append(bar.add_task(description, total=total))
+        bar.update(tasks[0], description=description, completed=done, total=total, refresh=True)
+
+    try:
+        yield show
+    finally:
+        if tasks:
+            bar.stop()
 
 
 def _print_outcome(outcome: dict[str, list[str]]) -> None:

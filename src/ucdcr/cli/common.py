@@ -201,13 +201,41 @@ DatasetsOption = Annotated[
     typer.Option("--datasets", metavar="IDS", help="Comma-separated dataset ids (default: every built dataset)."),
 ]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes.")]
+
+
+class FormatChoice(StrEnum):
+    """The --format choices: the table formats of :data:`ucdcr.report.tables.FORMATS`."""
+
+    MD = "md"
+    CSV = "csv"
+    JSON = "json"
+    LATEX = "latex"
+
+
+class ExecutorChoice(StrEnum):
+    """The --executor choices (:class:`ucdcr.pipeline.executor.ExecutorKind`)."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
 FormatOption = Annotated[
-    str | None,
+    FormatChoice | None,
     typer.Option(
         "--format",
         "-f",
-        metavar="FORMAT",
-        help=f"Print as {'|'.join(FORMATS)} (default: tables fitted to the terminal; Markdown when piped).",
+        case_sensitive=False,
+        help="Print as one of these (default: tables fitted to the terminal; Markdown when piped).",
+    ),
+]
+
+
+ExecutorOption = Annotated[
+    ExecutorChoice,
+    typer.Option(
+        "--executor",
+        case_sensitive=False,
+        help="Where the per-document stages run (ray: the `dist` extra).",
     ),
 ]
 
@@ -266,6 +294,22 @@ class TopicsChoice(StrEnum):
     PREDICTED = "predicted"
 
 
+class ExportLevelChoice(StrEnum):
+    """The --level choices of `ucdcr export conll`: what one CoNLL document holds."""
+
+    DOCUMENT = "document"
+    SUBTOPIC = "subtopic"
+    TOPIC = "topic"
+
+
+class MentionsChoice(StrEnum):
+    """The --mentions choices of `ucdcr export conll`."""
+
+    ALL = "all"
+    EVENT = "event"
+    ENTITY = "entity"
+
+
 ProtocolOption = Annotated[
     ProtocolChoice,
     typer.Option(
@@ -279,7 +323,9 @@ ProtocolOption = Annotated[
 LevelOption = Annotated[
     LevelChoice | None,
     typer.Option(
-        "--level", case_sensitive=False, help="ucdcr protocol: the unit clustered and scored (default subtopic)."
+        "--level",
+        case_sensitive=False,
+        help="ucdcr protocol: the unit clustered and scored (default subtopic).",
     ),
 ]
 TopicsOption = Annotated[
@@ -338,7 +384,7 @@ def input_folder_option(name: str, help: str) -> Any:
 
 
 def check_format(fmt: str | None) -> None:
-    """Raise a UcdcrError for an unknown --format value."""
+    """Raise a UcdcrError for an unknown --format value (typer already refuses one given on the command line)."""
     if fmt is not None and fmt not in FORMATS:
         raise UcdcrError(f"unknown format {fmt!r}; valid formats: {', '.join(FORMATS)}")
 

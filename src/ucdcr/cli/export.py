@@ -18,6 +18,8 @@ import typer
 from ucdcr.cli.common import (
     DataDirOption,
     DatasetArgument,
+    ExportLevelChoice,
+    MentionsChoice,
     SourceChoice,
     SourceOption,
     console,
@@ -43,10 +45,13 @@ def register(app: typer.Typer) -> None:
         dataset: DatasetArgument,
         split: SplitOption = None,
         level: Annotated[
-            str,
-            typer.Option("--level", metavar="LEVEL", help="document | subtopic | topic: one CoNLL document per ..."),
-        ] = "document",
-        mentions: Annotated[str, typer.Option("--mentions", metavar="TYPE", help="all | event | entity")] = "all",
+            ExportLevelChoice,
+            typer.Option("--level", case_sensitive=False, help="One CoNLL document per document, subtopic or topic."),
+        ] = ExportLevelChoice.DOCUMENT,
+        mentions: Annotated[
+            MentionsChoice,
+            typer.Option("--mentions", case_sensitive=False, help="All mentions, or only the event or entity ones."),
+        ] = MentionsChoice.ALL,
         out: Annotated[Path, output_folder_option("--out", "Output folder (in the current folder by default).")] = Path(
             "conll"
         ),
@@ -67,8 +72,8 @@ def register(app: typer.Typer) -> None:
             dataset_choice(dataset, source, data_dir),
             out,
             split=split,
-            level=level,
-            mentions=mentions,
+            level=level.value,
+            mentions=mentions.value,
             data_dir=data_dir,
             remove_singletons=remove_singletons,
         )

@@ -89,6 +89,8 @@ def read(raw: Path, options: EcbplusOptions) -> SourceCorpus:
     validated = _read_validated_sentences(sentences_csv)
     corpus = SourceCorpus(documents=[], mentions=[], inputs=[raw / SPLIT_FILE, raw / SUBTOPIC_FILE, sentences_csv])
     corpus.stream = _stream(corpus, raw, options, splits, subtopic_names, validated, sentences_csv)
+    if not options.all_sentences:  # the documents with validated sentences (all of them, unless the input is partial)
+        corpus.document_count = len(validated)
     return corpus
 
 

@@ -8,7 +8,7 @@ outlet by outlet, split by split, one document at a time (URL order), holding on
 table as Arrow, not the corpus.
 
 Beyond the subset: the reader option ``sample=false`` keeps every hyperlink (no filtering, no down-sampling), for
-the full corpus (``ucdcr build hypercoref --outlets all -o sample=false``).
+the full corpus (``ucdcr build hypercoref --outlets all --option sample=false``).
 
 Sampling (paper §7.1.7, per outlet and split, on the hyperlinks = mentions):
 1. test: drop the mentions of subtopics with a single mention; train/val: drop a mention whose chain has one

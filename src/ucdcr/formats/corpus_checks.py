@@ -7,7 +7,7 @@ one error naming every missing part (:class:`~ucdcr.errors.MissingRawData` when 
 left, moving it to another split, or leaving a split empty. Absences that are facts of a dataset (ECB+'s split
 file lists topics 15 and 17, which the corpus does not have) are declared in its module and are not errors.
 
-The reader option ``partial`` (``ucdcr build <id> -o partial=true``, :attr:`ucdcr.registry.ReadOptions.partial`)
+The reader option ``partial`` (``ucdcr build <id> --option partial=true``, :attr:`ucdcr.registry.ReadOptions.partial`)
 accepts a partial corpus: the build goes on with what is there, ids and splits unchanged, and the corpus notes
 (hence the build report) name what is missing.
 
@@ -27,7 +27,9 @@ from ucdcr.errors import FormatError, MissingRawData
 from ucdcr.records import SPLITS, SourceCorpus
 from ucdcr.registry import ReadOptions
 
-PARTIAL_HINT = "To build what is there anyway, pass -o partial=true (the build report then lists what is missing)."
+PARTIAL_HINT = (
+    "To build what is there anyway, pass --option partial=true (the build report then lists what is missing)."
+)
 
 
 def partial_allowed(options: ReadOptions | None) -> bool:

@@ -4,12 +4,15 @@
 are checked first, all at once; then the output folder is reserved, before the input is read: an unwritable data
 dir, or another build of the same dataset, fails before any work. The reader of the dataset (its
 :class:`~ucdcr.registry.DatasetSpec`) gives a :class:`~ucdcr.records.SourceCorpus`; the per-document stages
-(:mod:`ucdcr.pipeline.document`) run in batches over a process pool and give typed
+(:mod:`ucdcr.pipeline.document`) run in batches on the executor the caller made (:func:`executor_for`: this process,
+a local process pool or Ray, :mod:`ucdcr.pipeline.executor`) and give typed
 :class:`~ucdcr.records.MentionRecord` s; the dataset's ``finalize`` hook (if any) takes and returns them;
 ``is_singleton`` is set per split; the invariants (docs/build-pipeline.md#invariants) are checked; the folder is written
 crash-safely (:mod:`ucdcr.io.writer`). The returned :class:`BuildReport` is the content of ``build_report.json`` (plus
 the wall time, the output folder and, for a build with the default options, the differences from the dataset's declared
-counts, which stay out of the files so rebuilds are byte-identical).
+counts, which stay out of the files so rebuilds are byte-identical). Progress goes to a callback
+(:data:`ProgressCallback`: description, documents done, documents in all -- known before the first document is
+parsed), never to a terminal of the library's choosing.
 """
 
 from __future__ import annotations
@@ -18,8 +21,7 @@ import platform
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from itertools import groupby
@@ -32,7 +34,7 @@ from ucdcr.io.output_folder import OutputFolder
 from ucdcr.io.writer import KIND_FILES, document_columns, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.document import DocumentTask, StageConfig
-from ucdcr.pipeline.executor import Executor, batched
+from ucdcr.pipeline.executor import Executor, ExecutorKind, ExecutorOptions, LocalExecutor, batched
 from ucdcr.pipeline.spill import PackedDocument, ResultSpill, pack_results
 from ucdcr.pipeline.validate import check_records, check_unique_ids
 from ucdcr.records import (
@@ -79,52 +81,81 @@ class BuildReport:
         return data
 
 
+ProgressCallback = Callable[[str, int, int | None], None]
+"""``progress(description, documents done, documents in all or None when unknown)``: called as a build goes on (the
+CLI draws its bars from it)."""
+
+
+def executor_for(options: ExecutorOptions) -> Executor:
+    """The executor the options describe, made once by the caller (the CLI, the API) and handed to every build:
+    for Ray this checks that Ray imports and that the cluster answers (an :class:`ExecutorError` if not)."""
+    if options.kind is ExecutorKind.RAY:
+        from ucdcr.pipeline.ray_executor import RayExecutor
+
+        return RayExecutor(options.jobs, options.ray_address)
+    return LocalExecutor(options.jobs)
+
+
 def build_dataset(
     dataset_id: str,
     raw_dir: str | Path,
     data_dir: str | Path,
     jobs: int = 1,
-    progress: bool = True,
+    progress: ProgressCallback | bool | None = None,
     options: ReadOptions | Mapping[str, object] | None = None,
     output_name: str | None = None,
-    executor: str = "local",
-    ray_address: str | None = None,
+    executor: Executor | None = None,
 ) -> BuildReport:
     """Build ``<data_dir>/<dataset_id>`` from ``<raw_dir>/<raw_folder>``; returns the build report.
 
+    jobs: worker processes of the local executor (a shorthand when ``executor`` is not given).
+    progress: a :data:`ProgressCallback`; ``True``: a line per stage on stderr; None or False: nothing.
     options: the dataset's reader options, or their values by name (checked, see
         :meth:`~ucdcr.registry.DatasetSpec.read_options`).
     output_name: the folder name under ``data_dir`` instead of the dataset id (e.g. ``ecbplus_sample``); such a
         build is not compared with the dataset's declared counts.
-    executor: "local" (this process, or a process pool of ``jobs`` workers) or "ray" (Ray Data with ``jobs``
-        workers, on the cluster at ``ray_address`` or a local Ray); the output is the same.
+    executor: where the per-document stages run (:func:`executor_for`; default ``LocalExecutor(jobs)``); the output
+        is the same whatever it is.
     """
     started = time.perf_counter()
+    if executor is None:
+        executor = executor_for(ExecutorOptions(ExecutorKind.LOCAL, jobs))
+    elif jobs != 1:
+        raise ValueError("give the number of workers in the executor, not also as jobs")
+    show = _stage_lines if progress is True else (progress or None)
     spec = get(dataset_id)
     checked = spec.read_options(options)
     raw = Path(raw_dir) / spec.raw_folder
     spec.check_raw_files(raw, checked)
-    run = Executor(executor, jobs, ray_address, warm_up=spacy_nlp.load_nlp)
-    with OutputFolder(Path(data_dir) / (output_name or spec.id)) as output, _progress(progress) as bar:
-        task = bar.add_task(f"{spec.id}: reading and parsing", total=None) if bar else None
+    with OutputFolder(Path(data_dir) / (output_name or spec.id)) as output:
         corpus = spec.reader(raw, checked)
+        total = corpus.document_count if corpus.stream is not None else len(corpus.documents)
+        reading = f"{spec.id}: reading and parsing"
+        if show:
+            show(reading, 0, total)
         built = _Built()
         with ResultSpill(output.scratch(SPILL_FILE)) as spill:
             config = StageConfig(spec.context_rule, spec.reparse, spec.mention_id_prefix)
             batches = batched(_tasks(corpus, built), DOCUMENTS_PER_BATCH)
-            for packed_batch in run.map(partial(pack_results, config=config), batches):
+            for packed_batch in executor.map(partial(pack_results, config=config), batches, spacy_nlp.load_nlp):
                 for packed in packed_batch:
                     spill.add(packed)
                     built.results.append(packed)
-                if bar:
-                    bar.advance(task, len(packed_batch))
-            if bar:
-                bar.update(task, description=f"{spec.id}: validating and writing")
-            report = _finish(spec, raw, corpus, built, spill, output, checked, beside=run.kind == "local" and jobs > 1)
+                if show:
+                    show(reading, len(built.results), total)
+            if show:
+                show(f"{spec.id}: validating and writing", len(built.results), len(built.results))
+            report = _finish(spec, raw, corpus, built, spill, output, checked)
     report.seconds = time.perf_counter() - started
     if not checked.given() and output_name is None:  # the dataset itself, not a sample or a partial build
         report.count_differences = spec.count_differences(report.counts, report.splits)
     return report
+
+
+def _stage_lines(description: str, done: int, total: int | None) -> None:
+    """The plain progress of ``progress=True``: a line on stderr when a stage begins and when it is done."""
+    if done == 0 or done == total:
+        print(f"{description} ({done}/{total if total is not None else '?'} documents)", file=sys.stderr, flush=True)
 
 
 SPILL_FILE = "results.spill"  # a scratch file of the staging folder, removed before the swap
@@ -151,14 +182,6 @@ class _Built:
     results: list[PackedDocument] = field(default_factory=list)
     orphans: list[DroppedMention] = field(default_factory=list)
     mentions_read: int = 0
-
-
-def _progress(enabled: bool) -> Any:
-    if not enabled:
-        return nullcontext(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
 
 
 def _tasks(corpus: SourceCorpus, built: _Built | None = None) -> Iterator[DocumentTask]:
@@ -219,11 +242,8 @@ def _finish(
     spill: ResultSpill,
     output: OutputFolder,
     options: ReadOptions,
-    beside: bool,
 ) -> BuildReport:
-    """The whole-dataset steps on the compact keys, then the output written document by document (``beside``: the
-    token table in a forked process beside the mentions; not where Ray runs in this process, whose threads a fork
-    would not carry)."""
+    """The whole-dataset steps on the compact keys, then the output written document by document."""
     dropped = list(corpus.dropped) + built.orphans + [d for result in built.results for d in result.dropped]
     aligned = sum(len(result.mentions) for result in built.results)
     finalized: dict[str, list[MentionRecord]] | None = None
@@ -246,7 +266,7 @@ def _finish(
     writer = _DatasetWriter(built, spill, finalized, chain_types, chain_sizes)
     documents = writer.document_table() if spec.texts_redistributable else None
     spill.flush()
-    write_dataset(output, writer.mentions, documents, report.to_json(), documents_beside=beside)
+    write_dataset(output, writer.mentions, documents, report.to_json())
     report.output_dir = str(output.path)
     return report
 

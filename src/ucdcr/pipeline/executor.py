@@ -1,19 +1,28 @@
-"""Map a pure function over a stream of batches of picklable records: in this process (jobs=1), in a process pool
-of ``jobs`` workers, or as a Ray Data pipeline (:mod:`ucdcr.pipeline.ray_executor`, the ``dist`` extra).
+"""The executors: map a pure function over a stream of picklable items (the build's batches of documents), in this
+process, in a local process pool, or on Ray (:mod:`ucdcr.pipeline.ray_executor`, the ``dist`` extra), behind one
+interface, :class:`Executor`.
 
-Results come back in input order, whatever the executor and the number of workers, so builds are deterministic.
-Batches are taken from the stream as workers need them, at most :data:`BATCHES_PER_WORKER` per worker ahead, so the
-producer (the reader) runs while the workers work and memory holds a few batches, not the corpus. Each worker runs
-the ``warm_up`` function once when it starts (the build loads spaCy there, once per worker, while the reader reads).
+Every executor yields the results in input order, whatever the number of workers, so builds are deterministic, and
+all share one submit loop (:func:`bounded_map`): items are taken from the stream as workers need them, at most
+:data:`BATCHES_PER_WORKER` per worker in flight, so the producer (the reader) runs while the workers work and memory
+holds a few items, not the corpus. Each worker runs the ``warm_up`` function of :meth:`Executor.map` once when it
+starts (the build loads spaCy there, once per worker, while the reader reads).
 
-The pool works under every start method of ``multiprocessing`` (fork, forkserver -- Python 3.14's default on Linux
--- and spawn). Its workers end with the building process, however it ends (even by SIGKILL, which runs no
-clean-up), within a second: each watches the building process by its pid (on Linux a pidfd, which wakes the
-watching thread the moment the process ends; elsewhere a poll every :data:`PARENT_POLL_SECONDS`), whoever its
-direct parent is (a forkserver worker's is the fork server), and on Linux the kernel also kills a worker whose
-direct parent ends (``PR_SET_PDEATHSIG``). Ctrl-C is handled by the building process alone: workers start with
-SIGINT blocked and then ignore it, so no worker prints a ``KeyboardInterrupt`` traceback; the building process
-kills its workers when anything (Ctrl-C, an error) ends the map early.
+What runs where is typed options (:class:`ExecutorOptions`: an :class:`ExecutorKind`, the number of workers, a Ray
+address); the edge (the CLI, the API) makes the executor once (:func:`ucdcr.pipeline.build.executor_for`) and hands
+it down. Problems with the options are :class:`ExecutorError` s in the library's words (the CLI words them as flags).
+
+:class:`LocalExecutor`: ``jobs`` 1 runs in this process; more runs a process pool that works under every start
+method of ``multiprocessing`` (fork, forkserver -- Python 3.14's default on Linux -- and spawn). Its workers end
+with the building process, however it ends (even by SIGKILL, which runs no clean-up), within a second: each watches
+the building process by its pid (on Linux a pidfd, which wakes the watching thread the moment the process ends;
+elsewhere a poll every :data:`PARENT_POLL_SECONDS`), whoever its direct parent is (a forkserver worker's is the fork
+server), and on Linux the kernel also kills a worker whose direct parent ends (``PR_SET_PDEATHSIG``). Ctrl-C is
+handled by the building process alone: workers start with SIGINT blocked and then ignore it, so no worker prints a
+``KeyboardInterrupt`` traceback; the building process kills its workers when anything (Ctrl-C, an error) ends the
+map early.
+
+This module imports nothing of Ray; :mod:`ucdcr.pipeline.ray_executor` imports this one (no import circle).
 """
 
 from __future__ import annotations
@@ -29,8 +38,9 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import islice
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.processes import kill_me_with_parent
@@ -42,7 +52,7 @@ PARENT_POLL_SECONDS = 0.2
 
 
 BATCHES_PER_WORKER = 2
-EXECUTORS = ("local", "ray")
+"""Items in flight per worker: one being worked on, one waiting, so no worker idles while the next is sent."""
 
 
 def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -52,62 +62,114 @@ def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
         yield batch
 
 
-@dataclass(frozen=True)
-class Executor:
-    """Where the per-document stages run: ``kind`` "local" (this process when ``jobs`` is 1, else a process pool)
-    or "ray" (Ray Data, ``jobs`` workers, on the cluster at ``address`` or a local Ray)."""
+class ExecutorKind(StrEnum):
+    """Where the per-document stages run."""
 
-    kind: str = "local"
+    LOCAL = "local"  # this process, or a local process pool
+    RAY = "ray"  # Ray (the ``dist`` extra): a local Ray, or the cluster at a Ray address
+
+
+class ExecutorError(UcdcrError):
+    """Executor options that cannot work: an unknown kind, a bad number of workers, a Ray address for the local
+    executor, Ray missing or broken, a Ray cluster that does not answer. ``option`` names the option at fault
+    ("kind", "jobs", "ray_address"), so a front end can name its own flag."""
+
+    def __init__(self, message: str, option: str = "kind") -> None:
+        super().__init__(message)
+        self.option = option
+
+
+@dataclass(frozen=True)
+class ExecutorOptions:
+    """What runs where: ``kind``, ``jobs`` workers (1: in this process, for the local executor), and for Ray the
+    cluster's ``ray_address`` (``ray://host:10001`` or ``host:6379``; None: a local Ray). Checked when made."""
+
+    kind: ExecutorKind = ExecutorKind.LOCAL
     jobs: int = 1
-    address: str | None = None
-    warm_up: Callable[[], object] | None = None
+    ray_address: str | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in EXECUTORS:
-            raise UcdcrError(f"unknown executor {self.kind!r} (choose one of {', '.join(EXECUTORS)})")
-        if self.address is not None and self.kind != "ray":
-            raise UcdcrError("--ray-address needs --executor ray")
-        if self.kind == "ray":
-            from ucdcr.pipeline.ray_executor import check_address, require_ray
+        try:
+            object.__setattr__(self, "kind", ExecutorKind(self.kind))
+        except ValueError:
+            choices = ", ".join(kind.value for kind in ExecutorKind)
+            raise ExecutorError(f"unknown executor {self.kind!r} (choose one of {choices})") from None
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1:
+            raise ExecutorError(
+                f"the number of workers must be a whole number of at least 1, not {self.jobs!r}", "jobs"
+            )
+        if self.ray_address is not None and self.kind is not ExecutorKind.RAY:
+            raise ExecutorError("a Ray address is an option of the Ray executor, not of the local one", "ray_address")
 
-            require_ray()
-            check_address(self.address)
 
-    def map(self, function: Callable[[list[T]], list[R]], batches: Iterable[list[T]]) -> Iterator[list[R]]:
-        """``function`` over every batch, yielding results in batch order."""
-        if self.kind == "ray":
-            from ucdcr.pipeline.ray_executor import ray_map
+class Executor(Protocol):
+    """Maps a function over items, yielding the results in input order, a bounded number of items in flight."""
 
-            return ray_map(function, batches, self.jobs, self.address, self.warm_up)
+    @property
+    def jobs(self) -> int:
+        """The number of workers."""
+        ...
+
+    def map(
+        self, function: Callable[[T], R], items: Iterable[T], warm_up: Callable[[], object] | None = None
+    ) -> Iterator[R]:
+        """``function`` over every item, results in item order; ``warm_up`` runs once in each worker first."""
+        ...
+
+
+def bounded_map(
+    items: Iterable[T], submit: Callable[[T], object], next_result: Callable[[], R], in_flight: int
+) -> Iterator[R]:
+    """The submit loop every executor shares: ``submit`` each item, and once ``in_flight`` items are out, take a
+    result (``next_result``: the oldest submitted item's, waiting for it) before submitting the next; then the rest."""
+    pending = 0
+    for item in items:
+        submit(item)
+        pending += 1
+        if pending >= in_flight:
+            yield next_result()
+            pending -= 1
+    while pending:
+        yield next_result()
+        pending -= 1
+
+
+@dataclass(frozen=True)
+class LocalExecutor:
+    """This process (``jobs`` 1) or a process pool of ``jobs`` workers (see the module docstring)."""
+
+    jobs: int = 1
+
+    def map(
+        self, function: Callable[[T], R], items: Iterable[T], warm_up: Callable[[], object] | None = None
+    ) -> Iterator[R]:
+        """``function`` over every item, results in item order (``warm_up`` is not needed in this process: the
+        function loads what it needs)."""
         if self.jobs <= 1:
-            return (function(batch) for batch in batches)
-        return _pool_map(function, batches, self.jobs, self.warm_up)
+            return (function(item) for item in items)
+        return _pool_map(function, items, self.jobs, warm_up)
 
 
 def map_batches(function: Callable[[list[T]], list[R]], batches: Iterable[list[T]], jobs: int = 1) -> Iterator[list[R]]:
     """``function`` over every batch on the local executor, yielding results in batch order."""
-    return Executor("local", jobs).map(function, batches)
+    return LocalExecutor(jobs).map(function, batches)
 
 
 def _pool_map(
-    function: Callable[[list[T]], list[R]],
-    batches: Iterable[list[T]],
-    jobs: int,
-    warm_up: Callable[[], object] | None,
-) -> Iterator[list[R]]:
+    function: Callable[[T], R], items: Iterable[T], jobs: int, warm_up: Callable[[], object] | None
+) -> Iterator[R]:
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), warm_up))
+    pending: deque[Future[R]] = deque()
+
+    def submit(item: T) -> None:
+        with _sigint_held():  # a worker may be started here (forkserver, spawn)
+            pending.append(pool.submit(function, item))
+
     try:
         with _sigint_held():
             pool.submit(os.getpid)  # starts the workers now, before the reader fills this process's memory (forked
             # workers would share those pages and each count them in its resident size)
-        pending: deque[Future[list[R]]] = deque()
-        for batch in batches:
-            with _sigint_held():  # a worker may be started here (forkserver, spawn)
-                pending.append(pool.submit(function, batch))
-            if len(pending) >= jobs * BATCHES_PER_WORKER:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        yield from bounded_map(items, submit, lambda: pending.popleft().result(), jobs * BATCHES_PER_WORKER)
     except BaseException:  # an error, Ctrl-C, or the consumer stopped early: the workers go now
         _stop(pool)
         raise
