@@ -31,13 +31,13 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    import ucdcr.io.writer
+    import ucdcr.pipeline.write
 
-    can_fork = getattr(ucdcr.io.writer, "can_run_beside", None)
+    can_fork = getattr(ucdcr.pipeline.write, "can_run_beside", None)
 
     def set_beside(on: bool) -> None:
         if can_fork is not None:
-            ucdcr.io.writer.can_run_beside = can_fork if on else (lambda: False)  # type: ignore[attr-defined]
+            ucdcr.pipeline.write.can_run_beside = can_fork if on else (lambda: False)  # type: ignore[attr-defined]
 
     set_beside(not args.no_beside)
 
@@ -48,7 +48,7 @@ def main() -> None:
     started = time.perf_counter()
     load_nlp()
     print(f"spaCy model load: {time.perf_counter() - started:.2f} s (not counted below)")
-    print(f"cores: {os.cpu_count()}, jobs: {args.jobs}, tree: {Path(ucdcr.io.writer.__file__).parents[2]}")
+    print(f"cores: {os.cpu_count()}, jobs: {args.jobs}, tree: {Path(ucdcr.pipeline.write.__file__).parents[2]}")
     callbacks = hasattr(build, "ProgressCallback")  # this tree's progress is a callback (else a bool)
     times: dict[str, list[float]] = {}
     for run in range(args.repeat * (2 if args.beside_ab else 1)):

@@ -34,7 +34,7 @@ STAGES = (
     ("alignment, heads, contexts", "ucdcr/pipeline/document.py", "_enrich_document"),
     ("packing results", "ucdcr/pipeline/spill.py", "pack"),
     ("validation", "ucdcr/pipeline/validate.py", "check_records"),
-    ("writing", "ucdcr/io/writer.py", "write_dataset"),
+    ("writing", "ucdcr/pipeline/write.py", "write_dataset"),
 )
 
 

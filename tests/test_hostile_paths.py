@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 import ucdcr
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
-from ucdcr.io.writer import ParquetStream
+from ucdcr.pipeline.write import ParquetStream
 from ucdcr.schema import MENTION_SCHEMA
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")

@@ -1,4 +1,4 @@
-"""Crash safety of the dataset writer (ucdcr.io.writer, ucdcr.io.output_folder).
+"""Crash safety of the dataset writer (ucdcr.pipeline.write, ucdcr.io.output_folder).
 
 A writer process (tests/io/crash_script.py) is SIGKILLed at each stage of writing a dataset over a previous build.
 Two real builds of the tiny ECB+ fixture (tests/fixtures/raw/ecbplus.py) are the "old" and the "new" folder: the
@@ -27,8 +27,8 @@ from tests.io.crash_script import built_rows, files_bytes, run_script, visible
 from ucdcr.errors import UcdcrError
 from ucdcr.io import output_folder
 from ucdcr.io.output_folder import OutputFolder
-from ucdcr.io.writer import write_dataset
 from ucdcr.pipeline.build import build_dataset
+from ucdcr.pipeline.write import write_dataset
 
 DATASET = "ecbplus"
 
@@ -149,7 +149,7 @@ def test_write_error_names_the_file_removes_staging_and_keeps_the_old_build(
     def disk_full(self: object, table: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("ucdcr.io.writer.pq.ParquetWriter.write_table", disk_full)
+    monkeypatch.setattr("ucdcr.pipeline.write.pq.ParquetWriter.write_table", disk_full)
     with pytest.raises(
         UcdcrError, match=r"^cannot write .*/\.ecbplus\.staging-\d+-\w+/all_mentions\.parquet: No space"
     ):

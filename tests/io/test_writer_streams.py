@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ucdcr.io import writer
+from ucdcr.pipeline import write as writer
 
 SCHEMA = pa.schema([("word", pa.string()), ("ids", pa.list_(pa.int64()))])
 

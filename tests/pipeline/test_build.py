@@ -110,7 +110,7 @@ def test_interrupted_build_keeps_previous_output(raw: Path, tmp_path: Path, monk
     def crash(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("ucdcr.io.writer.ParquetStream.write", crash)
+    monkeypatch.setattr("ucdcr.pipeline.write.ParquetStream.write", crash)
     with pytest.raises(KeyboardInterrupt):
         build_dataset("ecbplus", raw_dir=raw, data_dir=tmp_path, progress=False)
     assert files_bytes(tmp_path / "ecbplus") == before

@@ -1,18 +1,17 @@
 """Build one dataset: read -> detokenize -> parse -> align -> enrich -> finalize -> validate -> write.
 
-:func:`build_dataset` is the one entry point every dataset shares. The dataset's required raw files (its manifest)
-are checked first, all at once; then the output folder is reserved, before the input is read: an unwritable data
-dir, or another build of the same dataset, fails before any work. The reader of the dataset (its
+:func:`build_dataset` is the one entry point every dataset shares. The dataset's required raw files (its manifest) are
+checked first, all at once; then the output folder is reserved, before the input is read: an unwritable data dir, or
+another build of the same dataset, fails before any work. The reader of the dataset (its
 :class:`~ucdcr.registry.DatasetSpec`) gives a :class:`~ucdcr.records.SourceCorpus`; the per-document stages
-(:mod:`ucdcr.pipeline.document`) run in batches on the executor the caller made (:func:`executor_for`: this process,
-a local process pool or Ray, :mod:`ucdcr.pipeline.executor`) and give typed
-:class:`~ucdcr.records.MentionRecord` s; the dataset's ``finalize`` hook (if any) takes and returns them;
-``is_singleton`` is set per split; the invariants (docs/build-pipeline.md#invariants) are checked; the folder is written
-crash-safely (:mod:`ucdcr.io.writer`). The returned :class:`BuildReport` is the content of ``build_report.json`` (plus
-the wall time, the output folder and, for a build with the default options, the differences from the dataset's declared
-counts, which stay out of the files so rebuilds are byte-identical). Progress goes to a callback
-(:data:`ProgressCallback`: description, documents done, documents in all -- known before the first document is
-parsed), never to a terminal of the library's choosing.
+(:mod:`ucdcr.pipeline.document`) run in batches on the executor the caller made (:func:`executor_for`: this process, a
+local process pool or Ray, :mod:`ucdcr.pipeline.executor`) and give typed :class:`~ucdcr.records.MentionRecord` s; the
+dataset's ``finalize`` hook (if any) takes and returns them; ``is_singleton`` is set per split; the invariants
+(docs/build-pipeline.md#invariants) are checked; the folder is written crash-safely (:mod:`ucdcr.pipeline.write`). The
+returned :class:`BuildReport` is the content of ``build_report.json`` (plus the wall time, the output folder and, for
+a build with the default options, the differences from the dataset's declared counts, which stay out of the files so
+rebuilds are byte-identical). Progress goes to a callback (:data:`ProgressCallback`: description, documents done,
+documents in all -- known before the first document is parsed), never to a terminal of the library's choosing.
 """
 
 from __future__ import annotations
@@ -31,12 +30,12 @@ from typing import Any
 from ucdcr.download import file_sha256
 from ucdcr.errors import FormatError
 from ucdcr.io.output_folder import OutputFolder
-from ucdcr.io.writer import KIND_FILES, document_columns, write_dataset
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.document import DocumentTask, StageConfig
 from ucdcr.pipeline.executor import Executor, ExecutorKind, ExecutorOptions, LocalExecutor, batched
 from ucdcr.pipeline.spill import PackedDocument, ResultSpill, pack_results
 from ucdcr.pipeline.validate import check_records, check_unique_ids
+from ucdcr.pipeline.write import KIND_FILES, document_columns, write_dataset
 from ucdcr.records import (
     SPLITS,
     DroppedMention,
