@@ -2,9 +2,8 @@
 
 Usage: python bench/bench_build.py [--dataset ecbplus] [--raw-dir ../shared/raw] [--jobs 2] [--repeat 1] [--no-beside]
 Prints wall time, tokens/s, mentions/s and the sentences that needed the full spaCy pipeline, then the minimum and
-median wall time and the load average.
-``--no-beside`` / ``--beside-ab`` (only on a tree that still forks its token-table writer, e.g. main before issue 21):
-without the fork, or alternating with and without it, to measure what it gains. Runs the tree on PYTHONPATH.
+median wall time and the load average. ``--no-beside``: (a tree that still has it) the token table written in this
+process, not in a forked process beside the mentions -- to measure what the fork gains. Runs the tree on PYTHONPATH.
 """
 
 from __future__ import annotations

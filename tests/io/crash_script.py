@@ -25,7 +25,8 @@ from typing import Any
 import pyarrow.parquet as pq
 
 import ucdcr
-from ucdcr.io import output_folder, writer
+from ucdcr.io import output_folder
+from ucdcr.pipeline import write as writer
 
 SCRIPT = Path(__file__).resolve()
 

@@ -211,7 +211,8 @@ def _build_one(dataset_id: str, raw_dir: Path | None, data_dir: Path | None, run
 def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
     """The build's progress callback, drawing a rich bar on stderr (description, bar, done/total documents, elapsed
     and remaining time) from its first call on (a dataset whose raw files are missing leaves no empty bar);
-    None with ``quiet``."""
+    None with ``quiet``. The bar is redrawn at each call (after each batch of documents), with no refresh thread of
+    its own, so the build runs no thread besides its own and may fork its token-table writer safely."""
     if quiet:
         yield None
         return
@@ -225,13 +226,14 @@ def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
         TimeRemainingColumn,
     )
 
-    bar = Progress(
+    bar = Progress(  # redrawn by the callback, not by a refresh thread: the build may fork (io/processes.py)
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=err_console,
+        auto_refresh=False,
     )
     tasks: list[TaskID] = []
 

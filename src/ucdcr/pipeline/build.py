@@ -144,7 +144,8 @@ def build_dataset(
                     show(reading, len(built.results), total)
             if show:
                 show(f"{spec.id}: validating and writing", len(built.results), len(built.results))
-            report = _finish(spec, raw, corpus, built, spill, output, checked)
+            beside = isinstance(executor, LocalExecutor) and executor.jobs > 1
+            report = _finish(spec, raw, corpus, built, spill, output, checked, beside=beside)
     report.seconds = time.perf_counter() - started
     if not checked.given() and output_name is None:  # the dataset itself, not a sample or a partial build
         report.count_differences = spec.count_differences(report.counts, report.splits)
@@ -241,8 +242,11 @@ def _finish(
     spill: ResultSpill,
     output: OutputFolder,
     options: ReadOptions,
+    beside: bool,
 ) -> BuildReport:
-    """The whole-dataset steps on the compact keys, then the output written document by document."""
+    """The whole-dataset steps on the compact keys, then the output written document by document (``beside``: the
+    token table in a forked process beside the mentions; not where Ray runs in this process, whose threads a fork
+    would not carry)."""
     dropped = list(corpus.dropped) + built.orphans + [d for result in built.results for d in result.dropped]
     aligned = sum(len(result.mentions) for result in built.results)
     finalized: dict[str, list[MentionRecord]] | None = None
@@ -265,7 +269,7 @@ def _finish(
     writer = _DatasetWriter(built, spill, finalized, chain_types, chain_sizes)
     documents = writer.document_table() if spec.texts_redistributable else None
     spill.flush()
-    write_dataset(output, writer.mentions, documents, report.to_json())
+    write_dataset(output, writer.mentions, documents, report.to_json(), documents_beside=beside)
     report.output_dir = str(output.path)
     return report
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from itertools import groupby
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -38,6 +39,7 @@ from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.arrow_paths import arrow_sink
 from ucdcr.io.atomic import write_errors
 from ucdcr.io.output_folder import OutputFolder
+from ucdcr.io.processes import can_run_beside, run_beside
 from ucdcr.records import SPLITS
 from ucdcr.schema import (
     BUILD_REPORT,
@@ -65,21 +67,38 @@ def write_dataset(
     mentions: Callable[[str, str], Iterable[Mapping[str, Any]]],
     documents: Iterable[Mapping[str, Sequence[Any]]] | None,
     report: Mapping[str, Any],
+    documents_beside: bool = False,
 ) -> None:
     """Write one dataset folder crash-safely, streaming. ``output``: the entered :class:`OutputFolder` of a build
     (held since before the build read its input), or the folder's path (then it is reserved here).
     ``mentions(split, kind)``: the rows (MENTION_FIELDS at least) of that split's JSON file ("event"/"entity"),
     in order; called once per split and kind, in parquet order. ``documents``: token rows as column batches
     (DOCUMENT_SCHEMA columns, e.g. one :func:`document_columns` per document) or None when texts may not be
-    redistributed. Memory is bounded by one row group, not the dataset."""
+    redistributed. Memory is bounded by one row group, not the dataset.
+
+    documents_beside: the caller has a spare core: write the token table in a forked process while this one writes
+    the mentions, where that is safe (:func:`~ucdcr.io.processes.can_run_beside`: Linux, and no other Python thread
+    runs; else here, after the mentions). The ``documents`` iterable must then be safe to read in a forked copy of
+    this process. The files are the same either way."""
     if not isinstance(output, OutputFolder):
         with OutputFolder(Path(output)) as folder:
-            write_dataset(folder, mentions, documents, report)
+            write_dataset(folder, mentions, documents, report, documents_beside)
         return
     staging = output.staging
-    _write_mentions(staging, mentions)
-    if documents is not None:
-        _write_documents(staging, documents)
+    beside = None
+    if documents is not None and documents_beside and can_run_beside():
+        beside = run_beside(partial(_write_documents, staging, documents))
+        documents = None
+    try:
+        _write_mentions(staging, mentions)
+        if documents is not None:
+            _write_documents(staging, documents)
+    except BaseException:
+        if beside is not None:
+            beside.kill()
+        raise
+    if beside is not None:
+        beside.join()
     write_json(staging / BUILD_REPORT, report, sort_keys=True)
     output.commit()
 
