@@ -1,14 +1,19 @@
 """`ucdcr benchmark`: fit, tune and test CDCR systems on every built dataset (:mod:`ucdcr.systems.runner`).
 
-Tables on stdout (:mod:`ucdcr.report.benchmark_tables`), progress and the timing line on stderr.
+Tables on stdout (:mod:`ucdcr.report.benchmark_tables`), progress, the systems' messages (a cross-encoder's training
+progress) and the timing line on stderr.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from ucdcr.cli.common import (
     DataDirOption,
@@ -102,7 +107,8 @@ def register(app: typer.Typer) -> None:
             def show(description: str, done: int, total: int) -> None:
                 bar.update(task, description=description, completed=done, total=total)
 
-            result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute)
+            with system_messages(err_console):
+                result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute)
         print_tables(benchmark_tables(result), fmt, console, output)
         err_console.print(
             f"{len(result.runs)} runs ({result.reused} reused from {result.results_file}) in {result.seconds:.1f} s, "
@@ -111,3 +117,28 @@ def register(app: typer.Typer) -> None:
             markup=False,
             soft_wrap=True,
         )
+
+
+@contextmanager
+def system_messages(console: Console) -> Iterator[None]:
+    """What systems log at INFO and above under ``ucdcr.systems`` (a cross-encoder's training progress with its
+    ETA), printed unwrapped on ``console`` (above the bar) while the block runs."""
+    logger = logging.getLogger("ucdcr.systems")
+    handler = _ConsoleHandler(console)
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+class _ConsoleHandler(logging.Handler):
+    def __init__(self, console: Console) -> None:
+        super().__init__(logging.INFO)
+        self.console = console
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.console.print(record.getMessage(), highlight=False, markup=False, soft_wrap=True)

@@ -16,7 +16,7 @@ Labels are ``"<group>:<cluster>"`` strings, unique across the groups of a split.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,6 +60,40 @@ def cut(dendrograms: Sequence[Dendrogram], threshold: float, size: int) -> list[
         for row, cluster in zip(dendrogram.rows, clusters, strict=True):
             labels[row] = f"{index}:{cluster}"
     return labels
+
+
+def cut_by_kind(
+    data: SplitData, trees: Sequence[Dendrogram], thresholds: Mapping[str, float], default: float
+) -> list[str]:
+    """Labels of every row of ``data``: each tree (of one kind) cut at its kind's threshold, ``default`` for a kind
+    without one."""
+    kinds = data.column("type")
+    labels = [f"row:{row}" for row in range(data.mentions.num_rows)]
+    values = [thresholds.get(kinds[tree.rows[0]], default) for tree in trees]
+    for value in sorted(set(values)):
+        part = [index for index, tree_value in enumerate(values) if tree_value == value]
+        cuts = cut([trees[index] for index in part], value, len(labels))
+        for index in part:
+            for row in trees[index].rows:
+                labels[row] = f"{index}:{cuts[row]}"
+    return labels
+
+
+def tune_by_kind(
+    val: SplitData, trees: Sequence[Dendrogram], thresholds: dict[str, float], default: float
+) -> tuple[dict[str, float], float]:
+    """Each kind's distance threshold in turn (sorted kinds), the others held at ``thresholds`` (``default`` where
+    unset): the tuned thresholds and the last score."""
+    kinds = val.column("type")
+    tuned, score = dict(thresholds), 0.0
+    for kind in sorted({kinds[tree.rows[0]] for tree in trees}):
+        fixed = dict(tuned)
+
+        def labels_at(value: float, kind: str = kind, fixed: dict[str, float] = fixed) -> list[str]:
+            return cut_by_kind(val, trees, fixed | {kind: value}, default)
+
+        tuned[kind], score = tune_distance(val, labels_at)
+    return tuned, score
 
 
 def linked_components(groups: Sequence[list[int]], links: Sequence[np.ndarray], size: int) -> list[str]:

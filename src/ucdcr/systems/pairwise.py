@@ -42,7 +42,15 @@ import numpy as np
 
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, tune_distance
+from ucdcr.systems.clustering import (
+    COARSE,
+    Dendrogram,
+    average_linkage,
+    cut,
+    cut_by_kind,
+    tune_by_kind,
+    tune_distance,
+)
 from ucdcr.systems.features import (
     FOLDS,
     LemmaPairStats,
@@ -132,30 +140,14 @@ class Pairwise(System):
         size = val.mentions.num_rows
         if only is None:
             self.threshold, self.val_score = tune_distance(val, lambda value: cut(trees, value, size))
-        kinds = val.column("type")
-        for kind in sorted({kinds[tree.rows[0]] for tree in trees}):
-            fixed = dict(self.thresholds)
-
-            def labels_at(value: float, kind: str = kind, fixed: dict[str, float] = fixed) -> list[str]:
-                return self._labels(val, trees, fixed | {kind: value})
-
-            self.thresholds[kind], self.val_score = tune_distance(val, labels_at)
+        self.thresholds, score = tune_by_kind(val, trees, self.thresholds, self.threshold)
+        self.val_score = score if trees else self.val_score
 
     def _labels(
         self, data: SplitData, trees: Sequence[Dendrogram], thresholds: Mapping[str, float] | None = None
     ) -> list[str]:
         """Labels of every row: each tree cut at its kind's threshold (the common one for a kind without one)."""
-        chosen = self.thresholds if thresholds is None else thresholds
-        kinds = data.column("type")
-        labels = [f"row:{row}" for row in range(data.mentions.num_rows)]
-        values = [chosen.get(kinds[tree.rows[0]], self.threshold) for tree in trees]
-        for value in sorted(set(values)):
-            part = [index for index, tree_value in enumerate(values) if tree_value == value]
-            cuts = cut([trees[index] for index in part], value, len(labels))
-            for index in part:
-                for row in trees[index].rows:
-                    labels[row] = f"{index}:{cuts[row]}"
-        return labels
+        return cut_by_kind(data, trees, self.thresholds if thresholds is None else thresholds, self.threshold)
 
     def _arguments_from(self, splits: Sequence[SplitData]) -> None:
         """The predicted clusters of the kinds modelled so far, as the argument clusters of each split's rows."""

@@ -45,6 +45,7 @@ BUILTIN: dict[str, str] = {
     "lemma-pairs": "ucdcr.systems.lemma_pairs:LemmaPairs",
     "embedding": "ucdcr.systems.embedding:Embedding",
     "pairwise": "ucdcr.systems.pairwise:Pairwise",
+    "cross-encoder": "ucdcr.systems.cross_encoder:CrossEncoder",
 }
 """The reference systems, in the order of the benchmark's tables."""
 

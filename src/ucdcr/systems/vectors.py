@@ -69,15 +69,17 @@ class Encodings:
     sentences: np.ndarray
 
 
-def mention_input(context: Sequence[str], sentence: Sequence[int], positions: Sequence[int]) -> MentionInput:
+def mention_input(
+    context: Sequence[str], sentence: Sequence[int], positions: Sequence[int], window: int = WINDOW
+) -> MentionInput:
     """The encoder input of one mention from its context window, sentence span ``[a, b)`` in the window and the
-    window positions of its tokens (see the module docstring)."""
+    window positions of its tokens (see the module docstring), at most ``window`` words."""
     first, last = min(positions), max(positions) + 1
     start, end = min(sentence[0], first), max(sentence[1], last)
-    if end - start > WINDOW:
-        room = max(0, WINDOW - (last - first))
-        start = max(start, min(first - room // 2, end - WINDOW))
-        end = min(end, start + max(WINDOW, last - first))
+    if end - start > window:
+        room = max(0, window - (last - first))
+        start = max(start, min(first - room // 2, end - window))
+        end = min(end, start + max(window, last - first))
     return MentionInput(tuple(context[start:end]), first - start, last - start)
 
 

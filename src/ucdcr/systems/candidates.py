@@ -1,0 +1,131 @@
+"""Candidate mention pairs: which pairs a pair scorer reads, pruned before the expensive scoring.
+
+Scoring every pair of mentions of a unit with a transformer costs n² forward passes; the candidates keep the pairs
+that can plausibly corefer, as the CDCR literature prunes them (Ahmed et al. 2023, "2*n is better than n²", prune
+with a lemma heuristic; Held et al. 2021 with nearest neighbours in an embedding space). Inside one group of
+mentions (a unit and a kind: the protocol's unit at test time, the gold topic on train), the pair ``(i, j)`` is a
+candidate when
+
+- (lemma rule) the lower-cased head lemmas are equal or form a pair that is coreferent somewhere in the training
+  split (``lemma_pairs``, as sorted tuples: :meth:`ucdcr.systems.features.LemmaPairStats.coreferent_pairs`), and
+  ``j`` is one of the ``limit`` partners of ``i`` by the lemma rule nearest to ``i`` (or ``i`` of ``j``'s), or
+- (neighbour rule) ``j`` is one of the ``neighbours`` nearest mentions of ``i``, or ``i`` of ``j``'s.
+
+Nearest is by the cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.vectors`), ties broken by
+the lower row. The ``limit`` bounds the pairs of a unit to ``n * (limit + neighbours)``, where frequent lemmas
+(pronouns, "say") would otherwise link almost every pair of a large unit.
+
+Only the spans, their words and ucdcr's own predicted head lemmas are read, so the rule applies to a test split as
+it is given to a system. :func:`link_recall` measures how many gold links a pruning keeps (on val, with gold).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ucdcr.systems.base import SplitData
+from ucdcr.systems.features import head_lemmas
+from ucdcr.systems.vectors import encodings
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The candidate pairs of one group of rows: ``rows`` (split rows, ascending) and the pairs as positions into
+    ``rows``, ``first[k] < second[k]``, in row-major order."""
+
+    rows: list[int]
+    first: np.ndarray
+    second: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    def row_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs as split rows."""
+        rows = np.asarray(self.rows, dtype=np.int64)
+        return rows[self.first], rows[self.second]
+
+
+def groups(data: SplitData, column: str | None = None) -> list[list[int]]:
+    """The rows of each (unit, kind) of a split, in sorted order; ``column``: the unit field (None: the run's
+    unit, :attr:`SplitData.unit_column`)."""
+    if column is None:
+        return data.units(by_type=True)
+    keyed: dict[tuple[str, str], list[int]] = {}
+    for row, key in enumerate(zip(data.column(column), data.column("type"), strict=True)):
+        keyed.setdefault((str(key[0]), str(key[1])), []).append(row)
+    return [keyed[key] for key in sorted(keyed)]
+
+
+def candidate_pairs(
+    data: SplitData,
+    lemma_pairs: Collection[tuple[str, str]],
+    neighbours: int,
+    limit: int,
+    column: str | None = None,
+) -> list[Candidates]:
+    """The candidates (module docstring) of every group of ``data`` with at least two rows."""
+    lemmas = head_lemmas(data)
+    vectors = encodings(data).mentions
+    vocabulary = {lemma: index for index, lemma in enumerate(sorted(set(lemmas)))}
+    codes = np.array([vocabulary[lemma] for lemma in lemmas], dtype=np.int64)
+    size = max(len(vocabulary), 1)
+    known = np.array(
+        sorted(
+            min(vocabulary[a], vocabulary[b]) * size + max(vocabulary[a], vocabulary[b])
+            for a, b in lemma_pairs
+            if a in vocabulary and b in vocabulary
+        ),
+        dtype=np.int64,
+    )
+    result = []
+    for rows in groups(data, column):
+        if len(rows) < 2:
+            continue
+        own = codes[rows]
+        low, high = np.minimum.outer(own, own), np.maximum.outer(own, own)
+        lemma_rule = low == high
+        if len(known):
+            lemma_rule |= np.isin(low * size + high, known)
+        similarity = _similarity(vectors[rows])
+        keep = _nearest(similarity, neighbours, None) | _nearest(similarity, limit, lemma_rule)
+        first, second = np.triu_indices(len(rows), 1)
+        chosen = keep[first, second]
+        result.append(Candidates(list(rows), first[chosen], second[chosen]))
+    return result
+
+
+def _similarity(vectors: np.ndarray) -> np.ndarray:
+    similarity = vectors.astype(np.float64) @ vectors.astype(np.float64).T
+    np.fill_diagonal(similarity, -np.inf)
+    return similarity
+
+
+def _nearest(similarity: np.ndarray, count: int, allowed: np.ndarray | None) -> np.ndarray:
+    """Boolean matrix: ``j`` among the ``count`` most similar rows of ``i`` (among the ``allowed`` ones) or ``i``
+    among ``j``'s; ties go to the lower row."""
+    size = len(similarity)
+    scores = similarity if allowed is None else np.where(allowed, similarity, -np.inf)
+    take = min(count, size - 1)
+    order = np.lexsort((np.broadcast_to(np.arange(size), (size, size)), -scores), axis=1)[:, :take]
+    rows = np.repeat(np.arange(size), take)
+    near = np.zeros((size, size), dtype=bool)
+    near[rows, order.ravel()] = True
+    near &= np.isfinite(scores)
+    return near | near.T
+
+
+def link_recall(data: SplitData, candidates: Sequence[Candidates]) -> tuple[int, int]:
+    """(gold links kept, gold links) of a gold split: the coreferent pairs inside its groups, and how many of
+    them are candidates."""
+    chains = np.array(data.column("coref_chain"), dtype=object)
+    kept = total = 0
+    for group in candidates:
+        own = chains[group.rows]
+        first, second = np.triu_indices(len(group.rows), 1)
+        total += int((own[first] == own[second]).sum())
+        kept += int((own[group.first] == own[group.second]).sum())
+    return kept, total

@@ -1,0 +1,187 @@
+"""``cross-encoder``: a transformer reads both mentions in their sentences and scores the pair; average linkage.
+
+The architecture of the strong CDCR systems since 2021 (Cattan et al. 2021; Held et al. 2021; Ahmed et al. 2023),
+at the size a 2-core CPU trains: the encoder (default all-MiniLM-L6-v2, 22.7M parameters, the ``embed`` extra's
+weights; any saved Hugging Face encoder by ``PairEncoderConfig.encoder``) is fine-tuned on mention pairs, each
+mention marked in its sentence (:mod:`ucdcr.systems.pair_encoder`). One model scores both kinds (events and
+entities): a pair is always of one kind, and the kinds share what a coreferent pair looks like; each kind gets its
+own clustering threshold.
+
+Steps of ``fit``:
+
+1. Candidates (:mod:`ucdcr.systems.candidates`): head-lemma pairs coreferent somewhere in the training split(s), same
+   head lemma, or ``neighbours`` nearest in MiniLM mention vectors. Training pairs: the candidates inside each gold
+   topic and kind of the training split(s) (the widest gold unit, so one model serves every protocol), labelled by
+   the gold chains, each pair's two sides in a seeded random order.
+2. The model is trained (or read from the model cache: same configuration, training pairs and libraries).
+3. On val, the candidates inside the run's units are scored, the distance of a pair is 1 - P(coreferent) (1 for a
+   pair that is not a candidate), each unit and kind is clustered by average linkage, and the distance threshold
+   is tuned for the run's protocol: one common threshold, then each kind's (:func:`~ucdcr.systems.clustering.
+   tune_by_kind`). The share of val's gold links kept by the candidates (the pruning's recall) is reported.
+
+``predict`` scores the test split's candidates inside the run's units the same way. Only spans, words, ucdcr's
+predicted lemmas and the kind are read from val and test; the gold of val is read for tuning and the recall only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ucdcr.errors import UcdcrError
+from ucdcr.systems.base import SplitData, System
+from ucdcr.systems.candidates import Candidates, candidate_pairs, link_recall
+from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, cut_by_kind, tune_by_kind, tune_distance
+from ucdcr.systems.features import fold_stats
+from ucdcr.systems.pair_encoder import (
+    Encoder,
+    MarkedMention,
+    PairEncoderConfig,
+    TrainedModel,
+    TrainingExamples,
+    load_encoder,
+    mark,
+    score_pairs,
+    train_model,
+)
+from ucdcr.systems.vectors import mention_input
+
+TRAINING_UNIT = "topic_id"
+
+
+@dataclass(frozen=True)
+class CrossEncoderOptions:
+    """The system's options: the pair encoder's (:class:`~ucdcr.systems.pair_encoder.PairEncoderConfig`) and the
+    candidates' ``neighbours`` (nearest mentions kept per mention) and ``limit`` (lemma-rule partners kept per
+    mention), :mod:`ucdcr.systems.candidates`."""
+
+    encoder: PairEncoderConfig = field(default_factory=PairEncoderConfig)
+    neighbours: int = 5
+    limit: int = 15
+
+    def __post_init__(self) -> None:
+        for name in ("neighbours", "limit"):
+            if getattr(self, name) < 0:
+                raise UcdcrError(f"cross-encoder option {name} must be at least 0, not {getattr(self, name)}")
+
+
+class CrossEncoder(System):
+    """A fine-tuned transformer over marked mention pairs + average linkage, thresholds tuned on val."""
+
+    name = "cross-encoder"
+    trainable = True
+    needs_encoder = True
+    version = "1"
+
+    def __init__(self, options: CrossEncoderOptions | None = None) -> None:
+        self.options = options or CrossEncoderOptions()
+        self.lemma_pairs: frozenset[tuple[str, str]] = frozenset()
+        self.trained: TrainedModel | None = None
+        self.training_pairs = (0, 0)
+        self.recall = (0, 0)
+        self.threshold = COARSE[0]
+        self.thresholds: dict[str, float] = {}
+        self.val_score = 0.0
+
+    def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
+        if not train:
+            raise UcdcrError("cross-encoder: no training split")
+        self.lemma_pairs = frozenset(fold_stats(train)[0].coreferent_pairs())
+        encoder = load_encoder(self.options.encoder)
+        examples = self._training_examples(train, encoder)
+        if not 0 < int(examples.labels.sum()) < len(examples.labels):
+            raise UcdcrError(f"{', '.join(data.dataset for data in train)}: no coreferent and non-coreferent pairs")
+        self.training_pairs = (len(examples.labels), int(examples.labels.sum()))
+        source = "+".join(f"{data.dataset} {data.split}" for data in train)
+        self.trained = train_model(encoder, examples, self.options.encoder, val.cache_dir, f"cross-encoder {source}")
+        candidates = self._candidates(val)
+        self.recall = link_recall(val, candidates)
+        trees = self._dendrograms(val, candidates)
+        size = val.mentions.num_rows
+        self.threshold, self.val_score = tune_distance(val, lambda value: cut(trees, value, size))
+        self.thresholds, score = tune_by_kind(val, trees, {}, self.threshold)
+        self.val_score = score if trees else self.val_score
+
+    def predict(self, test: SplitData) -> Mapping[str, Hashable]:
+        trees = self._dendrograms(test, self._candidates(test))
+        labels = cut_by_kind(test, trees, self.thresholds, self.threshold)
+        return dict(zip(test.column("mention_id"), labels, strict=True))
+
+    def describe(self) -> str:
+        if self.trained is None:
+            return ""
+        config = self.trained.config
+        kept, total = self.recall
+        thresholds = ", ".join(f"{kind} {value:g}" for kind, value in self.thresholds.items())
+        seconds = sum(self.trained.seconds)
+        trained = "read from the model cache" if self.trained.cached else f"trained in {seconds / 60:.1f} min"
+        return (
+            f"{config.encoder} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
+            f"({self.training_pairs[1]:,} coreferent), {config.epochs} epochs of {config.pairs_per_epoch:,}, "
+            f"{trained}; candidates keep {kept / max(total, 1):.1%} of val's gold links; distance thresholds "
+            f"{thresholds or f'{self.threshold:g}'} (val CoNLL F1 {self.val_score:.2f})"
+        )
+
+    def _candidates(self, data: SplitData, column: str | None = None) -> list[Candidates]:
+        return candidate_pairs(data, self.lemma_pairs, self.options.neighbours, self.options.limit, column)
+
+    def _training_examples(self, train: Sequence[SplitData], encoder: Encoder) -> TrainingExamples:
+        pairs: list[tuple[MarkedMention, MarkedMention]] = []
+        labels: list[np.ndarray] = []
+        for data in train:
+            marked = self._marked(data, encoder)
+            chains = np.array(data.column("coref_chain"), dtype=object)
+            for group in self._candidates(data, TRAINING_UNIT):
+                first, second = group.row_pairs()
+                labels.append((chains[first] == chains[second]).astype(np.int8))
+                pairs += [(marked[a], marked[b]) for a, b in zip(first.tolist(), second.tolist(), strict=True)]
+        swap = np.random.default_rng(self.options.encoder.seed).random(len(pairs)) < 0.5
+        pairs = [(b, a) if flip else (a, b) for (a, b), flip in zip(pairs, swap.tolist(), strict=True)]
+        return TrainingExamples(pairs, np.concatenate(labels) if labels else np.zeros(0, dtype=np.int8))
+
+    def _marked(self, data: SplitData, encoder: Encoder) -> list[MarkedMention]:
+        """Every row's side of a pair input (cached per split)."""
+        config = self.options.encoder
+
+        def compute() -> list[MarkedMention]:
+            result = []
+            for context, sentence, positions in zip(
+                data.column("mention_context"),
+                data.column("mention_sentence_start_end"),
+                data.column("tokens_number_context"),
+                strict=True,
+            ):
+                item = mention_input(context, sentence, positions, config.window)
+                result.append(
+                    mark(encoder.tokenizer, encoder.markers, item.words, item.start, item.end, config.side_tokens)
+                )
+            return result
+
+        return data.memo(f"cross-encoder-inputs:{config.encoder}:{config.window}:{config.side_tokens}", compute)
+
+    def _dendrograms(self, data: SplitData, candidates: Sequence[Candidates]) -> list[Dendrogram]:
+        """Average-linkage trees of every unit and kind from the scored candidates (non-candidates at distance 1)."""
+        assert self.trained is not None, "fit() first"
+        marked = self._marked(data, self.trained.encoder)
+        pairs = [
+            (marked[a], marked[b])
+            for group in candidates
+            for a, b in zip(*(side.tolist() for side in group.row_pairs()), strict=True)
+        ]
+        scores = score_pairs(self.trained, pairs)
+        by_rows = {tuple(group.rows): group for group in candidates}
+        trees, offset = [], 0
+        for rows in data.units(by_type=True):
+            group = by_rows.get(tuple(rows))
+            if group is None:
+                trees.append(Dendrogram(rows, None))
+                continue
+            distances = np.ones((len(rows), len(rows)))
+            chosen = scores[offset : offset + len(group)]
+            offset += len(group)
+            distances[group.first, group.second] = 1.0 - chosen
+            upper = np.triu_indices(len(rows), 1)
+            trees.append(average_linkage(rows, distances[upper]))
+        return trees

