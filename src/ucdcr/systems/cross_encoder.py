@@ -14,10 +14,18 @@ Steps of ``fit``:
    topic and kind of the training split(s) (the widest gold unit, so one model serves every protocol), labelled by
    the gold chains, each pair's two sides in a seeded random order.
 2. The model is trained (or read from the model cache: same configuration, training pairs and libraries).
-3. On val, the candidates inside the run's units are scored, the distance of a pair is 1 - P(coreferent) (1 for a
-   pair that is not a candidate), each unit and kind is clustered by average linkage, and the distance threshold
-   is tuned for the run's protocol: one common threshold, then each kind's (:func:`~ucdcr.systems.clustering.
-   tune_by_kind`). The share of val's gold links kept by the candidates (the pruning's recall) is reported.
+3. Predicted document clusters inside a unit, as ``pairwise`` makes them (:class:`~ucdcr.systems.features.
+   UnitDocuments`; threshold: the best agreement of the training units' document clusters with their gold
+   subtopics, :func:`~ucdcr.systems.features.tune_document_threshold`). A sentence alone rarely tells two
+   earthquakes of one ECB+ topic apart; the documents do. The literature clusters documents before coreference
+   (Barhom et al. 2019; Cattan et al. 2021); here the clusters weigh the pair scores instead of cutting, since
+   in some corpora (MEANTIME: one article per subtopic) coreference crosses them.
+4. On val, the candidates inside the run's units are scored. The distance of a pair is 1 - P(coreferent) * ``weight``
+    for a pair across two predicted document clusters (1 for a pair that is not a candidate); each unit
+   and kind is clustered by average linkage. The weight (1, 0.5 or 0, a tie to the first) and the distance
+   thresholds are tuned for the run's protocol: one common threshold, then each kind's
+   (:func:`~ucdcr.systems.clustering.tune_by_kind`). The share of val's gold links kept by the candidates (the
+   pruning's recall) is reported.
 
 ``predict`` scores the test split's candidates inside the run's units the same way. Only spans, words, ucdcr's
 predicted lemmas and the kind are read from val and test; the gold of val is read for tuning and the recall only.
@@ -25,8 +33,11 @@ predicted lemmas and the kind are read from val and test; the gold of val is rea
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -34,7 +45,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.systems.base import SplitData, System
 from ucdcr.systems.candidates import Candidates, candidate_pairs, link_recall
 from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, cut_by_kind, tune_by_kind, tune_distance
-from ucdcr.systems.features import fold_stats
+from ucdcr.systems.features import fold_stats, tune_document_threshold, unit_documents
 from ucdcr.systems.pair_encoder import (
     Encoder,
     MarkedMention,
@@ -49,6 +60,8 @@ from ucdcr.systems.pair_encoder import (
 from ucdcr.systems.vectors import mention_input
 
 TRAINING_UNIT = "topic_id"
+DOCUMENT_WEIGHTS = (1.0, 0.5, 0.0)
+"""The weights of a pair's score across two predicted document clusters, tried on val (module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,8 @@ class CrossEncoder(System):
         self.trained: TrainedModel | None = None
         self.training_pairs = (0, 0)
         self.recall = (0, 0)
+        self.document_threshold, self.document_agreement = 1.0, 0.0
+        self.weight = DOCUMENT_WEIGHTS[0]
         self.threshold = COARSE[0]
         self.thresholds: dict[str, float] = {}
         self.val_score = 0.0
@@ -89,6 +104,7 @@ class CrossEncoder(System):
         if not train:
             raise UcdcrError("cross-encoder: no training split")
         self.lemma_pairs = frozenset(fold_stats(train)[0].coreferent_pairs())
+        self.document_threshold, self.document_agreement = tune_document_threshold(train)
         encoder = load_encoder(self.options.encoder)
         examples = self._training_examples(train, encoder)
         if not 0 < int(examples.labels.sum()) < len(examples.labels):
@@ -96,16 +112,20 @@ class CrossEncoder(System):
         self.training_pairs = (len(examples.labels), int(examples.labels.sum()))
         source = "+".join(f"{data.dataset} {data.split}" for data in train)
         self.trained = train_model(encoder, examples, self.options.encoder, val.cache_dir, f"cross-encoder {source}")
-        candidates = self._candidates(val)
-        self.recall = link_recall(val, candidates)
-        trees = self._dendrograms(val, candidates)
-        size = val.mentions.num_rows
-        self.threshold, self.val_score = tune_distance(val, lambda value: cut(trees, value, size))
-        self.thresholds, score = tune_by_kind(val, trees, {}, self.threshold)
-        self.val_score = score if trees else self.val_score
+        scored = self._scored(val)
+        self.recall = link_recall(val, scored.candidates)
+        size, best = val.mentions.num_rows, -1.0
+        for weight in DOCUMENT_WEIGHTS:
+            trees = self._dendrograms(val, scored, weight)
+            threshold, score = tune_distance(val, partial(_cut_all, trees, size))
+            thresholds, by_kind = tune_by_kind(val, trees, {}, threshold)
+            score = by_kind if trees else score
+            if score > best:
+                best = score
+                self.weight, self.threshold, self.thresholds, self.val_score = weight, threshold, thresholds, score
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
-        trees = self._dendrograms(test, self._candidates(test))
+        trees = self._dendrograms(test, self._scored(test), self.weight)
         labels = cut_by_kind(test, trees, self.thresholds, self.threshold)
         return dict(zip(test.column("mention_id"), labels, strict=True))
 
@@ -120,8 +140,10 @@ class CrossEncoder(System):
         return (
             f"{config.encoder} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
             f"({self.training_pairs[1]:,} coreferent), {config.epochs} epochs of {config.pairs_per_epoch:,}, "
-            f"{trained}; candidates keep {kept / max(total, 1):.1%} of val's gold links; distance thresholds "
-            f"{thresholds or f'{self.threshold:g}'} (val CoNLL F1 {self.val_score:.2f})"
+            f"{trained}; candidates keep {kept / max(total, 1):.1%} of val's gold links; document clusters at "
+            f"distance {self.document_threshold:g} (ARI {self.document_agreement:.2f} on train), weight across them "
+            f"{self.weight:g}; distance thresholds {thresholds or f'{self.threshold:g}'} (val CoNLL F1 "
+            f"{self.val_score:.2f})"
         )
 
     def _candidates(self, data: SplitData, column: str | None = None) -> list[Candidates]:
@@ -161,27 +183,51 @@ class CrossEncoder(System):
 
         return data.memo(f"cross-encoder-inputs:{config.encoder}:{config.window}:{config.side_tokens}", compute)
 
-    def _dendrograms(self, data: SplitData, candidates: Sequence[Candidates]) -> list[Dendrogram]:
-        """Average-linkage trees of every unit and kind from the scored candidates (non-candidates at distance 1)."""
+    def _scored(self, data: SplitData) -> ScoredPairs:
+        """The candidates of the run's units of a split and their P(coreferent) (once per split and model)."""
         assert self.trained is not None, "fit() first"
-        marked = self._marked(data, self.trained.encoder)
-        pairs = [
-            (marked[a], marked[b])
-            for group in candidates
-            for a, b in zip(*(side.tolist() for side in group.row_pairs()), strict=True)
-        ]
-        scores = score_pairs(self.trained, pairs)
-        by_rows = {tuple(group.rows): group for group in candidates}
+        trained = self.trained
+
+        def compute() -> ScoredPairs:
+            candidates = self._candidates(data)
+            marked = self._marked(data, trained.encoder)
+            pairs = [
+                (marked[a], marked[b])
+                for group in candidates
+                for a, b in zip(*(side.tolist() for side in group.row_pairs()), strict=True)
+            ]
+            return ScoredPairs(candidates, score_pairs(trained, pairs))
+
+        lemmas = hashlib.sha256(json.dumps(sorted(self.lemma_pairs)).encode()).hexdigest()
+        return data.memo(f"cross-encoder-scores:{trained.key}:{self.options}:{lemmas}", compute)
+
+    def _dendrograms(self, data: SplitData, scored: ScoredPairs, weight: float) -> list[Dendrogram]:
+        """Average-linkage trees of every unit and kind (module docstring, step 4)."""
+        documents = unit_documents(data).clusters(self.document_threshold)
+        by_rows = {tuple(group.rows): group for group in scored.candidates}
         trees, offset = [], 0
         for rows in data.units(by_type=True):
             group = by_rows.get(tuple(rows))
             if group is None:
                 trees.append(Dendrogram(rows, None))
                 continue
-            distances = np.ones((len(rows), len(rows)))
-            chosen = scores[offset : offset + len(group)]
+            probability = scored.scores[offset : offset + len(group)]
             offset += len(group)
-            distances[group.first, group.second] = 1.0 - chosen
-            upper = np.triu_indices(len(rows), 1)
-            trees.append(average_linkage(rows, distances[upper]))
+            first, second = group.row_pairs()
+            across = documents[first] != documents[second]
+            distances = np.ones((len(rows), len(rows)))
+            distances[group.first, group.second] = 1.0 - probability * np.where(across, weight, 1.0)
+            trees.append(average_linkage(rows, distances[np.triu_indices(len(rows), 1)]))
         return trees
+
+
+def _cut_all(trees: Sequence[Dendrogram], size: int, threshold: float) -> list[str]:
+    return cut(trees, threshold, size)
+
+
+@dataclass(frozen=True)
+class ScoredPairs:
+    """The candidates of a split's units and the P(coreferent) of each pair, in the candidates' order."""
+
+    candidates: list[Candidates]
+    scores: np.ndarray
