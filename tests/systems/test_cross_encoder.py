@@ -156,12 +156,29 @@ def test_a_tiny_cross_encoder_trains_is_deterministic_and_is_cached(tmp_path: Pa
     assert _scores(reread) == _scores(first)
 
 
+def test_the_ensemble_averages_both_systems_with_a_weight_tuned_on_val(tmp_path: Path) -> None:
+    from ucdcr.systems.ensemble import WEIGHTS, Ensemble
+
+    _encoder()
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
+    result = benchmark(
+        [tiny_cross_encoder, lambda: Ensemble(tiny_cross_encoder().options)], folders, cache_dir=tmp_path / "c"
+    )
+    models = {row["System"]: row["Model"] for row in benchmark_tables(result)[1].rows if row["Dataset"] == "toy"}
+    weight = float(models["ensemble"].split("cross-encoder weight ")[1].split(",")[0])
+    assert weight in WEIGHTS
+    # the ensemble's cross-encoder is the one the cross-encoder system trained: read from the model cache
+    assert "read from the model cache" in models["ensemble"]
+    [run] = [run for run in result.runs if run.system == "ensemble" and run.dataset == "toy"]
+    assert run.score("joint") is not None
+
+
 def test_the_cli_runs_the_registered_cross_encoder_and_shows_training_progress(tmp_path: Path) -> None:
     _encoder()
     folder = write_bench_dataset(tmp_path / "data" / "toy")
+    command = [sys.executable, "-m", "ucdcr", "benchmark", "--systems", "cross-encoder", "--format", "csv"]
     done = subprocess.run(
-        [sys.executable, "-m", "ucdcr", "benchmark", "--systems", "cross-encoder", "--data-dir", str(folder.parent)]
-        + ["--cache-dir", str(tmp_path / "cache"), "--format", "csv"],
+        [*command, "--data-dir", str(folder.parent), "--cache-dir", str(tmp_path / "cache")],
         capture_output=True,
         text=True,
         check=False,

@@ -201,6 +201,24 @@ class CrossEncoder(System):
         lemmas = hashlib.sha256(json.dumps(sorted(self.lemma_pairs)).encode()).hexdigest()
         return data.memo(f"cross-encoder-scores:{trained.key}:{self.options}:{lemmas}", compute)
 
+    def probabilities(self, data: SplitData) -> list[tuple[list[int], np.ndarray | None]]:
+        """Per unit and kind of ``data`` (in :meth:`SplitData.units` order): its rows and P(coreferent) of every
+        pair in condensed order, NaN for a pair that is not a candidate (None for a unit of one row)."""
+        scored = self._scored(data)
+        by_rows = {tuple(group.rows): group for group in scored.candidates}
+        result: list[tuple[list[int], np.ndarray | None]] = []
+        offset = 0
+        for rows in data.units(by_type=True):
+            group = by_rows.get(tuple(rows))
+            if group is None:
+                result.append((rows, None))
+                continue
+            matrix = np.full((len(rows), len(rows)), np.nan)
+            matrix[group.first, group.second] = scored.scores[offset : offset + len(group)]
+            offset += len(group)
+            result.append((rows, matrix[np.triu_indices(len(rows), 1)]))
+        return result
+
     def _dendrograms(self, data: SplitData, scored: ScoredPairs, weight: float) -> list[Dendrogram]:
         """Average-linkage trees of every unit and kind (module docstring, step 4)."""
         documents = unit_documents(data).clusters(self.document_threshold)

@@ -119,9 +119,7 @@ class Pairwise(System):
         self._tune(val)
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
-        if LAST_KIND in self.models and len(self.models) > 1:
-            self._arguments_from([test])
-        labels = self._labels(test, self._dendrograms(test))
+        labels = self._labels(test, _trees(self.probabilities(test)))
         return dict(zip(test.column("mention_id"), labels, strict=True))
 
     def describe(self) -> str:
@@ -170,20 +168,39 @@ class Pairwise(System):
 
     def _dendrograms(self, data: SplitData, only: Sequence[str] | None = None) -> list[Dendrogram]:
         """The average-linkage tree of every unit and kind (``only``: of these kinds)."""
+        return _trees(self._probabilities(data, only))
+
+    def probabilities(self, data: SplitData) -> list[tuple[list[int], np.ndarray | None]]:
+        """Per unit and kind of ``data`` (in :meth:`SplitData.units` order): its rows and P(coreferent) of every
+        pair in condensed order (None for a unit of one row), from the fitted models."""
+        if LAST_KIND in self.models and len(self.models) > 1:
+            self._arguments_from([data])
+        return self._probabilities(data)
+
+    def _probabilities(
+        self, data: SplitData, only: Sequence[str] | None = None
+    ) -> list[tuple[list[int], np.ndarray | None]]:
         assert self.stats is not None and self.models, "fit() first"
         features = self._features(data)
         kinds = data.column("type")
-        trees = []
+        result: list[tuple[list[int], np.ndarray | None]] = []
         for rows in data.units(by_type=True):
             if only is not None and kinds[rows[0]] not in only:
                 continue
             if len(rows) < 2:
-                trees.append(Dendrogram(rows, None))
+                result.append((rows, None))
                 continue
             model = self._model_of(kinds[rows[0]])
-            probability = model.predict_proba(pair_features(features, rows, self.stats))[:, 1]
-            trees.append(average_linkage(rows, 1.0 - probability))
-        return trees
+            result.append((rows, model.predict_proba(pair_features(features, rows, self.stats))[:, 1]))
+        return result
+
+
+def _trees(probabilities: Sequence[tuple[list[int], np.ndarray | None]]) -> list[Dendrogram]:
+    """Average linkage on 1 - P of every unit and kind."""
+    return [
+        Dendrogram(rows, None) if probability is None else average_linkage(rows, 1.0 - probability)
+        for rows, probability in probabilities
+    ]
 
 
 def _training_pairs(

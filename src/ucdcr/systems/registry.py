@@ -46,6 +46,7 @@ BUILTIN: dict[str, str] = {
     "embedding": "ucdcr.systems.embedding:Embedding",
     "pairwise": "ucdcr.systems.pairwise:Pairwise",
     "cross-encoder": "ucdcr.systems.cross_encoder:CrossEncoder",
+    "ensemble": "ucdcr.systems.ensemble:Ensemble",
 }
 """The reference systems, in the order of the benchmark's tables."""
 

@@ -1,0 +1,98 @@
+"""``ensemble``: the ``pairwise`` and ``cross-encoder`` pair probabilities averaged, clustered by average linkage.
+
+Model averaging of the feature-based pair classifier (gradient-boosted trees over lemma, embedding, document and
+argument features, :mod:`ucdcr.systems.pairwise`) and the fine-tuned transformer (:mod:`ucdcr.systems.
+cross_encoder`), which err differently: the trees see the documents and the training statistics of lemma pairs,
+the transformer reads the two sentences together.
+
+``fit`` fits both systems exactly as they are fitted alone (the cross-encoder's model comes from the model cache
+when the ``cross-encoder`` system trained it on the same data). For a pair the cross-encoder scored (a candidate),
+P = alpha * P(cross-encoder) + (1 - alpha) * P(pairwise); for any other pair P = P(pairwise). Inside each unit and
+kind, average linkage on 1 - P. ``alpha`` (:data:`WEIGHTS`, a tie to the first) and the distance thresholds (one
+common threshold, then each kind's) are tuned together on val for the run's protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+
+import numpy as np
+
+from ucdcr.systems.base import SplitData, System
+from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, cut_by_kind, tune_by_kind, tune_distance
+from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.pairwise import Pairwise
+
+WEIGHTS = (0.1, 0.3, 0.5, 0.7, 0.9)
+"""The cross-encoder's weights tried on val."""
+
+Parts = list[tuple[list[int], np.ndarray | None, np.ndarray | None]]
+
+
+class Ensemble(System):
+    """``pairwise`` and ``cross-encoder`` probabilities averaged with a weight tuned on val + average linkage."""
+
+    name = "ensemble"
+    trainable = True
+    needs_encoder = True
+    version = "1"
+
+    def __init__(self, options: CrossEncoderOptions | None = None) -> None:
+        self.options = options or CrossEncoderOptions()
+        self.pairwise = Pairwise()
+        self.cross = CrossEncoder(self.options)
+        self.alpha = WEIGHTS[0]
+        self.threshold = COARSE[0]
+        self.thresholds: dict[str, float] = {}
+        self.val_score = 0.0
+
+    def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
+        self.pairwise.fit(train, val)
+        self.cross.fit(train, val)
+        parts = self._parts(val)
+        size, best = val.mentions.num_rows, -1.0
+        for alpha in WEIGHTS:
+            trees = _trees(parts, alpha)
+
+            def labels_at(value: float, trees: list[Dendrogram] = trees) -> list[str]:
+                return cut(trees, value, size)
+
+            threshold, score = tune_distance(val, labels_at)
+            thresholds, by_kind = tune_by_kind(val, trees, {}, threshold)
+            score = by_kind if trees else score
+            if score > best:
+                best = score
+                self.alpha, self.threshold, self.thresholds, self.val_score = alpha, threshold, thresholds, score
+
+    def predict(self, test: SplitData) -> Mapping[str, Hashable]:
+        labels = cut_by_kind(test, _trees(self._parts(test), self.alpha), self.thresholds, self.threshold)
+        return dict(zip(test.column("mention_id"), labels, strict=True))
+
+    def describe(self) -> str:
+        thresholds = ", ".join(f"{kind} {value:g}" for kind, value in self.thresholds.items())
+        return (
+            f"cross-encoder weight {self.alpha:g}, distance thresholds {thresholds or f'{self.threshold:g}'} (val "
+            f"CoNLL F1 {self.val_score:.2f}); pairwise: {self.pairwise.describe()}; cross-encoder: "
+            f"{self.cross.describe()}"
+        )
+
+    def _parts(self, data: SplitData) -> Parts:
+        """Per unit and kind: its rows, the pairwise and the cross-encoder probabilities (condensed)."""
+        parts: Parts = []
+        for (rows, pairwise), (same, cross) in zip(
+            self.pairwise.probabilities(data), self.cross.probabilities(data), strict=True
+        ):
+            assert rows == same, "both systems list the units in SplitData.units order"
+            parts.append((rows, pairwise, cross))
+        return parts
+
+
+def _trees(parts: Parts, alpha: float) -> list[Dendrogram]:
+    trees = []
+    for rows, pairwise, cross in parts:
+        if pairwise is None or cross is None:
+            trees.append(Dendrogram(rows, None))
+            continue
+        probability = np.where(np.isnan(cross), pairwise, alpha * np.nan_to_num(cross) + (1.0 - alpha) * pairwise)
+        trees.append(average_linkage(rows, 1.0 - probability))
+    return trees
