@@ -20,7 +20,7 @@ from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.tables import render
 from ucdcr.systems import SplitData
 from ucdcr.systems import candidates as candidates_module
-from ucdcr.systems.candidates import candidate_pairs, link_recall
+from ucdcr.systems.candidates import candidate_pairs, coreferent_lemma_pairs, link_recall
 from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
 from ucdcr.systems.pair_encoder import PairEncoderConfig
 from ucdcr.systems.runner import benchmark
@@ -73,6 +73,12 @@ def test_candidates_follow_the_lemma_rule_the_neighbours_and_the_limit(monkeypat
     # one lemma partner each, the nearest: 0 keeps 1, 1 keeps 0, 2 keeps 1 (cosine .991 to 1, .970 to 0)
     assert _pairs(data, neighbours=0, limit=1) == {(0, 1), (1, 2)}
     assert _pairs(data, neighbours=0, limit=0) == set()
+
+
+def test_coreferent_lemma_pairs_come_from_the_gold_chains(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _five_mentions(monkeypatch)
+    # chain A: attack, strike, Attack (lower-cased: attack twice); chain B: meeting, talks
+    assert coreferent_lemma_pairs([data]) == {("attack", "strike"), ("meeting", "talks")}
 
 
 def test_link_recall_counts_the_gold_links_kept(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,3 +192,4 @@ def test_the_cli_runs_the_registered_cross_encoder_and_shows_training_progress(t
     assert done.returncode == 0, done.stderr
     assert "cross-encoder" in done.stdout
     assert "epoch 2/2" in done.stderr and "ETA" in done.stderr
+    assert "vocab-expansion" not in done.stderr  # transformers' warning about the added marker tokens is silenced

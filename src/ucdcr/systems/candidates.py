@@ -7,7 +7,7 @@ mentions (a unit and a kind: the protocol's unit at test time, the gold topic on
 candidate when
 
 - (lemma rule) the lower-cased head lemmas are equal or form a pair that is coreferent somewhere in the training
-  split (``lemma_pairs``, as sorted tuples: :meth:`ucdcr.systems.features.LemmaPairStats.coreferent_pairs`), and
+  split (``lemma_pairs``, as sorted tuples: :func:`coreferent_lemma_pairs`, whatever the protocol's units), and
   ``j`` is one of the ``limit`` partners of ``i`` by the lemma rule nearest to ``i`` (or ``i`` of ``j``'s), or
 - (neighbour rule) ``j`` is one of the ``neighbours`` nearest mentions of ``i``, or ``i`` of ``j``'s.
 
@@ -47,6 +47,19 @@ class Candidates:
         """The pairs as split rows."""
         rows = np.asarray(self.rows, dtype=np.int64)
         return rows[self.first], rows[self.second]
+
+
+def coreferent_lemma_pairs(train: Sequence[SplitData]) -> frozenset[tuple[str, str]]:
+    """The sorted pairs of two different lower-cased head lemmas found in one gold chain of a training split."""
+    pairs: set[tuple[str, str]] = set()
+    for data in train:
+        chains: dict[object, set[str]] = {}
+        for chain, lemma in zip(data.column("coref_chain"), head_lemmas(data), strict=True):
+            chains.setdefault(chain, set()).add(lemma)
+        for lemmas in chains.values():
+            ordered = sorted(lemmas)
+            pairs.update((a, b) for index, a in enumerate(ordered) for b in ordered[index + 1 :])
+    return frozenset(pairs)
 
 
 def groups(data: SplitData, column: str | None = None) -> list[list[int]]:

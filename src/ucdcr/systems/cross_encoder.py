@@ -9,10 +9,11 @@ own clustering threshold.
 
 Steps of ``fit``:
 
-1. Candidates (:mod:`ucdcr.systems.candidates`): head-lemma pairs coreferent somewhere in the training split(s), same
-   head lemma, or ``neighbours`` nearest in MiniLM mention vectors. Training pairs: the candidates inside each gold
-   topic and kind of the training split(s) (the widest gold unit, so one model serves every protocol), labelled by
-   the gold chains, each pair's two sides in a seeded random order.
+1. Candidates (:mod:`ucdcr.systems.candidates`): head-lemma pairs found in one gold chain of the training split(s)
+   (:func:`~ucdcr.systems.candidates.coreferent_lemma_pairs`), same head lemma, or ``neighbours`` nearest in
+   MiniLM mention vectors. Training pairs: the candidates inside each gold topic and kind of the training split(s),
+   labelled by the gold chains, each pair's two sides in a seeded random order. Neither depends on the protocol's
+   units, so one model serves every protocol (and the transfer matrix).
 2. The model is trained (or read from the model cache: same configuration, training pairs and libraries).
 3. Predicted document clusters inside a unit, as ``pairwise`` makes them (:class:`~ucdcr.systems.features.
    UnitDocuments`; threshold: the best agreement of the training units' document clusters with their gold
@@ -43,9 +44,9 @@ import numpy as np
 
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.candidates import Candidates, candidate_pairs, link_recall
+from ucdcr.systems.candidates import Candidates, candidate_pairs, coreferent_lemma_pairs, link_recall
 from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, cut_by_kind, tune_by_kind, tune_distance
-from ucdcr.systems.features import fold_stats, tune_document_threshold, unit_documents
+from ucdcr.systems.features import tune_document_threshold, unit_documents
 from ucdcr.systems.pair_encoder import (
     Encoder,
     MarkedMention,
@@ -103,7 +104,7 @@ class CrossEncoder(System):
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
         if not train:
             raise UcdcrError("cross-encoder: no training split")
-        self.lemma_pairs = frozenset(fold_stats(train)[0].coreferent_pairs())
+        self.lemma_pairs = coreferent_lemma_pairs(train)
         self.document_threshold, self.document_agreement = tune_document_threshold(train)
         encoder = load_encoder(self.options.encoder)
         examples = self._training_examples(train, encoder)

@@ -127,10 +127,23 @@ def load_encoder(config: PairEncoderConfig) -> Encoder:
     torch.manual_seed(config.seed)
     model = AutoModel.from_pretrained(folder, local_files_only=True)
     tokenizer.add_special_tokens({"additional_special_tokens": list(MARKERS)})
-    model.resize_token_embeddings(len(tokenizer))
+    with _quiet_transformers():  # it warns that new embeddings are drawn around the old ones' mean: as intended
+        model.resize_token_embeddings(len(tokenizer))
     opening, closing = (tokenizer.convert_tokens_to_ids(marker) for marker in MARKERS)
     assert isinstance(opening, int) and isinstance(closing, int)
     return Encoder(tokenizer, model, (opening, closing), encoder_files_identity(config.encoder))
+
+
+@contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    from transformers.utils import logging as transformers_logging
+
+    verbosity = transformers_logging.get_verbosity()
+    transformers_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        transformers_logging.set_verbosity(verbosity)
 
 
 def _encoder_folder(encoder: str) -> str:
