@@ -10,6 +10,8 @@
   order, so tuning is deterministic. :func:`tune_distance`: the same for a distance threshold in [0.05, 0.95],
   coarse to fine: the grid of step 0.1 (:data:`COARSE`), then steps of 0.025 within 0.075 of the best value
   (15 scorings instead of the 37 of a 0.025 grid; scoring a large val split is the expensive part).
+- :func:`cut_by_kind` / :func:`tune_by_kind`: one threshold per kind (event, entity); :func:`tune_cut`: a setting
+  the trees depend on (a weight) tuned with the thresholds, the best on val.
 
 Labels are ``"<group>:<cluster>"`` strings, unique across the groups of a split.
 """
@@ -17,7 +19,8 @@ Labels are ``"<group>:<cluster>"`` strings, unique across the groups of a split.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -137,6 +140,39 @@ def tune_distance(val: SplitData, labels_at: Callable[[float], list[str]]) -> tu
     fine = [round(coarse + step * FINE_STEP, 4) for step in range(-3, 4)]
     chosen = best([value for value in fine if COARSE[0] <= value <= COARSE[-1]])
     return chosen, scores[chosen]
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class TunedCut(Generic[T]):
+    """What :func:`tune_cut` chose: the option, the common threshold, each kind's threshold and the val score."""
+
+    option: T
+    threshold: float = COARSE[0]
+    thresholds: dict[str, float] = field(default_factory=dict)
+    score: float = -1.0
+
+
+def tune_cut(val: SplitData, options: Sequence[T], trees_of: Callable[[T], list[Dendrogram]]) -> TunedCut[T]:
+    """For each option (a setting the trees depend on), the trees of ``val`` cut at the common distance threshold
+    with the best score, then at each kind's (:func:`tune_by_kind`); the option that scores best (a tie goes to the
+    first)."""
+    size = val.mentions.num_rows
+    best = TunedCut(options[0])
+    for option in options:
+        trees = trees_of(option)
+
+        def labels_at(value: float, trees: list[Dendrogram] = trees) -> list[str]:
+            return cut(trees, value, size)
+
+        threshold, score = tune_distance(val, labels_at)
+        thresholds, by_kind = tune_by_kind(val, trees, {}, threshold)
+        score = by_kind if trees else score
+        if score > best.score:
+            best = TunedCut(option, threshold, thresholds, score)
+    return best
 
 
 def grid(low: float, high: float, step: float) -> list[float]:

@@ -45,7 +45,13 @@ import numpy as np
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.base import SplitData, System
 from ucdcr.systems.candidates import Candidates, candidate_pairs, coreferent_lemma_pairs, link_recall
-from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, cut_by_kind, tune_by_kind, tune_distance
+from ucdcr.systems.clustering import (
+    COARSE,
+    Dendrogram,
+    average_linkage,
+    cut_by_kind,
+    tune_cut,
+)
 from ucdcr.systems.features import tune_document_threshold, unit_documents
 from ucdcr.systems.pair_encoder import (
     Encoder,
@@ -115,15 +121,9 @@ class CrossEncoder(System):
         self.trained = train_model(encoder, examples, self.options.encoder, val.cache_dir, f"cross-encoder {source}")
         scored = self._scored(val)
         self.recall = link_recall(val, scored.candidates)
-        size, best = val.mentions.num_rows, -1.0
-        for weight in DOCUMENT_WEIGHTS:
-            trees = self._dendrograms(val, scored, weight)
-            threshold, score = tune_distance(val, partial(_cut_all, trees, size))
-            thresholds, by_kind = tune_by_kind(val, trees, {}, threshold)
-            score = by_kind if trees else score
-            if score > best:
-                best = score
-                self.weight, self.threshold, self.thresholds, self.val_score = weight, threshold, thresholds, score
+        tuned = tune_cut(val, DOCUMENT_WEIGHTS, partial(self._dendrograms, val, scored))
+        self.weight, self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
+        self.val_score = tuned.score
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
         trees = self._dendrograms(test, self._scored(test), self.weight)
@@ -238,10 +238,6 @@ class CrossEncoder(System):
             distances[group.first, group.second] = 1.0 - probability * np.where(across, weight, 1.0)
             trees.append(average_linkage(rows, distances[np.triu_indices(len(rows), 1)]))
         return trees
-
-
-def _cut_all(trees: Sequence[Dendrogram], size: int, threshold: float) -> list[str]:
-    return cut(trees, threshold, size)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,13 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 
 from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, cut, cut_by_kind, tune_by_kind, tune_distance
+from ucdcr.systems.clustering import (
+    COARSE,
+    Dendrogram,
+    average_linkage,
+    cut_by_kind,
+    tune_cut,
+)
 from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
 from ucdcr.systems.pairwise import Pairwise
 
@@ -50,19 +56,13 @@ class Ensemble(System):
         self.pairwise.fit(train, val)
         self.cross.fit(train, val)
         parts = self._parts(val)
-        size, best = val.mentions.num_rows, -1.0
-        for alpha in WEIGHTS:
-            trees = _trees(parts, alpha)
-
-            def labels_at(value: float, trees: list[Dendrogram] = trees) -> list[str]:
-                return cut(trees, value, size)
-
-            threshold, score = tune_distance(val, labels_at)
-            thresholds, by_kind = tune_by_kind(val, trees, {}, threshold)
-            score = by_kind if trees else score
-            if score > best:
-                best = score
-                self.alpha, self.threshold, self.thresholds, self.val_score = alpha, threshold, thresholds, score
+        tuned = tune_cut(val, WEIGHTS, lambda alpha: _trees(parts, alpha))
+        self.alpha, self.threshold, self.thresholds, self.val_score = (
+            tuned.option,
+            tuned.threshold,
+            tuned.thresholds,
+            tuned.score,
+        )
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
         labels = cut_by_kind(test, _trees(self._parts(test), self.alpha), self.thresholds, self.threshold)
