@@ -121,12 +121,12 @@ class CrossEncoder(System):
         self.trained = train_model(encoder, examples, self.options.encoder, val.cache_dir, f"cross-encoder {source}")
         scored = self._scored(val)
         self.recall = link_recall(val, scored.candidates)
-        tuned = tune_cut(val, DOCUMENT_WEIGHTS, partial(self._dendrograms, val, scored))
+        tuned = tune_cut(val, DOCUMENT_WEIGHTS, partial(self._dendrograms, val))
         self.weight, self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
         self.val_score = tuned.score
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
-        trees = self._dendrograms(test, self._scored(test), self.weight)
+        trees = self._dendrograms(test, self.weight)
         labels = cut_by_kind(test, trees, self.thresholds, self.threshold)
         return dict(zip(test.column("mention_id"), labels, strict=True))
 
@@ -220,23 +220,18 @@ class CrossEncoder(System):
             result.append((rows, matrix[np.triu_indices(len(rows), 1)]))
         return result
 
-    def _dendrograms(self, data: SplitData, scored: ScoredPairs, weight: float) -> list[Dendrogram]:
+    def _dendrograms(self, data: SplitData, weight: float) -> list[Dendrogram]:
         """Average-linkage trees of every unit and kind (module docstring, step 4)."""
         documents = unit_documents(data).clusters(self.document_threshold)
-        by_rows = {tuple(group.rows): group for group in scored.candidates}
-        trees, offset = [], 0
-        for rows in data.units(by_type=True):
-            group = by_rows.get(tuple(rows))
-            if group is None:
+        trees = []
+        for rows, probability in self.probabilities(data):
+            if probability is None:
                 trees.append(Dendrogram(rows, None))
                 continue
-            probability = scored.scores[offset : offset + len(group)]
-            offset += len(group)
-            first, second = group.row_pairs()
-            across = documents[first] != documents[second]
-            distances = np.ones((len(rows), len(rows)))
-            distances[group.first, group.second] = 1.0 - probability * np.where(across, weight, 1.0)
-            trees.append(average_linkage(rows, distances[np.triu_indices(len(rows), 1)]))
+            first, second = np.triu_indices(len(rows), 1)
+            own = documents[rows]
+            across = own[first] != own[second]
+            trees.append(average_linkage(rows, 1.0 - np.nan_to_num(probability) * np.where(across, weight, 1.0)))
         return trees
 
 
