@@ -21,7 +21,7 @@ from ucdcr.report.tables import render
 from ucdcr.systems import SplitData
 from ucdcr.systems import candidates as candidates_module
 from ucdcr.systems.candidates import candidate_pairs, coreferent_lemma_pairs, link_recall
-from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions, pair_distances
 from ucdcr.systems.pair_encoder import PairEncoderConfig
 from ucdcr.systems.runner import benchmark
 
@@ -137,6 +137,14 @@ def test_mentions_are_marked_in_their_sentence_and_cut_around_them() -> None:
 
 
 # --- a tiny configuration, end to end -------------------------------------------------------------------------------
+
+
+def test_pair_distances_weigh_pairs_across_documents_and_fill_the_unscored() -> None:
+    probability = np.array([0.9, 0.8, np.nan, np.nan])
+    across = np.array([False, True, False, True])
+    # 1 - 0.9; 1 - 0.8 * 0.5; the fill inside one document cluster; 1 across two
+    assert pair_distances(probability, across, 0.5, 0.7).tolist() == pytest.approx([0.1, 0.6, 0.7, 1.0])
+    assert pair_distances(probability, across, 1.0, 1.0).tolist() == pytest.approx([0.1, 0.2, 1.0, 1.0])
 
 
 def _scores(result: object) -> str:

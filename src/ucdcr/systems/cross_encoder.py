@@ -21,9 +21,12 @@ Steps of ``fit``:
    earthquakes of one ECB+ topic apart; the documents do. The literature clusters documents before coreference
    (Barhom et al. 2019; Cattan et al. 2021); here the clusters weigh the pair scores instead of cutting, since
    in some corpora (MEANTIME: one article per subtopic) coreference crosses them.
-4. On val, the candidates inside the run's units are scored. The distance of a pair is 1 - P(coreferent) * ``weight``
-    for a pair across two predicted document clusters (1 for a pair that is not a candidate); each unit
-   and kind is clustered by average linkage. The weight (1, 0.5 or 0, a tie to the first) and the distance
+4. On val, the candidates inside the run's units are scored. The distance of a pair is 1 - P(coreferent), times
+   ``weight`` for a pair across two predicted document clusters. A pair that is not a candidate was never scored:
+   its distance is ``fill`` inside one document cluster and 1 across two (average linkage counts every pair of
+   two clusters, and with the pruning keeping about half of the gold links, a fixed 1 keeps apart clusters the
+   scored pairs join). Each unit and kind is clustered by average linkage. The weight (:data:`DOCUMENT_WEIGHTS`),
+   the fill (:data:`FILL_DISTANCES`; a tie goes to the first pair of values, 1 and 1) and the distance
    thresholds are tuned for the run's protocol: one common threshold, then each kind's
    (:func:`~ucdcr.systems.clustering.tune_by_kind`). The share of val's gold links kept by the candidates (the
    pruning's recall) is reported.
@@ -35,6 +38,7 @@ predicted lemmas and the kind are read from val and test; the gold of val is rea
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +73,8 @@ from ucdcr.systems.vectors import mention_input
 TRAINING_UNIT = "topic_id"
 DOCUMENT_WEIGHTS = (1.0, 0.5, 0.0)
 """The weights of a pair's score across two predicted document clusters, tried on val (module docstring)."""
+FILL_DISTANCES = (1.0, 0.9, 0.8, 0.7)
+"""The distances of a pair that is not a candidate inside one predicted document cluster, tried on val."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,7 @@ class CrossEncoder(System):
     name = "cross-encoder"
     trainable = True
     needs_encoder = True
-    version = "1"
+    version = "2"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         self.options = options or CrossEncoderOptions()
@@ -102,7 +108,7 @@ class CrossEncoder(System):
         self.training_pairs = (0, 0)
         self.recall = (0, 0)
         self.document_threshold, self.document_agreement = 1.0, 0.0
-        self.weight = DOCUMENT_WEIGHTS[0]
+        self.weight, self.fill = DOCUMENT_WEIGHTS[0], FILL_DISTANCES[0]
         self.threshold = COARSE[0]
         self.thresholds: dict[str, float] = {}
         self.val_score = 0.0
@@ -121,12 +127,13 @@ class CrossEncoder(System):
         self.trained = train_model(encoder, examples, self.options.encoder, val.cache_dir, f"cross-encoder {source}")
         scored = self._scored(val)
         self.recall = link_recall(val, scored.candidates)
-        tuned = tune_cut(val, DOCUMENT_WEIGHTS, partial(self._dendrograms, val))
-        self.weight, self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
+        settings = list(itertools.product(DOCUMENT_WEIGHTS, FILL_DISTANCES))
+        tuned = tune_cut(val, settings, partial(self._dendrograms, val))
+        (self.weight, self.fill), self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
         self.val_score = tuned.score
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
-        trees = self._dendrograms(test, self.weight)
+        trees = self._dendrograms(test, (self.weight, self.fill))
         labels = cut_by_kind(test, trees, self.thresholds, self.threshold)
         return dict(zip(test.column("mention_id"), labels, strict=True))
 
@@ -143,8 +150,8 @@ class CrossEncoder(System):
             f"({self.training_pairs[1]:,} coreferent), {config.epochs} epochs of {config.pairs_per_epoch:,}, "
             f"{trained}; candidates keep {kept / max(total, 1):.1%} of val's gold links; document clusters at "
             f"distance {self.document_threshold:g} (ARI {self.document_agreement:.2f} on train), weight across them "
-            f"{self.weight:g}; distance thresholds {thresholds or f'{self.threshold:g}'} (val CoNLL F1 "
-            f"{self.val_score:.2f})"
+            f"{self.weight:g}, a non-candidate inside one at distance {self.fill:g}; distance thresholds "
+            f"{thresholds or f'{self.threshold:g}'} (val CoNLL F1 {self.val_score:.2f})"
         )
 
     def _candidates(self, data: SplitData, column: str | None = None) -> list[Candidates]:
@@ -220,8 +227,9 @@ class CrossEncoder(System):
             result.append((rows, matrix[np.triu_indices(len(rows), 1)]))
         return result
 
-    def _dendrograms(self, data: SplitData, weight: float) -> list[Dendrogram]:
-        """Average-linkage trees of every unit and kind (module docstring, step 4)."""
+    def _dendrograms(self, data: SplitData, setting: tuple[float, float]) -> list[Dendrogram]:
+        """Average-linkage trees of every unit and kind with a (weight, fill) setting (module docstring, step 4)."""
+        weight, fill = setting
         documents = unit_documents(data).clusters(self.document_threshold)
         trees = []
         for rows, probability in self.probabilities(data):
@@ -231,8 +239,15 @@ class CrossEncoder(System):
             first, second = np.triu_indices(len(rows), 1)
             own = documents[rows]
             across = own[first] != own[second]
-            trees.append(average_linkage(rows, 1.0 - np.nan_to_num(probability) * np.where(across, weight, 1.0)))
+            trees.append(average_linkage(rows, pair_distances(probability, across, weight, fill)))
         return trees
+
+
+def pair_distances(probability: np.ndarray, across: np.ndarray, weight: float, fill: float) -> np.ndarray:
+    """Each pair's distance from its P(coreferent) (NaN: not a candidate) and whether it crosses two document
+    clusters: 1 - P, times ``weight`` across; ``fill`` for a non-candidate inside one cluster, 1 across."""
+    scored = 1.0 - np.nan_to_num(probability) * np.where(across, weight, 1.0)
+    return np.where(np.isnan(probability) & ~across, fill, scored)
 
 
 @dataclass(frozen=True)
