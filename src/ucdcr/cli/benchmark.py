@@ -36,16 +36,19 @@ from ucdcr.cli.common import (
     selected_datasets,
 )
 
+# The reference systems are named here, not read from ucdcr.systems.registry.BUILTIN, so that the CLI starts
+# without importing the systems (tests/test_cli_startup.py checks them against the registry).
 HELP = (
     "Benchmark CDCR systems: fit on each dataset's train split, tune on its val split, predict its test split, "
     "score with the chosen protocol (as `ucdcr evaluate`): --protocol ucdcr (the paper's, default) or standard "
     "(the published ECB+ results': every gold mention, singletons kept, clustering within topics, one "
     "meta-document). A system sees every test mention without gold-derived fields.\n\n"
-    "Systems: head-lemma, lemma-pairs, embedding, pairwise (the last two need the `embed` extra), systems of the "
-    "entry-point group ucdcr.systems, or your own as module:attribute (a ucdcr.systems.System subclass). A dataset "
-    "without a train split uses the model fitted on the dataset with the most training mentions, tuned on its own "
-    "val split; the models table says which splits every number used. Results and encodings are stored in the "
-    "cache dir and reused by later runs and by `ucdcr report`."
+    "Systems: the reference systems head-lemma, lemma-baseline, lemma-pairs, embedding, pairwise, cross-encoder and "
+    "ensemble (those from embedding on need the `embed` extra), systems of the entry-point group ucdcr.systems, "
+    "or your own as module:attribute (a ucdcr.systems.System subclass). A dataset without a train split uses the "
+    "model fitted on the dataset with the most training mentions, tuned on its own val split; the models table "
+    "says which splits every number used. Results and encodings are stored in the cache dir and reused by later "
+    "runs and by `ucdcr report`."
 )
 
 
