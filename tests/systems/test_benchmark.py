@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Hashable, Mapping
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from tests.conftest import require_module
@@ -231,3 +232,32 @@ def test_two_cache_histories_give_identical_tables(protocol: str, tmp_path: Path
     warm = ucdcr.benchmark(systems, [folder], cache_dir=tmp_path / "b", protocol=protocol)
     assert render(benchmark_tables(cold), "json") == render(benchmark_tables(warm), "json")
     assert warm.reused == 0  # computed again, from another cache history
+
+
+class CountsPredictions(OneCluster):
+    """One cluster per unit, counting its fits and predictions (on the class: the runner makes the instances)."""
+
+    name = "counts-predictions"
+    trainable = True
+    calls: ClassVar[list[str]] = []
+
+    def fit(self, train, val) -> None:
+        CountsPredictions.calls.append("fit")
+
+    def predict(self, test: SplitData) -> Mapping[str, Hashable]:
+        CountsPredictions.calls.append(f"predict {test.dataset}")
+        return super().predict(test)
+
+
+def test_a_partly_stored_fit_predicts_only_the_runs_not_stored(toy: dict[str, Path], tmp_path: Path) -> None:
+    CountsPredictions.calls = []
+    benchmark([CountsPredictions], toy, cache_dir=tmp_path / "cache")
+    assert sorted(CountsPredictions.calls) == ["fit", "fit", "predict other", "predict toy"]
+    CountsPredictions.calls = []
+    result = benchmark([CountsPredictions], toy, transfer=True, cache_dir=tmp_path / "cache")
+    # the in-domain runs are stored; each dataset's fit serves one new transfer run, to the other dataset
+    assert sorted(CountsPredictions.calls) == ["fit", "fit", "predict other", "predict toy"]
+    assert result.reused == 2 and len(result.runs) == 4
+    CountsPredictions.calls = []
+    assert benchmark([CountsPredictions], toy, transfer=True, cache_dir=tmp_path / "cache").reused == 4
+    assert CountsPredictions.calls == []

@@ -25,7 +25,9 @@ cover every test mention; the protocol then selects what it scores from the gold
 
 Stored results (:mod:`ucdcr.systems.store`): every run is stored under a key made of the system's identity, the
 protocol, the datasets' content fingerprints (and the encoder's identity for encoder-based systems); a later run
-with the same key reuses the stored scores without loading a model, and ``ucdcr report`` shows them.
+with the same key reuses the stored scores without loading a model, and ``ucdcr report`` shows them. A system is
+fitted once per (fit split, tune split) and predicts only the runs of that fit that are not stored (adding
+``--transfer`` or a dataset to a run that is stored predicts the new runs alone).
 """
 
 from __future__ import annotations
@@ -212,15 +214,17 @@ def benchmark(
     for spec, runs in _by_fit(plans):
         keys = [store.key(spec, run, protocol.label, fingerprints) for run in runs]
         stored = [None if recompute else store.get(key) for key in keys]
-        if all(item is not None for item in stored):
-            result.runs += [item for item in stored if item is not None]
-            result.reused += len(runs)
-            done += len(runs)
+        reused = [item for item in stored if item is not None]
+        result.runs += reused
+        result.reused += len(reused)
+        done += len(reused)
+        missing = [(run, key) for run, key, item in zip(runs, keys, stored, strict=True) if item is None]
+        if not missing:
             continue
         first = runs[0]
         say(f"{spec.name}: fit on {first.fit_on or '-'}, tune on {first.tune_on or '-'}", done, total)
         system = _fitted(spec, first, data)
-        for run, key in zip(runs, keys, strict=True):
+        for run, key in missing:
             say(f"{spec.name}: predict {run.dataset}", done, total)
             means, model = _test(spec, system, run, data, protocol)
             involved = {ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset}
