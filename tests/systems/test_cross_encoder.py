@@ -20,7 +20,7 @@ from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.tables import render
 from ucdcr.systems import SplitData
 from ucdcr.systems import candidates as candidates_module
-from ucdcr.systems.candidates import candidate_pairs, coreferent_lemma_pairs, link_recall
+from ucdcr.systems.candidates import LinkRecall, candidate_pairs, coreferent_lemma_pairs, link_recall
 from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions, pair_distances
 from ucdcr.systems.pair_encoder import PairEncoderConfig
 from ucdcr.systems.runner import benchmark
@@ -83,9 +83,11 @@ def test_coreferent_lemma_pairs_come_from_the_gold_chains(monkeypatch: pytest.Mo
 
 def test_link_recall_counts_the_gold_links_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     data = _five_mentions(monkeypatch)
-    # gold links: 0-1, 0-2, 1-2 (chain A), 3-4 (chain B); limit 1 keeps 0-1 and 1-2
-    assert link_recall(data, candidate_pairs(data, {("attack", "strike")}, 0, 1)) == (2, 4)
-    assert link_recall(data, candidate_pairs(data, {("attack", "strike")}, 1, 15)) == (4, 4)
+    # gold links: 0-1, 0-2, 1-2 (chain A), 3-4 (chain B); limit 1 keeps 0-1 and 1-2, which reach 0-2 through 1
+    assert link_recall(data, candidate_pairs(data, {("attack", "strike")}, 0, 1)) == LinkRecall(2, 3, 4)
+    assert link_recall(data, candidate_pairs(data, {("attack", "strike")}, 1, 15)) == LinkRecall(4, 4, 4)
+    # lemma rule alone, with no coreferent lemma pair known: attack-Attack (0-2) is the only link kept
+    assert link_recall(data, candidate_pairs(data, set(), 0, 15)) == LinkRecall(1, 1, 4)
 
 
 # --- options and inputs ---------------------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ the lower row. The ``limit`` bounds the pairs of a unit to ``n * (limit + neighb
 (pronouns, "say") would otherwise link almost every pair of a large unit.
 
 Only the spans, their words and ucdcr's own predicted head lemmas are read, so the rule applies to a test split as
-it is given to a system. :func:`link_recall` measures how many gold links a pruning keeps (on val, with gold).
+it is given to a system. :func:`link_recall` measures how many gold links a pruning keeps (on val, with gold), and
+how many it still reaches through a path of kept gold links (a long chain needs few of its links to be connected).
 """
 
 from __future__ import annotations
@@ -131,14 +132,35 @@ def _nearest(similarity: np.ndarray, count: int, allowed: np.ndarray | None) -> 
     return near | near.T
 
 
-def link_recall(data: SplitData, candidates: Sequence[Candidates]) -> tuple[int, int]:
-    """(gold links kept, gold links) of a gold split: the coreferent pairs inside its groups, and how many of
-    them are candidates."""
+@dataclass(frozen=True)
+class LinkRecall:
+    """What a pruning keeps of the gold links inside its groups: ``kept`` (the candidates among them), ``reachable``
+    (joined by a path of kept gold links: what clustering by transitive closure could recover) and ``total``."""
+
+    kept: int
+    reachable: int
+    total: int
+
+    def share(self, count: int) -> float:
+        return count / self.total if self.total else 0.0
+
+
+def link_recall(data: SplitData, candidates: Sequence[Candidates]) -> LinkRecall:
+    """The gold links (coreferent pairs inside the groups of a gold split) that the candidates keep or reach."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
     chains = np.array(data.column("coref_chain"), dtype=object)
-    kept = total = 0
+    kept = reachable = total = 0
     for group in candidates:
         own = chains[group.rows]
-        first, second = np.triu_indices(len(group.rows), 1)
+        size = len(group.rows)
+        first, second = np.triu_indices(size, 1)
         total += int((own[first] == own[second]).sum())
-        kept += int((own[group.first] == own[group.second]).sum())
-    return kept, total
+        gold = own[group.first] == own[group.second]
+        kept += int(gold.sum())
+        links = coo_matrix((np.ones(int(gold.sum())), (group.first[gold], group.second[gold])), shape=(size, size))
+        _, components = connected_components(links, directed=False)
+        _, sizes = np.unique(components, return_counts=True)  # a component of gold links lies inside one chain
+        reachable += int((sizes * (sizes - 1) // 2).sum())
+    return LinkRecall(kept, reachable, total)

@@ -48,7 +48,13 @@ import numpy as np
 
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.candidates import Candidates, candidate_pairs, coreferent_lemma_pairs, link_recall
+from ucdcr.systems.candidates import (
+    Candidates,
+    LinkRecall,
+    candidate_pairs,
+    coreferent_lemma_pairs,
+    link_recall,
+)
 from ucdcr.systems.clustering import (
     COARSE,
     Dendrogram,
@@ -106,7 +112,7 @@ class CrossEncoder(System):
         self.lemma_pairs: frozenset[tuple[str, str]] = frozenset()
         self.trained: TrainedModel | None = None
         self.training_pairs = (0, 0)
-        self.recall = (0, 0)
+        self.recall = LinkRecall(0, 0, 0)
         self.document_threshold, self.document_agreement = 1.0, 0.0
         self.weight, self.fill = DOCUMENT_WEIGHTS[0], FILL_DISTANCES[0]
         self.threshold = COARSE[0]
@@ -141,14 +147,15 @@ class CrossEncoder(System):
         if self.trained is None:
             return ""
         config = self.trained.config
-        kept, total = self.recall
+        recall = self.recall
         thresholds = ", ".join(f"{kind} {value:g}" for kind, value in self.thresholds.items())
         seconds = sum(self.trained.seconds)
         trained = "read from the model cache" if self.trained.cached else f"trained in {seconds / 60:.1f} min"
         return (
             f"{config.encoder} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
             f"({self.training_pairs[1]:,} coreferent), {config.epochs} epochs of {config.pairs_per_epoch:,}, "
-            f"{trained}; candidates keep {kept / max(total, 1):.1%} of val's gold links; document clusters at "
+            f"{trained}; candidates keep {recall.share(recall.kept):.1%} of val's gold links and reach "
+            f"{recall.share(recall.reachable):.1%} through kept links; document clusters at "
             f"distance {self.document_threshold:g} (ARI {self.document_agreement:.2f} on train), weight across them "
             f"{self.weight:g}, a non-candidate inside one at distance {self.fill:g}; distance thresholds "
             f"{thresholds or f'{self.threshold:g}'} (val CoNLL F1 {self.val_score:.2f})"
