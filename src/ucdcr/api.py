@@ -252,9 +252,9 @@ def benchmark(
 ) -> Benchmark:
     """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.runner`).
 
-    systems: registered names (default: the reference systems ``head-lemma``, ``lemma-pairs``, ``embedding``,
-        ``pairwise``), ``"module:attribute"`` strings, :class:`ucdcr.systems.System` subclasses or functions
-        returning a System. datasets: see :data:`DatasetChoice`.
+    systems: registered names (default: every reference system, :data:`ucdcr.systems.registry.BUILTIN`),
+        ``"module:attribute"`` strings, :class:`ucdcr.systems.System` subclasses or functions returning a System.
+        datasets: see :data:`DatasetChoice`.
     protocol: "ucdcr" (the paper's; level: "subtopic", the default, or "topic") or "standard" (the published ECB+
         protocol; topics: "gold" or "predicted"; singletons: False removes one-mention chains from key and response).
     transfer: also fit on every dataset and test on every other (trainable systems).

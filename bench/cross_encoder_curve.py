@@ -1,0 +1,80 @@
+"""The cross-encoder's learning curve on one dataset: test CoNLL F1 as a function of the training pairs it reads.
+
+Each point is the ``cross-encoder`` system with another training budget (``PairEncoderConfig.epochs`` x
+``pairs_per_epoch``; everything else the default), run through the public API exactly as ``ucdcr benchmark`` runs
+it: trained on the dataset's train split (or read from the model cache), tuned on val, scored on test under the
+chosen protocol. Prints, per point, the training time, the val score the tuning reached and the test CoNLL F1 of
+every kind, then the whole run's wall time. The default budget (2 x 20,000) is the last point, so with a warm
+``--cache-dir`` it costs scoring only.
+
+    python bench/cross_encoder_curve.py [--data-dir /tmp/final21b] [--dataset ecbplus] [--cache-dir DIR]
+        [--protocol standard] [--points 1x10000,1x20000,2x20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import ucdcr
+from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.pair_encoder import PairEncoderConfig
+
+VAL = re.compile(r"val CoNLL F1 ([\d.]+)\)$")
+TRAINED = re.compile(r"(trained in [\d.]+ min|read from the model cache)")
+
+
+class Budget:
+    """A factory of the cross-encoder with ``epochs`` x ``pairs_per_epoch`` training pairs (its configuration is
+    part of the system's identity, so each point has its own stored results and model)."""
+
+    def __init__(self, epochs: int, pairs_per_epoch: int) -> None:
+        self.epochs, self.pairs_per_epoch = epochs, pairs_per_epoch
+
+    def __call__(self) -> CrossEncoder:
+        config = PairEncoderConfig(epochs=self.epochs, pairs_per_epoch=self.pairs_per_epoch)
+        return CrossEncoder(CrossEncoderOptions(encoder=config))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", type=Path, default=Path("/tmp/final21b"))
+    parser.add_argument("--dataset", default="ecbplus")
+    parser.add_argument("--cache-dir", type=Path, default=None)
+    parser.add_argument("--protocol", default="standard")
+    parser.add_argument("--points", default="1x10000,1x20000,2x20000", help="epochs x pairs per epoch, comma-separated")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    logging.getLogger("ucdcr.systems.pair_encoder").setLevel(logging.WARNING)  # the per-30-s lines: not needed here
+    cache = args.cache_dir or Path(tempfile.mkdtemp(prefix="ucdcr-curve-"))
+    print(f"cache dir {cache}; machine: {os.cpu_count()} CPUs; {args.dataset}, {args.protocol} protocol", flush=True)
+    started = time.perf_counter()
+    for point in args.points.split(","):
+        epochs, pairs = (int(part) for part in point.split("x"))
+        load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+        result = ucdcr.benchmark(
+            systems=[Budget(epochs, pairs)],
+            datasets=[args.dataset],
+            data_dir=args.data_dir,
+            protocol=args.protocol,
+            cache_dir=cache,
+        )
+        run = next(item for item in result.runs if item.dataset == args.dataset)
+        scores = ", ".join(f"{mean['type']} {mean['scores']['F1_CONLL']:.2f}" for mean in run.means)
+        val = VAL.search(run.model)
+        trained = TRAINED.search(run.model)
+        print(
+            f"{epochs} x {pairs:,} pairs: {trained.group(1) if trained else '?'}; val CoNLL F1 "
+            f"{val.group(1) if val else '?'}; test CoNLL F1 {scores} (load before: {load})",
+            flush=True,
+        )
+    print(f"whole run {(time.perf_counter() - started) / 60:.1f} min wall", flush=True)
+
+
+if __name__ == "__main__":
+    main()
