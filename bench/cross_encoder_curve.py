@@ -8,7 +8,10 @@ every kind, then the whole run's wall time. The default budget (2 x 20,000) is t
 ``--cache-dir`` it costs scoring only.
 
     python bench/cross_encoder_curve.py [--data-dir /tmp/final21b] [--dataset ecbplus] [--cache-dir DIR]
-        [--protocol standard] [--points 1x10000,1x20000,2x20000]
+        [--protocol standard] [--points 1x10000,1x20000,2x20000] [--encoder all-MiniLM-L6-v2|FOLDER]
+
+``--encoder`` takes the folder of any saved Hugging Face encoder (``PairEncoderConfig.encoder``): the same budget
+with a larger encoder measures what the encoder's size is worth.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 from pathlib import Path
 
 import ucdcr
+from ucdcr.embed import MODEL_NAME
 from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
 from ucdcr.systems.pair_encoder import PairEncoderConfig
 
@@ -30,14 +34,14 @@ TRAINED = re.compile(r"(trained in [\d.]+ min|read from the model cache)")
 
 
 class Budget:
-    """A factory of the cross-encoder with ``epochs`` x ``pairs_per_epoch`` training pairs (its configuration is
-    part of the system's identity, so each point has its own stored results and model)."""
+    """A factory of the cross-encoder with ``epochs`` x ``pairs_per_epoch`` training pairs of ``encoder`` (its
+    configuration is part of the system's identity, so each point has its own stored results and model)."""
 
-    def __init__(self, epochs: int, pairs_per_epoch: int) -> None:
-        self.epochs, self.pairs_per_epoch = epochs, pairs_per_epoch
+    def __init__(self, epochs: int, pairs_per_epoch: int, encoder: str) -> None:
+        self.epochs, self.pairs_per_epoch, self.encoder = epochs, pairs_per_epoch, encoder
 
     def __call__(self) -> CrossEncoder:
-        config = PairEncoderConfig(epochs=self.epochs, pairs_per_epoch=self.pairs_per_epoch)
+        config = PairEncoderConfig(encoder=self.encoder, epochs=self.epochs, pairs_per_epoch=self.pairs_per_epoch)
         return CrossEncoder(CrossEncoderOptions(encoder=config))
 
 
@@ -48,17 +52,22 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=None)
     parser.add_argument("--protocol", default="standard")
     parser.add_argument("--points", default="1x10000,1x20000,2x20000", help="epochs x pairs per epoch, comma-separated")
+    parser.add_argument("--encoder", default=MODEL_NAME, help="the bundled MiniLM or a saved encoder's folder")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     logging.getLogger("ucdcr.systems.pair_encoder").setLevel(logging.WARNING)  # the per-30-s lines: not needed here
     cache = args.cache_dir or Path(tempfile.mkdtemp(prefix="ucdcr-curve-"))
-    print(f"cache dir {cache}; machine: {os.cpu_count()} CPUs; {args.dataset}, {args.protocol} protocol", flush=True)
+    print(
+        f"cache dir {cache}; machine: {os.cpu_count()} CPUs; {args.dataset}, {args.protocol} protocol; encoder "
+        f"{args.encoder}",
+        flush=True,
+    )
     started = time.perf_counter()
     for point in args.points.split(","):
         epochs, pairs = (int(part) for part in point.split("x"))
         load = " ".join(f"{value:.2f}" for value in os.getloadavg())
         result = ucdcr.benchmark(
-            systems=[Budget(epochs, pairs)],
+            systems=[Budget(epochs, pairs, args.encoder)],
             datasets=[args.dataset],
             data_dir=args.data_dir,
             protocol=args.protocol,

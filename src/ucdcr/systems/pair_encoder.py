@@ -5,7 +5,8 @@ each side is the words of the mention's sentence (cut to ``window`` words around
 :func:`ucdcr.systems.vectors.mention_input` cuts them) with the mention between two marker tokens ``<m>`` and
 ``</m>`` (added to the tokenizer's vocabulary; their embeddings are drawn, seeded, from a normal distribution with
 the mean and covariance of the existing embeddings: transformers' ``mean_resizing``), cut to ``side_tokens``
-subwords around the mention. Side A has token type 0, side B type 1.
+subwords around the mention. Side A has token type 0, side B type 1, where the encoder has token types (BERT and
+MiniLM do; RoBERTa has one type only and MPNet none: their sides are told apart by the separator alone).
 
 Model: the encoder's last hidden states; the [CLS] vector, the mean of the vectors from ``<m>`` to ``</m>`` of each
 side (``a``, ``b``) and ``a * b`` are concatenated and a two-layer head (tanh) gives one logit: P(coreferent) is
@@ -252,14 +253,16 @@ def pair_model(encoder: Encoder) -> Any:
         def __init__(self) -> None:
             super().__init__()
             self.encoder = encoder.model
+            self.token_types = int(getattr(encoder.model.config, "type_vocab_size", 0) or 0) > 1
             self.head = torch.nn.Sequential(
                 torch.nn.Linear(4 * hidden, hidden), torch.nn.Tanh(), torch.nn.Linear(hidden, 1)
             )
 
         def forward(self, batch: PairBatch) -> Any:
-            states = self.encoder(
-                input_ids=batch.input_ids, attention_mask=batch.attention_mask, token_type_ids=batch.token_type_ids
-            ).last_hidden_state
+            inputs = {"input_ids": batch.input_ids, "attention_mask": batch.attention_mask}
+            if self.token_types:
+                inputs["token_type_ids"] = batch.token_type_ids
+            states = self.encoder(**inputs).last_hidden_state
             first = _pooled(states, batch.first_mask)
             second = _pooled(states, batch.second_mask)
             features = torch.cat([states[:, 0], first, second, first * second], dim=-1)
