@@ -27,22 +27,24 @@ from pathlib import Path
 import ucdcr
 from ucdcr.embed import MODEL_NAME
 from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.ensemble import Ensemble
 from ucdcr.systems.pair_encoder import PairEncoderConfig
 
-VAL = re.compile(r"val CoNLL F1 ([\d.]+)\)$")
+VAL = re.compile(r"val CoNLL F1 ([\d.]+)\)")  # the first: the ensemble's own, before its parts'
 TRAINED = re.compile(r"(trained in [\d.]+ min|read from the model cache)")
 
 
 class Budget:
-    """A factory of the cross-encoder with ``epochs`` x ``pairs_per_epoch`` training pairs of ``encoder`` (its
-    configuration is part of the system's identity, so each point has its own stored results and model)."""
+    """A factory of the cross-encoder (or the ensemble around it) with ``epochs`` x ``pairs_per_epoch`` training
+    pairs of ``encoder`` (its configuration is part of the system's identity, so each point has its own stored
+    results and model)."""
 
-    def __init__(self, epochs: int, pairs_per_epoch: int, encoder: str) -> None:
-        self.epochs, self.pairs_per_epoch, self.encoder = epochs, pairs_per_epoch, encoder
+    def __init__(self, epochs: int, pairs_per_epoch: int, encoder: str, system: type[CrossEncoder | Ensemble]) -> None:
+        self.epochs, self.pairs_per_epoch, self.encoder, self.system = epochs, pairs_per_epoch, encoder, system
 
-    def __call__(self) -> CrossEncoder:
+    def __call__(self) -> CrossEncoder | Ensemble:
         config = PairEncoderConfig(encoder=self.encoder, epochs=self.epochs, pairs_per_epoch=self.pairs_per_epoch)
-        return CrossEncoder(CrossEncoderOptions(encoder=config))
+        return self.system(CrossEncoderOptions(encoder=config))
 
 
 def main() -> None:
@@ -53,6 +55,7 @@ def main() -> None:
     parser.add_argument("--protocol", default="standard")
     parser.add_argument("--points", default="1x10000,1x20000,2x20000", help="epochs x pairs per epoch, comma-separated")
     parser.add_argument("--encoder", default=MODEL_NAME, help="the bundled MiniLM or a saved encoder's folder")
+    parser.add_argument("--ensemble", action="store_true", help="also the ensemble of pairwise and each point's model")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     logging.getLogger("ucdcr.systems.pair_encoder").setLevel(logging.WARNING)  # the per-30-s lines: not needed here
@@ -66,22 +69,23 @@ def main() -> None:
     for point in args.points.split(","):
         epochs, pairs = (int(part) for part in point.split("x"))
         load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+        kinds: list[type[CrossEncoder | Ensemble]] = [CrossEncoder, Ensemble] if args.ensemble else [CrossEncoder]
         result = ucdcr.benchmark(
-            systems=[Budget(epochs, pairs, args.encoder)],
+            systems=[Budget(epochs, pairs, args.encoder, kind) for kind in kinds],
             datasets=[args.dataset],
             data_dir=args.data_dir,
             protocol=args.protocol,
             cache_dir=cache,
         )
-        run = next(item for item in result.runs if item.dataset == args.dataset)
-        scores = ", ".join(f"{mean['type']} {mean['scores']['F1_CONLL']:.2f}" for mean in run.means)
-        val = VAL.search(run.model)
-        trained = TRAINED.search(run.model)
-        print(
-            f"{epochs} x {pairs:,} pairs: {trained.group(1) if trained else '?'}; val CoNLL F1 "
-            f"{val.group(1) if val else '?'}; test CoNLL F1 {scores} (load before: {load})",
-            flush=True,
-        )
+        for run in (item for item in result.runs if item.dataset == args.dataset):
+            scores = ", ".join(f"{mean['type']} {mean['scores']['F1_CONLL']:.2f}" for mean in run.means)
+            val = VAL.search(run.model)
+            trained = TRAINED.search(run.model)
+            print(
+                f"{epochs} x {pairs:,} pairs, {run.system}: {trained.group(1) if trained else '?'}; val CoNLL F1 "
+                f"{val.group(1) if val else '?'}; test CoNLL F1 {scores} (load before: {load})",
+                flush=True,
+            )
     print(f"whole run {(time.perf_counter() - started) / 60:.1f} min wall", flush=True)
 
 
