@@ -35,6 +35,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+def _interruptible() -> None:
+    """SIGINT back to its default in the child: a test run started in the background of a script inherits SIGINT
+    ignored, and Python then installs no Ctrl-C handler, so the interruption this file tests would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run(command: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     """``command`` in its own session (a Ctrl-C it sends to its group stays there); output in files, not pipes: a
     lingering worker would keep a pipe open and this call waiting."""
@@ -49,6 +55,7 @@ def run(command: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
             text=True,
             timeout=300,
             start_new_session=True,
+            preexec_fn=_interruptible,
         )
         out.seek(0)
         err.seek(0)
