@@ -8,10 +8,11 @@ every kind, then the whole run's wall time. The default budget (2 x 20,000) is t
 ``--cache-dir`` it costs scoring only.
 
     python bench/cross_encoder_curve.py [--data-dir /tmp/final21b] [--dataset ecbplus] [--cache-dir DIR]
-        [--protocol standard] [--points 1x10000,1x20000,2x20000] [--encoder all-MiniLM-L6-v2|FOLDER]
+        [--protocol standard] [--points 1x10000,1x20000,2x20000] [--encoder all-MiniLM-L6-v2|FOLDER] [--ensemble]
 
 ``--encoder`` takes the folder of any saved Hugging Face encoder (``PairEncoderConfig.encoder``): the same budget
-with a larger encoder measures what the encoder's size is worth.
+with a larger encoder measures what the encoder's size is worth. ``--ensemble`` also runs the ensemble of
+``pairwise`` and each point's model (one benchmark call, so it reuses the cross-encoder's scores).
 """
 
 from __future__ import annotations
