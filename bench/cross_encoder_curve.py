@@ -10,6 +10,9 @@ every kind, then the whole run's wall time. The default budget (2 x 20,000) is t
     python bench/cross_encoder_curve.py [--data-dir /tmp/final21b] [--dataset ecbplus] [--cache-dir DIR]
         [--protocol standard] [--points 1x10000,1x20000,2x20000] [--encoder all-MiniLM-L6-v2|FOLDER] [--ensemble]
 
+A point is ``EPOCHSxPAIRS`` or ``EPOCHSxPAIRS@LEARNING_RATE`` (``PairEncoderConfig.learning_rate``, default 5e-05), so
+one run can also compare learning rates at a budget.
+
 ``--encoder`` takes the folder of any saved Hugging Face encoder (``PairEncoderConfig.encoder``): the same budget
 with a larger encoder measures what the encoder's size is worth. ``--ensemble`` also runs the ensemble of
 ``pairwise`` and each point's model (one benchmark call, so it reuses the cross-encoder's scores).
@@ -23,6 +26,7 @@ import os
 import re
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import ucdcr
@@ -35,16 +39,40 @@ VAL = re.compile(r"val CoNLL F1 ([\d.]+)\)")  # the first: the ensemble's own, b
 TRAINED = re.compile(r"(trained in [\d.]+ min|read from the model cache)")
 
 
+@dataclass(frozen=True)
+class Point:
+    """One point of the curve: ``EPOCHSxPAIRS[@LEARNING_RATE]``."""
+
+    epochs: int
+    pairs_per_epoch: int
+    learning_rate: float
+
+    @classmethod
+    def parse(cls, text: str) -> Point:
+        budget, _, rate = text.partition("@")
+        epochs, pairs = (int(part) for part in budget.split("x"))
+        return cls(epochs, pairs, float(rate) if rate else PairEncoderConfig.learning_rate)
+
+    def __str__(self) -> str:
+        default = self.learning_rate == PairEncoderConfig.learning_rate
+        return f"{self.epochs} x {self.pairs_per_epoch:,} pairs" + ("" if default else f" at lr {self.learning_rate:g}")
+
+
 class Budget:
     """A factory of the cross-encoder (or the ensemble around it) with ``epochs`` x ``pairs_per_epoch`` training
     pairs of ``encoder`` (its configuration is part of the system's identity, so each point has its own stored
     results and model)."""
 
-    def __init__(self, epochs: int, pairs_per_epoch: int, encoder: str, system: type[CrossEncoder | Ensemble]) -> None:
-        self.epochs, self.pairs_per_epoch, self.encoder, self.system = epochs, pairs_per_epoch, encoder, system
+    def __init__(self, point: Point, encoder: str, system: type[CrossEncoder | Ensemble]) -> None:
+        self.point, self.encoder, self.system = point, encoder, system
 
     def __call__(self) -> CrossEncoder | Ensemble:
-        config = PairEncoderConfig(encoder=self.encoder, epochs=self.epochs, pairs_per_epoch=self.pairs_per_epoch)
+        config = PairEncoderConfig(
+            encoder=self.encoder,
+            epochs=self.point.epochs,
+            pairs_per_epoch=self.point.pairs_per_epoch,
+            learning_rate=self.point.learning_rate,
+        )
         return self.system(CrossEncoderOptions(encoder=config))
 
 
@@ -67,12 +95,11 @@ def main() -> None:
         flush=True,
     )
     started = time.perf_counter()
-    for point in args.points.split(","):
-        epochs, pairs = (int(part) for part in point.split("x"))
+    for point in [Point.parse(text) for text in args.points.split(",")]:
         load = " ".join(f"{value:.2f}" for value in os.getloadavg())
         kinds: list[type[CrossEncoder | Ensemble]] = [CrossEncoder, Ensemble] if args.ensemble else [CrossEncoder]
         result = ucdcr.benchmark(
-            systems=[Budget(epochs, pairs, args.encoder, kind) for kind in kinds],
+            systems=[Budget(point, args.encoder, kind) for kind in kinds],
             datasets=[args.dataset],
             data_dir=args.data_dir,
             protocol=args.protocol,
@@ -83,7 +110,7 @@ def main() -> None:
             val = VAL.search(run.model)
             trained = TRAINED.search(run.model)
             print(
-                f"{epochs} x {pairs:,} pairs, {run.system}: {trained.group(1) if trained else '?'}; val CoNLL F1 "
+                f"{point}, {run.system}: {trained.group(1) if trained else '?'}; val CoNLL F1 "
                 f"{val.group(1) if val else '?'}; test CoNLL F1 {scores} (load before: {load})",
                 flush=True,
             )
