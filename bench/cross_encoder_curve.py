@@ -10,8 +10,8 @@ every kind, then the whole run's wall time. The default budget (2 x 20,000) is t
     python bench/cross_encoder_curve.py [--data-dir /tmp/final21b] [--dataset ecbplus] [--cache-dir DIR]
         [--protocol standard] [--points 1x10000,1x20000,2x20000] [--encoder all-MiniLM-L6-v2|FOLDER] [--ensemble]
 
-A point is ``EPOCHSxPAIRS`` or ``EPOCHSxPAIRS@LEARNING_RATE`` (``PairEncoderConfig.learning_rate``, default 5e-05), so
-one run can also compare learning rates at a budget.
+A point is ``EPOCHSxPAIRS`` (at ``PairEncoderConfig``'s default learning rate) or ``EPOCHSxPAIRS@LEARNING_RATE``,
+so one run can also compare learning rates at a budget.
 
 ``--encoder`` takes the folder of any saved Hugging Face encoder (``PairEncoderConfig.encoder``): the same budget
 with a larger encoder measures what the encoder's size is worth. ``--ensemble`` also runs the ensemble of
@@ -59,8 +59,8 @@ class Point:
 
 
 class Budget:
-    """A factory of the cross-encoder (or the ensemble around it) with ``epochs`` x ``pairs_per_epoch`` training
-    pairs of ``encoder`` (its configuration is part of the system's identity, so each point has its own stored
+    """A factory of the cross-encoder (or the ensemble around it) trained with one point's budget and learning rate
+    on ``encoder`` (its configuration is part of the system's identity, so each point has its own stored
     results and model)."""
 
     def __init__(self, point: Point, encoder: str, system: type[CrossEncoder | Ensemble]) -> None:
