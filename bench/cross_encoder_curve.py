@@ -4,11 +4,11 @@ Each point is the ``cross-encoder`` system with another training budget (``PairE
 ``pairs_per_epoch``; everything else the default), run through the public API exactly as ``ucdcr benchmark`` runs
 it: trained on the dataset's train split (or read from the model cache), tuned on val, scored on test under the
 chosen protocol. Prints, per point, the training time, the val score the tuning reached and the test CoNLL F1 of
-every kind, then the whole run's wall time. The default budget (2 x 20,000) is the last point, so with a warm
-``--cache-dir`` it costs scoring only.
+every kind, then the whole run's wall time. The default budget (``PairEncoderConfig``'s, 1 x 20,000) is the last
+point, so with a warm ``--cache-dir`` it costs scoring only.
 
     python bench/cross_encoder_curve.py [--data-dir /tmp/final21b] [--dataset ecbplus] [--cache-dir DIR]
-        [--protocol standard] [--points 1x10000,1x20000,2x20000] [--encoder all-MiniLM-L6-v2|FOLDER] [--ensemble]
+        [--protocol standard] [--points 1x10000,2x20000@5e-5,1x20000] [--encoder all-MiniLM-L6-v2|FOLDER] [--ensemble]
 
 A point is ``EPOCHSxPAIRS`` (at ``PairEncoderConfig``'s default learning rate) or ``EPOCHSxPAIRS@LEARNING_RATE``,
 so one run can also compare learning rates at a budget.
@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--dataset", default="ecbplus")
     parser.add_argument("--cache-dir", type=Path, default=None)
     parser.add_argument("--protocol", default="standard")
-    parser.add_argument("--points", default="1x10000,1x20000,2x20000", help="epochs x pairs per epoch, comma-separated")
+    parser.add_argument("--points", default="1x10000,2x20000@5e-5,1x20000", help="EPOCHSxPAIRS[@RATE], comma-separated")
     parser.add_argument("--encoder", default=MODEL_NAME, help="the bundled MiniLM or a saved encoder's folder")
     parser.add_argument("--ensemble", action="store_true", help="also the ensemble of pairwise and each point's model")
     args = parser.parse_args()

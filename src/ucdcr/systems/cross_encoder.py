@@ -153,7 +153,8 @@ class CrossEncoder(System):
         trained = "read from the model cache" if self.trained.cached else f"trained in {seconds / 60:.1f} min"
         return (
             f"{config.encoder} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
-            f"({self.training_pairs[1]:,} coreferent), {config.epochs} epochs of {config.pairs_per_epoch:,}, "
+            f"({self.training_pairs[1]:,} coreferent), {config.epochs} epoch{'' if config.epochs == 1 else 's'} "
+            f"of {config.pairs_per_epoch:,} at learning rate {config.learning_rate:g}, "
             f"{trained}; candidates keep {recall.share(recall.kept):.1%} of val's gold links and reach "
             f"{recall.share(recall.reachable):.1%} through kept links; document clusters at "
             f"distance {self.document_threshold:g} (ARI {self.document_agreement:.2f} on train), weight across them "
