@@ -67,9 +67,9 @@ class PairEncoderConfig:
     threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None (a GPU when torch sees one);
     score_batch_size: pairs per forward pass when scoring.
 
-    The default budget, one epoch of 20,000 pairs at 1e-4, is the cheapest point of the learning curve that
-    docs/benchmark.md measures within a point of the best (two epochs at 5e-5) on ECB+: it keeps the whole default
-    benchmark inside 90 minutes cold on two CPU cores.
+    The default epochs, pairs_per_epoch and learning_rate are the cheapest setting of the learning-rate study in
+    docs/benchmark.md that comes within a point of its best on ECB+'s val, so that the whole default benchmark stays
+    inside 90 minutes cold on two CPU cores.
     """
 
     encoder: str = MODEL_NAME
