@@ -46,4 +46,5 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
     assert 0 < scores.conll_f1 < 1  # type: ignore[attr-defined]  # examples/response.conll differs from the key
     benchmarked = {(run.system, run.dataset) for run in namespace["result"].runs}  # type: ignore[attr-defined]
     assert benchmarked == {("same-head-in-doc", "ecbplus"), ("head-lemma", "ecbplus")}
-    assert namespace["leaderboard"].title.startswith("Benchmark")  # type: ignore[attr-defined]
+    assert namespace["by_type"].title.startswith("Benchmark")  # type: ignore[attr-defined]
+    assert namespace["leaderboard"].title.startswith("Leaderboard")  # type: ignore[attr-defined]

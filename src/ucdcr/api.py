@@ -282,7 +282,8 @@ def benchmark(
 
 def benchmark_tables(result: Benchmark) -> list[ResultTable]:
     """The tables ``ucdcr benchmark`` prints for a :func:`benchmark` result: scores (with the protocol in the
-    title), models, and the transfer matrices when there are transfer runs."""
+    title), models, the transfer matrices when there are transfer runs, and the leaderboard (CoNLL F1 per system
+    and dataset with the means) last."""
     from ucdcr.report.benchmark_tables import benchmark_tables as tables
 
     return tables(result)

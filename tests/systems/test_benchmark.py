@@ -84,6 +84,12 @@ def test_dataset_without_train_uses_the_fallback_and_says_so(tmp_path: Path) -> 
     assert {"System": "lemma-pairs", "Dataset": "notrain", "Setting": "fallback", "Fitted on": "big train"}.items() <= (
         next(row for row in models.rows if row["Dataset"] == "notrain").items()
     )
+    leaderboard = benchmark_tables(result)[-1]  # printed last: the summary
+    assert leaderboard.title.startswith("Leaderboard") and leaderboard.columns[-2:] == ["mean, with train", "train n"]
+    [row] = leaderboard.rows
+    assert (row["n"], row["train n"]) == (2, 1)
+    assert row["mean"] == (row["big"] + row["notrain"]) / 2 and row["mean, with train"] == row["big"]  # type: ignore[operator]
+    assert "over the datasets fitted on their own train split (big); the others (notrain)" in leaderboard.notes[1]
 
 
 def test_transfer_matrix_covers_every_pair(tmp_path: Path) -> None:
@@ -205,6 +211,12 @@ def test_user_system_as_module_attribute_on_the_command_line(toy: dict[str, Path
     by_system = {(row["System"], row["Type"]): row["CoNLL"] for row in scores["rows"] if row["Dataset"] == "toy"}
     # the heads are the head lemmas here except Rebels/rebels (lemma "rebel"): SameHead splits that chain
     assert by_system[("same-head", "entity")] < by_system[("head-lemma", "entity")]
+    leaderboard = json.loads(done.stdout)[-1]
+    assert leaderboard["title"].startswith("Leaderboard, ucdcr/subtopic protocol")
+    assert {row["System"]: row["toy"] for row in leaderboard["rows"]} == {
+        "same-head": by_system[("same-head", "joint")],
+        "head-lemma": by_system[("head-lemma", "joint")],
+    }
     assert "runs (0 reused" in done.stderr
     bad = subprocess.run(
         [*command[:5], "nowhere:Nothing", *command[6:]],

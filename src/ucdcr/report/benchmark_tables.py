@@ -7,8 +7,9 @@
 - Models: per system and dataset, the split the model was fitted on, the split it was tuned on and what it learned.
 - Transfer: per trainable system, the CoNLL F1 (joint) of the model fitted and tuned on the row's dataset and
   tested on the column's dataset; the diagonal is in-domain.
-- Leaderboard (the report): CoNLL F1 (joint) per system and dataset, with the mean over the same datasets for every
-  system (those every system has a number for; the others are named in the note).
+- Leaderboard (last in ``ucdcr benchmark``, first in the report): CoNLL F1 (joint) per system and dataset, with the
+  mean over the same datasets for every system (those every system has a number for; the others are named in the
+  note) and, when some of them have no train split, the mean over those that have one.
 """
 
 from __future__ import annotations
@@ -143,34 +144,46 @@ def leaderboard_table(
     runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], protocol: Protocol
 ) -> ResultTable:
     """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean over the same datasets for
-    every system: those every system has a number for (their count in the column ``n``). When some system has a
-    number for a dataset another lacks, that dataset is left out of every mean, the note names it, and the columns
-    ``mean, own datasets`` and ``own n`` give each system's mean over all its own numbers."""
+    every system: those every system has a number for (their count in the column ``n``). When some of them were
+    fitted on another dataset's train split (a fallback: CEREC has none), the column ``mean, with train`` averages
+    the others (``train n`` of them). When some system has a number for a dataset another lacks, that dataset is
+    left out of every mean, the note names it, and the columns ``mean, own datasets`` and ``own n`` give each
+    system's mean over all its own numbers."""
     chosen = in_domain(runs)
-    scores: dict[str, dict[str, float | None]] = {}
-    for system in systems:
-        scores[system] = {}
-        for dataset in datasets:
-            run = next((r for r in chosen if r.system == system and r.dataset == dataset), None)
-            scores[system][dataset] = run.score() if run else None
+    leaderboard: dict[tuple[str, str], StoredRun] = {}
+    for run in chosen:
+        leaderboard.setdefault((run.system, run.dataset), run)
+    scores = {
+        system: {dataset: _joint(leaderboard.get((system, dataset))) for dataset in datasets} for system in systems
+    }
     common = [dataset for dataset in datasets if all(scores[system][dataset] is not None for system in systems)]
     covered = [dataset for dataset in datasets if any(scores[system][dataset] is not None for system in systems)]
+    trained = [
+        dataset
+        for dataset in common
+        if all(leaderboard[(system, dataset)].fit_on == f"{dataset} train" for system in systems)
+    ]
     uneven = covered != common
+    train_columns = ["mean, with train", "train n"] if trained != common else []
     extra = ["mean, own datasets", "own n"] if uneven else []
     table = ResultTable(
-        f"Leaderboard, {protocol.label} protocol: CoNLL F1 (joint)", ["System", *datasets, "mean", "n", *extra]
+        f"Leaderboard, {protocol.label} protocol: CoNLL F1 (joint)",
+        ["System", *datasets, "mean", "n", *train_columns, *extra],
     )
     for system in systems:
         row: dict[str, object] = {"System": system, **scores[system]}
-        shared = [value for dataset in common if (value := scores[system][dataset]) is not None]
-        row["mean"] = sum(shared) / len(shared) if shared else None
-        row["n"] = len(shared)
+        row["mean"], row["n"] = _mean_of(scores[system], common)
+        if train_columns:
+            row["mean, with train"], row["train n"] = _mean_of(scores[system], trained)
         if uneven:
-            own = [value for value in scores[system].values() if value is not None]
-            row["mean, own datasets"] = sum(own) / len(own) if own else None
-            row["own n"] = len(own)
+            row["mean, own datasets"], row["own n"] = _mean_of(scores[system], covered)
         table.add(row)
     table.notes.append(f"Protocol: {protocol.describe()}.")
+    if train_columns:
+        table.notes.append(
+            f"mean, with train: over the datasets fitted on their own train split ({', '.join(trained) or 'none'}); "
+            f"the others ({', '.join(d for d in common if d not in trained)}) use a fallback (models table)."
+        )
     if not uneven:
         table.notes.append("mean: unweighted over the n datasets, the same for every system.")
         return table
@@ -187,11 +200,22 @@ def leaderboard_table(
     return table
 
 
+def _joint(run: StoredRun | None) -> float | None:
+    return run.score() if run else None
+
+
+def _mean_of(scores: dict[str, float | None], datasets: Sequence[str]) -> tuple[float | None, int]:
+    """The unweighted mean of a system's numbers on ``datasets`` (None where it has none) and how many there were."""
+    values = [value for dataset in datasets if (value := scores[dataset]) is not None]
+    return (sum(values) / len(values) if values else None), len(values)
+
+
 def benchmark_tables(result: Benchmark) -> list[ResultTable]:
-    """What ``ucdcr benchmark`` prints: scores, models, and the transfer matrices when there are transfer runs."""
+    """What ``ucdcr benchmark`` prints: scores, models, the transfer matrices when there are transfer runs, and the
+    leaderboard last (the summary a terminal shows at the end)."""
     tables = run_tables(result.runs, result.systems, result.datasets, result.protocol)
     tables[0].notes.extend(f"{note}." for note in result.notes)
-    return tables
+    return [*tables, leaderboard_table(result.runs, result.systems, result.datasets, result.protocol)]
 
 
 def run_tables(
