@@ -145,10 +145,10 @@ def leaderboard_table(
 ) -> ResultTable:
     """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean over the same datasets for
     every system: those every system has a number for (their count in the column ``n``). When some of them were
-    fitted on another dataset's train split (a fallback: CEREC has none), the column ``mean, with train`` averages
-    the others (``train n`` of them). When some system has a number for a dataset another lacks, that dataset is
-    left out of every mean, the note names it, and the columns ``mean, own datasets`` and ``own n`` give each
-    system's mean over all its own numbers."""
+    fitted on another dataset's train split (a fallback: a dataset without one), the column ``mean, with train``
+    averages the others (``train n`` of them). When some system has a number for a dataset another lacks, that
+    dataset is left out of every mean, the note names it, and the columns ``mean, own datasets`` and ``own n`` give
+    each system's mean over all its own numbers."""
     chosen = in_domain(runs)
     leaderboard: dict[tuple[str, str], StoredRun] = {}
     for run in chosen:
