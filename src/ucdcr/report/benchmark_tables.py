@@ -31,6 +31,11 @@ def in_domain(runs: Sequence[StoredRun]) -> list[StoredRun]:
     return [run for run in runs if run.setting in IN_DOMAIN]
 
 
+def fitted_on_own_train(run: StoredRun) -> bool:
+    """Whether a run's model was fitted on its own dataset's train split (not a fallback's)."""
+    return run.fit_on == f"{run.dataset} train"
+
+
 def score_table(
     runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str], protocol: Protocol
 ) -> ResultTable:
@@ -44,7 +49,7 @@ def score_table(
                 for kind in TYPES:
                     if run.score(kind) is not None:
                         table.add(_row(dataset, system, kind, run))
-    with_train = [run for run in chosen if run.fit_on == f"{run.dataset} train"]
+    with_train = [run for run in chosen if fitted_on_own_train(run)]
     for label, subset in (("mean", chosen), ("mean, datasets with a train split", with_train)):
         if label != "mean" and {run.dataset for run in with_train} == {run.dataset for run in chosen}:
             continue
@@ -154,14 +159,15 @@ def leaderboard_table(
     for run in chosen:
         leaderboard.setdefault((run.system, run.dataset), run)
     scores = {
-        system: {dataset: _joint(leaderboard.get((system, dataset))) for dataset in datasets} for system in systems
+        system: {
+            dataset: found.score() if (found := leaderboard.get((system, dataset))) else None for dataset in datasets
+        }
+        for system in systems
     }
     common = [dataset for dataset in datasets if all(scores[system][dataset] is not None for system in systems)]
     covered = [dataset for dataset in datasets if any(scores[system][dataset] is not None for system in systems)]
     trained = [
-        dataset
-        for dataset in common
-        if all(leaderboard[(system, dataset)].fit_on == f"{dataset} train" for system in systems)
+        dataset for dataset in common if all(fitted_on_own_train(leaderboard[(system, dataset)]) for system in systems)
     ]
     uneven = covered != common
     train_columns = ["mean, with train", "train n"] if trained != common else []
@@ -198,10 +204,6 @@ def leaderboard_table(
         "numbers (own n): not comparable between systems."
     )
     return table
-
-
-def _joint(run: StoredRun | None) -> float | None:
-    return run.score() if run else None
 
 
 def _mean_of(scores: dict[str, float | None], datasets: Sequence[str]) -> tuple[float | None, int]:
