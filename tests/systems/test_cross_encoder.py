@@ -21,8 +21,23 @@ from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.tables import render
 from ucdcr.systems import SplitData
 from ucdcr.systems import candidates as candidates_module
-from ucdcr.systems.candidates import LinkRecall, candidate_pairs, coreferent_lemma_pairs, link_recall
-from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions, pair_distances
+from ucdcr.systems.candidates import (
+    Candidates,
+    LinkRecall,
+    candidate_pairs,
+    candidate_union,
+    coreferent_lemma_pairs,
+    link_recall,
+)
+from ucdcr.systems.cross_encoder import (
+    COMMITTEE,
+    CrossEncoder,
+    CrossEncoderCommittee,
+    CrossEncoderOptions,
+    mean_of_scored,
+    pair_distances,
+)
+from ucdcr.systems.ensemble import EnsembleCommittee
 from ucdcr.systems.pair_encoder import PairEncoderConfig
 from ucdcr.systems.runner import benchmark
 
@@ -91,6 +106,23 @@ def test_link_recall_counts_the_gold_links_kept(monkeypatch: pytest.MonkeyPatch)
     assert link_recall(data, candidate_pairs(data, set(), 0, 15)) == LinkRecall(1, 1, 4)
 
 
+def test_the_union_of_candidate_sets_keeps_every_pair_once_in_row_major_order() -> None:
+    rows = [3, 5, 8, 9]
+    a = Candidates(rows, np.array([0, 1]), np.array([1, 3]))
+    b = Candidates(rows, np.array([0, 0, 2]), np.array([1, 2, 3]))
+    union = candidate_union([a, b])
+    assert union.rows == rows
+    assert list(zip(union.first.tolist(), union.second.tolist(), strict=True)) == [(0, 1), (0, 2), (1, 3), (2, 3)]
+
+
+def test_a_committee_averages_the_models_that_scored_a_pair() -> None:
+    first = np.array([0.2, np.nan, np.nan, 0.9])
+    second = np.array([0.4, 0.6, np.nan, 0.5])
+    # (0.2 + 0.4) / 2; only the second scored; nobody did; (0.9 + 0.5) / 2
+    mean = mean_of_scored([first, second])
+    assert mean[[0, 1, 3]].tolist() == pytest.approx([0.3, 0.6, 0.7]) and np.isnan(mean[2])
+
+
 # --- options and inputs ---------------------------------------------------------------------------------------------
 
 
@@ -112,6 +144,15 @@ def test_bad_options_are_one_error(options: dict[str, object], message: str) -> 
 def test_negative_neighbours_are_an_error() -> None:
     with pytest.raises(UcdcrError, match="neighbours must be at least 0"):
         CrossEncoderOptions(neighbours=-1)
+
+
+def test_a_committee_of_committees_or_of_one_model_twice_is_an_error() -> None:
+    with pytest.raises(UcdcrError, match="a model averaged with others has none of its own"):
+        CrossEncoderOptions(averaged_with=(COMMITTEE,))
+    with pytest.raises(UcdcrError, match="two models of the committee have the same options"):
+        CrossEncoderOptions(averaged_with=(CrossEncoderOptions(),))
+    assert [member.single() for member in COMMITTEE.averaged_with] == list(COMMITTEE.averaged_with)
+    assert len({COMMITTEE.single(), *COMMITTEE.averaged_with}) == 3
 
 
 def test_an_encoder_that_is_no_folder_is_an_error_naming_it(tmp_path: Path) -> None:
@@ -195,6 +236,40 @@ def _tiny_roberta(folder: Path) -> str:
     RobertaModel(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return str(folder)
+
+
+def test_a_committee_trains_each_model_once_and_describes_them_all(tmp_path: Path) -> None:
+    _encoder()
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
+    single = tiny_cross_encoder().options
+    other = CrossEncoderOptions(replace(TINY, seed=1), neighbours=3, limit=6)
+    committee = CrossEncoderOptions(TINY, neighbours=2, limit=4, averaged_with=(other,))
+    result = benchmark(
+        [tiny_cross_encoder, lambda: CrossEncoderCommittee(committee)], folders, cache_dir=tmp_path / "cache"
+    )
+    models = {row["System"]: row["Model"] for row in benchmark_tables(result)[1].rows if row["Dataset"] == "toy"}
+    described = models["cross-encoder-3"]
+    assert described.startswith("the mean of 2 models: ") and "(neighbours 3, limit 6, seed 1)" in described
+    # the committee's first model is the single system's: read from the cache; the second trained once
+    assert "read from the model cache" in described.split("; ")[0] and "trained in" in described.split("; ")[1]
+    assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 2
+
+    def kept(text: str) -> float:
+        return float(text.split("candidates keep ")[1].split("%")[0])
+
+    assert kept(described) >= kept(models["cross-encoder"])  # the union of both models' candidates
+    assert single == committee.single()
+    [run] = [run for run in result.runs if run.system == "cross-encoder-3" and run.dataset == "toy"]
+    assert run.score("joint") is not None
+
+
+def test_the_three_model_systems_are_named_for_the_command_line() -> None:
+    from ucdcr.systems.registry import resolve_system
+
+    assert resolve_system("ucdcr.systems.cross_encoder:CrossEncoderCommittee").name == "cross-encoder-3"
+    ensemble = resolve_system("ucdcr.systems.ensemble:EnsembleCommittee")
+    assert ensemble.name == "ensemble-3" and ensemble.trainable
+    assert EnsembleCommittee().cross.options == COMMITTEE
 
 
 def test_an_encoder_folder_without_token_types_trains_and_scores(tmp_path: Path) -> None:

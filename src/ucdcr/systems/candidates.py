@@ -50,6 +50,13 @@ class Candidates:
         return rows[self.first], rows[self.second]
 
 
+def candidate_union(groups: Sequence[Candidates]) -> Candidates:
+    """The pairs of several candidate sets of one group of rows (their ``rows`` equal), in row-major order."""
+    size = len(groups[0].rows)
+    codes = np.unique(np.concatenate([group.first.astype(np.int64) * size + group.second for group in groups]))
+    return Candidates(groups[0].rows, codes // size, codes % size)
+
+
 def coreferent_lemma_pairs(train: Sequence[SplitData]) -> frozenset[tuple[str, str]]:
     """The sorted pairs of two different lower-cased head lemmas found in one gold chain of a training split."""
     pairs: set[tuple[str, str]] = set()

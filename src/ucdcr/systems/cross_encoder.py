@@ -31,6 +31,13 @@ Steps of ``fit``:
    (:func:`~ucdcr.systems.clustering.tune_by_kind`). The share of val's gold links kept by the candidates (the
    pruning's recall) is reported.
 
+A committee (``CrossEncoderOptions.averaged_with``): further models, each built by steps 1-2 with its own options
+(another seed, other candidates). Every model scores its own candidates; a pair's P(coreferent) is the mean over the
+models that scored it, and a pair none of them scored is a non-candidate. Step 4 is as for one model; the recall
+reported is that of all the models' candidates together. :data:`COMMITTEE` (the systems ``cross-encoder-3`` and,
+with ``pairwise``, ``ensemble-3``: ``--systems ucdcr.systems.cross_encoder:CrossEncoderCommittee``) is the default
+model, the default with seed 1, and the default on candidates ``neighbours=20, limit=30``: three times the training.
+
 ``predict`` scores the test split's candidates inside the run's units the same way. Only spans, words, ucdcr's
 predicted lemmas and the kind are read from val and test; the gold of val is read for tuning and the recall only.
 """
@@ -41,7 +48,7 @@ import hashlib
 import itertools
 import json
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -52,6 +59,7 @@ from ucdcr.systems.candidates import (
     Candidates,
     LinkRecall,
     candidate_pairs,
+    candidate_union,
     coreferent_lemma_pairs,
     link_recall,
 )
@@ -92,11 +100,34 @@ class CrossEncoderOptions:
     encoder: PairEncoderConfig = field(default_factory=PairEncoderConfig)
     neighbours: int = 5
     limit: int = 15
+    averaged_with: tuple[CrossEncoderOptions, ...] = ()
+    """Further models (a committee), each trained with its own options; a pair's P(coreferent) is the mean over the
+    models that have it as a candidate (module docstring)."""
 
     def __post_init__(self) -> None:
         for name in ("neighbours", "limit"):
             if getattr(self, name) < 0:
                 raise UcdcrError(f"cross-encoder option {name} must be at least 0, not {getattr(self, name)}")
+        if not self.averaged_with:
+            return
+        if any(member.averaged_with for member in self.averaged_with):
+            raise UcdcrError("cross-encoder option averaged_with: a model averaged with others has none of its own")
+        models = [self.single(), *self.averaged_with]
+        if len(set(models)) < len(models):
+            raise UcdcrError("cross-encoder option averaged_with: two models of the committee have the same options")
+
+    def single(self) -> CrossEncoderOptions:
+        """These options without the committee: one model's."""
+        return replace(self, averaged_with=())
+
+
+COMMITTEE = CrossEncoderOptions(
+    averaged_with=(
+        CrossEncoderOptions(encoder=PairEncoderConfig(seed=1)),
+        CrossEncoderOptions(neighbours=20, limit=30),
+    )
+)
+"""Three models averaged (module docstring): the default, the default with seed 1, the default on wider candidates."""
 
 
 class CrossEncoder(System):
@@ -109,6 +140,7 @@ class CrossEncoder(System):
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         self.options = options or CrossEncoderOptions()
+        self.members = [CrossEncoder(member) for member in self.options.averaged_with]
         self.lemma_pairs: frozenset[tuple[str, str]] = frozenset()
         self.trained: TrainedModel | None = None
         self.training_pairs = (0, 0)
@@ -122,6 +154,16 @@ class CrossEncoder(System):
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
         if not train:
             raise UcdcrError("cross-encoder: no training split")
+        for model in (self, *self.members):
+            model._train(train, val)
+        self.recall = link_recall(val, self._candidate_union(val))
+        settings = list(itertools.product(DOCUMENT_WEIGHTS, FILL_DISTANCES))
+        tuned = tune_cut(val, settings, partial(self._dendrograms, val))
+        (self.weight, self.fill), self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
+        self.val_score = tuned.score
+
+    def _train(self, train: Sequence[SplitData], val: SplitData) -> None:
+        """Step 1-3 of the module docstring for this model alone (the committee's members: each its own)."""
         self.lemma_pairs = coreferent_lemma_pairs(train)
         self.document_threshold, self.document_agreement = tune_document_threshold(train)
         encoder = load_encoder(self.options.encoder)
@@ -131,12 +173,6 @@ class CrossEncoder(System):
         self.training_pairs = (len(examples.labels), int(examples.labels.sum()))
         source = "+".join(f"{data.dataset} {data.split}" for data in train)
         self.trained = train_model(encoder, examples, self.options.encoder, val.cache_dir, f"cross-encoder {source}")
-        scored = self._scored(val)
-        self.recall = link_recall(val, scored.candidates)
-        settings = list(itertools.product(DOCUMENT_WEIGHTS, FILL_DISTANCES))
-        tuned = tune_cut(val, settings, partial(self._dendrograms, val))
-        (self.weight, self.fill), self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
-        self.val_score = tuned.score
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
         trees = self._dendrograms(test, (self.weight, self.fill))
@@ -146,20 +182,30 @@ class CrossEncoder(System):
     def describe(self) -> str:
         if self.trained is None:
             return ""
-        config = self.trained.config
         recall = self.recall
         thresholds = ", ".join(f"{kind} {value:g}" for kind, value in self.thresholds.items())
-        seconds = sum(self.trained.seconds)
-        trained = "read from the model cache" if self.trained.cached else f"trained in {seconds / 60:.1f} min"
+        models = "; ".join(model._model_description(bool(self.members)) for model in (self, *self.members))
+        committee = f"the mean of {1 + len(self.members)} models: " if self.members else ""
         return (
-            f"{config.encoder} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
-            f"({self.training_pairs[1]:,} coreferent), {config.epochs} epoch{'' if config.epochs == 1 else 's'} "
-            f"of {config.pairs_per_epoch:,} at learning rate {config.learning_rate:g}, "
-            f"{trained}; candidates keep {recall.share(recall.kept):.1%} of val's gold links and reach "
+            f"{committee}{models}; candidates keep {recall.share(recall.kept):.1%} of val's gold links and reach "
             f"{recall.share(recall.reachable):.1%} through kept links; document clusters at "
             f"distance {self.document_threshold:g} (ARI {self.document_agreement:.2f} on train), weight across them "
             f"{self.weight:g}, a non-candidate inside one at distance {self.fill:g}; distance thresholds "
             f"{thresholds or f'{self.threshold:g}'} (val CoNLL F1 {self.val_score:.2f})"
+        )
+
+    def _model_description(self, with_options: bool) -> str:
+        """The trained model, and with ``with_options`` its candidates and seed (a committee's models differ there)."""
+        assert self.trained is not None, "fit() first"
+        config = self.trained.config
+        seconds = sum(self.trained.seconds)
+        trained = "read from the model cache" if self.trained.cached else f"trained in {seconds / 60:.1f} min"
+        options = self.options
+        own = f" (neighbours {options.neighbours}, limit {options.limit}, seed {config.seed})" if with_options else ""
+        return (
+            f"{config.encoder} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
+            f"({self.training_pairs[1]:,} coreferent){own}, {config.epochs} epoch{'' if config.epochs == 1 else 's'} "
+            f"of {config.pairs_per_epoch:,} at learning rate {config.learning_rate:g}, {trained}"
         )
 
     def _candidates(self, data: SplitData, column: str | None = None) -> list[Candidates]:
@@ -215,11 +261,32 @@ class CrossEncoder(System):
             return ScoredPairs(candidates, score_pairs(trained, pairs))
 
         lemmas = hashlib.sha256(json.dumps(sorted(self.lemma_pairs)).encode()).hexdigest()
-        return data.memo(f"cross-encoder-scores:{trained.key}:{self.options}:{lemmas}", compute)
+        return data.memo(f"cross-encoder-scores:{trained.key}:{self.options.single()}:{lemmas}", compute)
+
+    def _candidate_union(self, data: SplitData) -> list[Candidates]:
+        """The candidates of the run's units of a split that at least one model of the committee scores."""
+        by_rows: dict[tuple[int, ...], list[Candidates]] = {}
+        for model in (self, *self.members):
+            for group in model._scored(data).candidates:
+                by_rows.setdefault(tuple(group.rows), []).append(group)
+        return [candidate_union(groups) for groups in by_rows.values()]
 
     def probabilities(self, data: SplitData) -> list[tuple[list[int], np.ndarray | None]]:
         """Per unit and kind of ``data`` (in :meth:`SplitData.units` order): its rows and P(coreferent) of every
-        pair in condensed order, NaN for a pair that is not a candidate (None for a unit of one row)."""
+        pair in condensed order, NaN for a pair that no model scored (None for a unit without candidates); with a
+        committee, the mean of the P of the models that scored the pair."""
+        own = self._own_probabilities(data)
+        if not self.members:
+            return own
+        each = [own, *(member._own_probabilities(data) for member in self.members)]
+        result: list[tuple[list[int], np.ndarray | None]] = []
+        for units in zip(*each, strict=True):
+            scored = [probability for _, probability in units if probability is not None]
+            result.append((units[0][0], mean_of_scored(scored) if scored else None))
+        return result
+
+    def _own_probabilities(self, data: SplitData) -> list[tuple[list[int], np.ndarray | None]]:
+        """:meth:`probabilities` of this model alone."""
         scored = self._scored(data)
         by_rows = {tuple(group.rows): group for group in scored.candidates}
         result: list[tuple[list[int], np.ndarray | None]] = []
@@ -251,11 +318,29 @@ class CrossEncoder(System):
         return trees
 
 
+class CrossEncoderCommittee(CrossEncoder):
+    """``cross-encoder`` with the three models of :data:`COMMITTEE` (another committee by ``options``)."""
+
+    name = "cross-encoder-3"
+
+    def __init__(self, options: CrossEncoderOptions | None = None) -> None:
+        super().__init__(options or COMMITTEE)
+
+
 def pair_distances(probability: np.ndarray, across: np.ndarray, weight: float, fill: float) -> np.ndarray:
     """Each pair's distance from its P(coreferent) (NaN: not a candidate) and whether it crosses two document
     clusters: 1 - P, times ``weight`` across; ``fill`` for a non-candidate inside one cluster, 1 across."""
     scored = 1.0 - np.nan_to_num(probability) * np.where(across, weight, 1.0)
     return np.where(np.isnan(probability) & ~across, fill, scored)
+
+
+def mean_of_scored(probabilities: Sequence[np.ndarray]) -> np.ndarray:
+    """Per pair, the mean of the models' P(coreferent) that are not NaN (NaN where every model's is)."""
+    stacked = np.vstack(probabilities)
+    scored = ~np.isnan(stacked)
+    count = scored.sum(axis=0)
+    total = np.where(scored, stacked, 0.0).sum(axis=0)
+    return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
 @dataclass(frozen=True)

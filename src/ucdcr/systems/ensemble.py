@@ -10,6 +10,9 @@ when the ``cross-encoder`` system trained it on the same data). For a pair the c
 P = alpha * P(cross-encoder) + (1 - alpha) * P(pairwise); for any other pair P = P(pairwise). Inside each unit and
 kind, average linkage on 1 - P. ``alpha`` (:data:`WEIGHTS`, a tie to the first) and the distance thresholds (one
 common threshold, then each kind's) are tuned together on val for the run's protocol.
+
+``ensemble-3`` (:class:`EnsembleCommittee`) is the same with the cross-encoder committee of three models
+(:data:`~ucdcr.systems.cross_encoder.COMMITTEE`): P(cross-encoder) is their mean.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from ucdcr.systems.clustering import (
     cut_by_kind,
     tune_cut,
 )
-from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.cross_encoder import COMMITTEE, CrossEncoder, CrossEncoderOptions
 from ucdcr.systems.pairwise import Pairwise
 
 WEIGHTS = (0.1, 0.3, 0.5, 0.7, 0.9)
@@ -85,6 +88,16 @@ class Ensemble(System):
             assert rows == same, "both systems list the units in SplitData.units order"
             parts.append((rows, pairwise, cross))
         return parts
+
+
+class EnsembleCommittee(Ensemble):
+    """``ensemble`` whose cross-encoder is the three-model committee :data:`~ucdcr.systems.cross_encoder.
+    COMMITTEE` (another committee by ``options``)."""
+
+    name = "ensemble-3"
+
+    def __init__(self, options: CrossEncoderOptions | None = None) -> None:
+        super().__init__(options or COMMITTEE)
 
 
 def _trees(parts: Parts, alpha: float) -> list[Dendrogram]:
