@@ -163,7 +163,7 @@ class CrossEncoder(System):
         self.val_score = tuned.score
 
     def _train(self, train: Sequence[SplitData], val: SplitData) -> None:
-        """Step 1-3 of the module docstring for this model alone (the committee's members: each its own)."""
+        """Steps 1-3 of the module docstring for this model alone (a committee's members: each its own model)."""
         self.lemma_pairs = coreferent_lemma_pairs(train)
         self.document_threshold, self.document_agreement = tune_document_threshold(train)
         encoder = load_encoder(self.options.encoder)
@@ -273,8 +273,8 @@ class CrossEncoder(System):
 
     def probabilities(self, data: SplitData) -> list[tuple[list[int], np.ndarray | None]]:
         """Per unit and kind of ``data`` (in :meth:`SplitData.units` order): its rows and P(coreferent) of every
-        pair in condensed order, NaN for a pair that no model scored (None for a unit without candidates); with a
-        committee, the mean of the P of the models that scored the pair."""
+        pair in condensed order, NaN for a pair that no model scored (None for a unit of one row); with a committee,
+        the mean of the P of the models that scored the pair."""
         own = self._own_probabilities(data)
         if not self.members:
             return own
