@@ -156,6 +156,7 @@ class CrossEncoder(System):
             raise UcdcrError("cross-encoder: no training split")
         for model in (self, *self.members):
             model._train(train, val)
+        self.document_threshold, self.document_agreement = tune_document_threshold(train)
         self.recall = link_recall(val, self._candidate_union(val))
         settings = list(itertools.product(DOCUMENT_WEIGHTS, FILL_DISTANCES))
         tuned = tune_cut(val, settings, partial(self._dendrograms, val))
@@ -163,9 +164,8 @@ class CrossEncoder(System):
         self.val_score = tuned.score
 
     def _train(self, train: Sequence[SplitData], val: SplitData) -> None:
-        """Steps 1-3 of the module docstring for this model alone (a committee's members: each its own model)."""
+        """Steps 1-2 of the module docstring for this model alone (a committee's members: each its own model)."""
         self.lemma_pairs = coreferent_lemma_pairs(train)
-        self.document_threshold, self.document_agreement = tune_document_threshold(train)
         encoder = load_encoder(self.options.encoder)
         examples = self._training_examples(train, encoder)
         if not 0 < int(examples.labels.sum()) < len(examples.labels):
