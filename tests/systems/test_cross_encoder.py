@@ -151,8 +151,14 @@ def test_a_committee_of_committees_or_of_one_model_twice_is_an_error() -> None:
         CrossEncoderOptions(averaged_with=(COMMITTEE,))
     with pytest.raises(UcdcrError, match="two models of the committee have the same options"):
         CrossEncoderOptions(averaged_with=(CrossEncoderOptions(),))
-    assert [member.single() for member in COMMITTEE.averaged_with] == list(COMMITTEE.averaged_with)
-    assert len({COMMITTEE.single(), *COMMITTEE.averaged_with}) == 3
+    # the three models of docs/benchmark.md: the default, the default with seed 1, the default on (20, 30)
+    models = (COMMITTEE.single(), *COMMITTEE.averaged_with)
+    assert [(model.neighbours, model.limit, model.encoder.seed) for model in models] == [
+        (5, 15, 0),
+        (5, 15, 1),
+        (20, 30, 0),
+    ]
+    assert COMMITTEE.single() == CrossEncoderOptions()
 
 
 def test_an_encoder_that_is_no_folder_is_an_error_naming_it(tmp_path: Path) -> None:
