@@ -197,6 +197,20 @@ def test_pair_distances_weigh_pairs_across_documents_and_fill_the_unscored() -> 
     assert pair_distances(probability, across, 1.0, 1.0).tolist() == pytest.approx([0.1, 0.2, 1.0, 1.0])
 
 
+def test_the_ensemble_averages_the_two_systems_distances_the_pruned_pairs_included() -> None:
+    from ucdcr.systems.ensemble import _trees
+
+    pairwise = np.array([0.9, 0.2, 0.4])  # pairs (0, 1), (0, 2), (1, 2)
+    probability = np.array([0.9, np.nan, 0.2])  # the cross-encoder did not score (0, 2): a non-candidate
+    cross = pair_distances(probability, np.array([False, False, False]), 1.0, 0.8)  # 0.1, the fill 0.8, 0.8
+    [tree] = _trees([([0, 1, 2], pairwise, cross)], 0.5)
+    # distances 0.5 * 0.1 + 0.5 * 0.1 = 0.1; 0.5 * 0.8 + 0.5 * 0.8 = 0.8; 0.5 * 0.8 + 0.5 * 0.6 = 0.7: rows 0 and 1
+    # merge at 0.1, then row 2 joins them at the mean of 0.8 and 0.7
+    assert tree.tree is not None
+    assert tree.tree[:, 2].tolist() == pytest.approx([0.1, 0.75])
+    assert tree.tree[0, :2].tolist() == [0, 1]
+
+
 def _scores(result: object) -> str:
     return render(benchmark_tables(result)[:1], "json")  # type: ignore[arg-type]
 

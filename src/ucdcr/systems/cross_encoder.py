@@ -302,20 +302,30 @@ class CrossEncoder(System):
             result.append((rows, matrix[np.triu_indices(len(rows), 1)]))
         return result
 
-    def _dendrograms(self, data: SplitData, setting: tuple[float, float]) -> list[Dendrogram]:
-        """Average-linkage trees of every unit and kind with a (weight, fill) setting (module docstring, step 4)."""
-        weight, fill = setting
+    def distances(
+        self, data: SplitData, setting: tuple[float, float] | None = None
+    ) -> list[tuple[list[int], np.ndarray | None]]:
+        """Per unit and kind of ``data`` (in :meth:`SplitData.units` order): its rows and the distances this system
+        clusters with, condensed (module docstring, step 4; None for a unit of one row), with a (weight, fill)
+        ``setting``, by default the one tuned on val."""
+        weight, fill = setting or (self.weight, self.fill)
         documents = unit_documents(data).clusters(self.document_threshold)
-        trees = []
+        result: list[tuple[list[int], np.ndarray | None]] = []
         for rows, probability in self.probabilities(data):
             if probability is None:
-                trees.append(Dendrogram(rows, None))
+                result.append((rows, None))
                 continue
             first, second = np.triu_indices(len(rows), 1)
             own = documents[rows]
-            across = own[first] != own[second]
-            trees.append(average_linkage(rows, pair_distances(probability, across, weight, fill)))
-        return trees
+            result.append((rows, pair_distances(probability, own[first] != own[second], weight, fill)))
+        return result
+
+    def _dendrograms(self, data: SplitData, setting: tuple[float, float]) -> list[Dendrogram]:
+        """Average-linkage trees of every unit and kind with a (weight, fill) setting (module docstring, step 4)."""
+        return [
+            Dendrogram(rows, None) if distance is None else average_linkage(rows, distance)
+            for rows, distance in self.distances(data, setting)
+        ]
 
 
 class CrossEncoderCommittee(CrossEncoder):

@@ -1,15 +1,19 @@
-"""``ensemble``: the ``pairwise`` and ``cross-encoder`` pair probabilities averaged, clustered by average linkage.
+"""``ensemble``: the ``pairwise`` and ``cross-encoder`` distances averaged, clustered by average linkage.
 
 Model averaging of the feature-based pair classifier (gradient-boosted trees over lemma, embedding, document and
 argument features, :mod:`ucdcr.systems.pairwise`) and the fine-tuned transformer (:mod:`ucdcr.systems.
 cross_encoder`), which err differently: the trees see the documents and the training statistics of lemma pairs,
 the transformer reads the two sentences together.
 
-``fit`` fits both systems exactly as they are fitted alone (the cross-encoder's model comes from the model cache
-when the ``cross-encoder`` system trained it on the same data). For a pair the cross-encoder scored (a candidate),
-P = alpha * P(cross-encoder) + (1 - alpha) * P(pairwise); for any other pair P = P(pairwise). Inside each unit and
-kind, average linkage on 1 - P. ``alpha`` (:data:`WEIGHTS`, a tie to the first) and the distance thresholds (one
-common threshold, then each kind's) are tuned together on val for the run's protocol.
+``fit`` fits and tunes both systems exactly as they are fitted alone (the cross-encoder's model comes from the model
+cache when the ``cross-encoder`` system trained it on the same data). A pair's distance is
+alpha * d(cross-encoder) + (1 - alpha) * d(pairwise), each the distance that system clusters with alone: 1 - P for
+``pairwise``; for the cross-encoder 1 - P weighted across two predicted document clusters, and for a pair it did not
+score (not a candidate) its fill inside one document cluster and 1 across
+(:meth:`~ucdcr.systems.cross_encoder.CrossEncoder.distances`, with its own tuned weight and fill). Its pruning thus
+counts as its "not coreferent", as when it clusters alone. Inside each unit and kind, average linkage on these
+distances. ``alpha`` (:data:`WEIGHTS`, a tie to the first) and the distance thresholds (one common threshold, then
+each kind's) are tuned together on val for the run's protocol.
 
 ``ensemble-3`` (:class:`EnsembleCommittee`) is the same with the cross-encoder committee of three models
 (:data:`~ucdcr.systems.cross_encoder.COMMITTEE`): P(cross-encoder) is their mean.
@@ -44,7 +48,7 @@ class Ensemble(System):
     name = "ensemble"
     trainable = True
     needs_encoder = True
-    version = "1"
+    version = "2"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         self.options = options or CrossEncoderOptions()
@@ -80,10 +84,10 @@ class Ensemble(System):
         )
 
     def _parts(self, data: SplitData) -> Parts:
-        """Per unit and kind: its rows, the pairwise and the cross-encoder probabilities (condensed)."""
+        """Per unit and kind: its rows, the pairwise probabilities and the cross-encoder distances (condensed)."""
         parts: Parts = []
         for (rows, pairwise), (same, cross) in zip(
-            self.pairwise.probabilities(data), self.cross.probabilities(data), strict=True
+            self.pairwise.probabilities(data), self.cross.distances(data), strict=True
         ):
             assert rows == same, "both systems list the units in SplitData.units order"
             parts.append((rows, pairwise, cross))
@@ -106,6 +110,5 @@ def _trees(parts: Parts, alpha: float) -> list[Dendrogram]:
         if pairwise is None or cross is None:
             trees.append(Dendrogram(rows, None))
             continue
-        probability = np.where(np.isnan(cross), pairwise, alpha * np.nan_to_num(cross) + (1.0 - alpha) * pairwise)
-        trees.append(average_linkage(rows, 1.0 - probability))
+        trees.append(average_linkage(rows, alpha * cross + (1.0 - alpha) * (1.0 - pairwise)))
     return trees
