@@ -12,8 +12,9 @@ alpha * d(cross-encoder) + (1 - alpha) * d(pairwise), each the distance that sys
 score (not a candidate) its fill inside one document cluster and 1 across
 (:meth:`~ucdcr.systems.cross_encoder.CrossEncoder.distances`, with its own tuned weight and fill). Its pruning thus
 counts as its "not coreferent", as when it clusters alone. Inside each unit and kind, average linkage on these
-distances. ``alpha`` (:data:`WEIGHTS`, a tie to the first) and the distance thresholds (one common threshold, then
-each kind's) are tuned together on val for the run's protocol.
+distances. ``alpha`` (:data:`WEIGHTS`, from 0, ``pairwise`` alone, to 1, the cross-encoder alone; a tie to the
+first) and the distance thresholds (one common threshold, then each kind's) are tuned together on val for the
+run's protocol.
 
 ``ensemble-3`` (:class:`EnsembleCommittee`) is the same with the cross-encoder committee of three models
 (:data:`~ucdcr.systems.cross_encoder.COMMITTEE`): P(cross-encoder) is their mean.
@@ -36,8 +37,8 @@ from ucdcr.systems.clustering import (
 from ucdcr.systems.cross_encoder import COMMITTEE, CrossEncoder, CrossEncoderOptions
 from ucdcr.systems.pairwise import Pairwise
 
-WEIGHTS = (0.1, 0.3, 0.5, 0.7, 0.9)
-"""The cross-encoder's weights tried on val."""
+WEIGHTS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
+"""The cross-encoder's weights tried on val: 0 is ``pairwise`` alone (ties go to it), 1 the cross-encoder alone."""
 
 Parts = list[tuple[list[int], np.ndarray | None, np.ndarray | None]]
 
