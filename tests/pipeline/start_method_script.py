@@ -44,7 +44,10 @@ def square(batch: list[int]) -> list[int]:
 
 
 def slow_reader() -> Iterator[list[int]]:
-    """Batches as a slow reader gives them: the workers wait for work most of the time (as in a build)."""
+    """Batches as a slow reader gives them: the workers wait for work most of the time (as in a build), and the
+    first comes after the workers have started (a reader opening its files), so a pool that starts a worker only
+    when none is idle would run all of them on one worker."""
+    time.sleep(0.5)
     for item in range(40):
         time.sleep(0.02)
         yield [item]

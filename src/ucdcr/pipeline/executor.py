@@ -13,7 +13,8 @@ address); the edge (the CLI, the API) makes the executor once (:func:`ucdcr.pipe
 it down. Problems with the options are :class:`ExecutorError` s in the library's words (the CLI words them as flags).
 
 :class:`LocalExecutor`: ``jobs`` 1 runs in this process; more runs a process pool that works under every start
-method of ``multiprocessing`` (fork, forkserver -- Python 3.14's default on Linux -- and spawn). Its workers end
+method of ``multiprocessing`` (fork, forkserver -- Python 3.14's default on Linux -- and spawn) and starts all
+``jobs`` workers at once under each (the workers wait for each other at a barrier before warming up). Its workers end
 with the building process, however it ends (even by SIGKILL, which runs no clean-up), within a second: each watches
 the building process by its pid (on Linux a pidfd, which wakes the watching thread the moment the process ends;
 elsewhere a poll every :data:`PARENT_POLL_SECONDS`), whoever its direct parent is (a forkserver worker's is the fork
@@ -28,6 +29,7 @@ This module imports nothing of Ray; :mod:`ucdcr.pipeline.ray_executor` imports t
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import select
 import signal
@@ -40,15 +42,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.processes import kill_me_with_parent
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Barrier as SynchronizedBarrier
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 PARENT_POLL_SECONDS = 0.2
+
+WORKER_START_SECONDS = 300.0
+"""How long a pool's workers wait for each other to start before the pool is given up as broken."""
 
 
 BATCHES_PER_WORKER = 2
@@ -158,7 +166,11 @@ def map_batches(function: Callable[[list[T]], list[R]], batches: Iterable[list[T
 def _pool_map(
     function: Callable[[T], R], items: Iterable[T], jobs: int, warm_up: Callable[[], object] | None
 ) -> Iterator[R]:
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), warm_up))
+    context = multiprocessing.get_context()
+    started = context.Barrier(jobs, timeout=WORKER_START_SECONDS)
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), started, warm_up)
+    )
     pending: deque[Future[R]] = deque()
 
     def submit(item: T) -> None:
@@ -166,9 +178,11 @@ def _pool_map(
             pending.append(pool.submit(function, item))
 
     try:
-        with _sigint_held():
-            pool.submit(os.getpid)  # starts the workers now, before the reader fills this process's memory (forked
-            # workers would share those pages and each count them in its resident size)
+        with _sigint_held():  # all workers start now, before the reader fills this process's memory (forked
+            # workers would share those pages and each count them in its resident size); under forkserver and spawn
+            # the pool starts a worker only when a task finds none idle, and none is idle until all have started
+            for _ in range(jobs):
+                pool.submit(os.getpid)
         yield from bounded_map(items, submit, lambda: pending.popleft().result(), jobs * BATCHES_PER_WORKER)
     except BaseException:  # an error, Ctrl-C, or the consumer stopped early: the workers go now
         _stop(pool)
@@ -203,16 +217,18 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             process.join(timeout=5)
 
 
-def _start_worker(parent: int, warm_up: Callable[[], object] | None = None) -> None:
+def _start_worker(parent: int, started: SynchronizedBarrier, warm_up: Callable[[], object] | None = None) -> None:
     """Pool initializer: ignore Ctrl-C (the building process handles it and stops the workers), end when ``parent``
-    (the building process; not always this worker's parent: a forkserver worker's is the fork server) ends; then
-    warm up."""
+    (the building process; not always this worker's parent: a forkserver worker's is the fork server) ends; wait
+    at ``started`` until every worker has got this far (so the pool starts all of them, whatever the start method);
+    then warm up."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     kill_me_with_parent()  # the direct parent (fork, spawn); quicker than any watch
     if not _watch(parent):  # the building process ended before the watch began
         os._exit(1)
+    started.wait()
     if warm_up is not None:
         warm_up()
 
