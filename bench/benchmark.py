@@ -9,12 +9,14 @@ Three passes, each in a fresh subprocess (so the encoder is loaded as a user's r
 3. warm: the same cache dir as it is after pass 2, so every run is answered from the results file.
 
 ``--repeat N`` repeats passes 2 and 3 (min and median printed). The load average is printed before each pass,
-because the machine may be shared. The tables of the last pass are printed in Markdown at the end (the tables of
-the README and docs/benchmark.md).
+because the machine may be shared. The models table of the last pass (what each system learned, with its val
+score) is printed in Markdown at the end; the test-score tables (scores, transfer matrices, leaderboard: those of
+the README and docs/benchmark.md) only with ``--final``, a final run (development compares configurations on val
+alone: bench/final_run.py). The timings are printed either way.
 
     python bench/benchmark.py [--data-dir /tmp/d10] [--datasets ecbplus,np4e,meantime,cd2cr,cerec]
         [--cache-dir DIR] [--repeat 1] [--skip-cold] [--protocol ucdcr|standard] [--level topic]
-        [--topics predicted]
+        [--topics predicted] [--final]
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from final_run import add_final_flag, benchmark_output, notice
 from ucdcr.systems.store import RESULTS_FILE
 
 TIMING = re.compile(r"(\d+) runs \((\d+) reused .*\) in ([\d.]+) s, ([\d.]+) s of it encoding")
@@ -80,8 +83,10 @@ def main() -> None:
     parser.add_argument("--level", default="", help="ucdcr protocol: subtopic (default) or topic")
     parser.add_argument("--topics", default="", help="standard protocol: gold (default) or predicted")
     parser.add_argument("--skip-cold", action="store_true", help="start from the given --cache-dir as it is")
+    add_final_flag(parser)
     args = parser.parse_args()
     cache_dir = args.cache_dir or Path(tempfile.mkdtemp(prefix="ucdcr-bench-"))
+    print(notice(args.final), flush=True)
     print(f"cache dir {cache_dir}; {os.cpu_count()} CPUs", flush=True)
     if not args.skip_cold:
         shutil.rmtree(cache_dir, ignore_errors=True)
@@ -101,7 +106,7 @@ def main() -> None:
     if not args.skip_cold:
         print(f"  ratio cold / warm encodings: {cold[0] / min(item[0] for item in warm_encodings):.1f}x")
     print(f"  load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
-    print(warm[-1][3])
+    print(benchmark_output(warm[-1][3], args.final))
 
 
 if __name__ == "__main__":
