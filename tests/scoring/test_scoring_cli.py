@@ -37,7 +37,27 @@ def test_text_output_has_v801_lines_lea_and_conll() -> None:
         f"METRIC {name}:" for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
     ]
     # CoNLL F1 = (0.4 + 0.695652... + 0.641666...) / 3 = 0.57910628 -> 57.91 (F1s from the lines above, exact)
-    assert lines[-1].startswith("CoNLL F1: 57.91%")
+    assert any(line.startswith("CoNLL F1: 57.91%") for line in lines)
+    assert "95% confidence intervals of the F1 (percentile bootstrap over 2 documents, 1000 resamples):" in lines
+    assert not any(line.startswith("BLANC: [") for line in lines)  # BLANC does not decompose over documents
+
+
+def test_intervals_by_hand_over_two_documents() -> None:
+    # Two documents: a resample holds document 1 twice, both, or document 2 twice (p = 1/4, 1/2, 1/4), so over
+    # 1,000 resamples the 2.5th and 97.5th percentiles are the smallest and largest of: document 1's F1, the whole
+    # file's F1 and document 2's F1 (a document twice scores as once).
+    result = runner.invoke(app, ["score", KEY, RESPONSE, "--json", "--per-document"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for name in ("muc", "bcub", "ceafm", "ceafe", "lea"):
+        f1s = [doc["metrics"][name]["f1"] * 100 for doc in data["per_document"].values()]
+        f1s.append(data["metrics"][name]["f1"] * 100)
+        interval = data["intervals"][name]
+        assert (round(interval["low"], 9), round(interval["high"], 9)) == (round(min(f1s), 9), round(max(f1s), 9))
+        assert (interval["resamples"], interval["units"]) == (1000, 2)
+    assert "blanc" not in data["intervals"]
+    off = runner.invoke(app, ["score", KEY, RESPONSE, "--json", "--resamples", "0"])
+    assert json.loads(off.stdout)["intervals"] == {}
 
 
 def test_single_metric_has_no_metric_header() -> None:

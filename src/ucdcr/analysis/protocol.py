@@ -43,11 +43,22 @@ from pathlib import Path
 from statistics import fmean
 from typing import Literal
 
+import numpy as np
 import pyarrow as pa
 
 from ucdcr.analysis.chains import chain_ids
 from ucdcr.io.load import KIND_COLUMN, consistent, load_columns, load_mentions
-from ucdcr.scoring import CONLL, score_clusters, truncate_percent
+from ucdcr.scoring import CONLL, score_clusters, score_documents, truncate_percent
+from ucdcr.scoring.bootstrap import (
+    RESAMPLES,
+    Interval,
+    UnitCounts,
+    UnitData,
+    UnitValues,
+    intervals,
+    split_units,
+    unit_counts,
+)
 
 Level = Literal["subtopic", "topic"]
 LEVELS: tuple[Level, ...] = ("subtopic", "topic")
@@ -179,7 +190,11 @@ class SettingResult:
 
 @dataclass
 class DatasetMean:
-    """The mean of a dataset's settings at one level and type; ``settings`` = how many were averaged."""
+    """The mean of a dataset's settings at one level and type; ``settings`` = how many were averaged.
+
+    ``units``: what its confidence interval is resampled from (:mod:`ucdcr.scoring.bootstrap`): under the ucdcr
+    protocol each unit's F1 scores (subtopics or topics, the level's units), under the standard protocol each gold
+    topic's counts (topics that a chain joins are one unit)."""
 
     dataset: str
     level: Level
@@ -187,6 +202,22 @@ class DatasetMean:
     settings: int
     scores: dict[str, float]
     duplicated_from_joint: bool = False
+    units: UnitData | tuple[UnitData, ...] | None = None
+    """(A mean over datasets: one per dataset.)"""
+
+    def intervals(self, resamples: int = RESAMPLES) -> dict[str, Interval]:
+        """The 95% bootstrap interval of each F1 column (:data:`F1_COLUMNS`); none without units."""
+        return column_intervals(self.units, resamples) if self.units is not None else {}
+
+
+F1_COLUMNS: tuple[str, ...] = (*(metric.column("F1") for metric in PROTOCOL_METRICS), CONLL.column)
+"""The columns that get a confidence interval: each metric's F1 and the CoNLL F1."""
+_COLUMN_OF = {**{metric.name: metric.column("F1") for metric in PROTOCOL_METRICS}, CONLL.name: CONLL.column}
+
+
+def column_intervals(units: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -> dict[str, Interval]:
+    """Intervals keyed by the protocol's F1 columns (several unit data: of their unweighted mean)."""
+    return {_COLUMN_OF.get(column, column): found for column, found in intervals(units, resamples).items()}
 
 
 @dataclass
@@ -322,27 +353,67 @@ def _run_standard(
     gold = chain_ids(table)
     all_kinds = table[KIND_COLUMN].to_pylist()
     kinds = sorted({all_kinds[i] for i in rows}, key=TYPES.index)
+    topics = table["topic_id"].to_pylist()
     result = ProtocolResult(dataset, True, len(rows))
+    units: dict[str, UnitData] = {}
     for kind in ("", *kinds) if len(kinds) > 1 else ("",):
         members = [i for i in rows if not kind or all_kinds[i] == kind]
         scores = score_setting(members, gold, predicted, remove_singletons=not protocol.singletons)
         result.settings.append(SettingResult(Setting("topic", META_DOCUMENT, kind), len(members), scores))
-    result.means = dataset_means(dataset, result.settings, set(kinds))
+        units[kind] = topic_counts(members, gold, predicted, topics, remove_singletons=not protocol.singletons)
+    result.means = dataset_means(dataset, result.settings, set(kinds), units)
     return result
 
 
-def dataset_means(dataset: str, settings: Sequence[SettingResult], kinds: set[str]) -> list[DatasetMean]:
-    """Step 4: unweighted means per level and type; single-type datasets repeat the joint mean under their type."""
+def topic_counts(
+    rows: Sequence[int],
+    gold: Sequence[Hashable],
+    predicted: Sequence[Hashable],
+    topics: Sequence[str],
+    remove_singletons: bool = False,
+) -> UnitData:
+    """The meta-document's counts per gold topic (topics a key or response chain joins are one unit): the scores
+    of the standard protocol summed over them (:mod:`ucdcr.scoring.bootstrap`)."""
+    parts = split_units(_clusters(rows, gold), _clusters(rows, predicted), {row: topics[row] for row in rows})
+    documents = {"+".join(names): (key, response) for names, key, response in parts}
+    names = [metric.name for metric in PROTOCOL_METRICS]
+    scored = score_documents(documents, names, remove_singletons=remove_singletons, per_document=True)
+    by_unit = {name: scored.by_document[name].metrics for name in documents}
+    return unit_counts(by_unit, {"+".join(names): names for names, _, _ in parts})
+
+
+def dataset_means(
+    dataset: str, settings: Sequence[SettingResult], kinds: set[str], units: Mapping[str, UnitData] | None = None
+) -> list[DatasetMean]:
+    """Step 4: unweighted means per level and type; single-type datasets repeat the joint mean under their type.
+
+    Each mean's units for its interval: ``units[type]`` when given (the standard protocol's topic counts), else
+    the settings' F1 scores per unit of the level (:func:`setting_values`)."""
     means = []
     for level in LEVELS:
         for kind in TYPES if len(kinds) > 1 else ("",):
             chosen = [s.scores for s in settings if s.setting.level == level and s.setting.type == kind]
             if chosen:
-                means.append(DatasetMean(dataset, level, kind, len(chosen), _mean_scores(chosen)))
+                unit_data = units[kind] if units is not None else setting_values(settings, level, kind)
+                means.append(DatasetMean(dataset, level, kind, len(chosen), _mean_scores(chosen), units=unit_data))
         if len(kinds) == 1 and means and means[-1].level == level:
             joint = means[-1]
-            means.append(DatasetMean(dataset, level, next(iter(kinds)), joint.settings, joint.scores, True))
+            means.append(
+                DatasetMean(dataset, level, next(iter(kinds)), joint.settings, joint.scores, True, joint.units)
+            )
     return means
+
+
+def setting_values(settings: Sequence[SettingResult], level: Level, kind: str) -> UnitValues:
+    """The F1 scores of the settings of one type, one row per unit of the level (every unit with a setting of any
+    type; NaN where the unit has none of this type): the ucdcr protocol's mean is their mean over the units."""
+    units = sorted({s.setting.unit for s in settings if s.setting.level == level})
+    position = {unit: index for index, unit in enumerate(units)}
+    values = np.full((len(units), len(F1_COLUMNS)), np.nan)
+    for s in settings:
+        if s.setting.level == level and s.setting.type == kind:
+            values[position[s.setting.unit]] = [s.scores[column] for column in F1_COLUMNS]
+    return UnitValues(tuple(units), F1_COLUMNS, values)
 
 
 def _mean_scores(rows: Sequence[Mapping[str, float]]) -> dict[str, float]:
@@ -354,7 +425,10 @@ def ucdcr_means(means: Sequence[DatasetMean]) -> list[DatasetMean]:
     result = []
     for level in LEVELS:
         for kind in TYPES:
-            chosen = [m.scores for m in means if m.level == level and m.type == kind]
+            chosen = [m for m in means if m.level == level and m.type == kind]
             if chosen:
-                result.append(DatasetMean("uCDCR", level, kind, len(chosen), _mean_scores(chosen)))
+                parts = tuple(m.units for m in chosen if isinstance(m.units, UnitCounts | UnitValues))
+                scores = _mean_scores([m.scores for m in chosen])
+                units = parts if len(parts) == len(chosen) else None
+                result.append(DatasetMean("uCDCR", level, kind, len(chosen), scores, units=units))
     return result

@@ -10,10 +10,12 @@ from typing import Annotated
 import typer
 
 from ucdcr.cli.common import (
+    DEFAULT_RESAMPLES,
     DataDirOption,
     DatasetsOption,
     FormatOption,
     OutputOption,
+    ResamplesOption,
     SourceChoice,
     SourceOption,
     check_format,
@@ -33,10 +35,11 @@ def register(app: typer.Typer) -> None:
         fmt: FormatOption = None,
         per_setting: Annotated[bool, typer.Option("--per-setting", help="Also list every setting's scores.")] = False,
         output: OutputOption = None,
+        resamples: ResamplesOption = DEFAULT_RESAMPLES,
     ) -> None:
         from ucdcr.report.paper_tables import baseline_tables
         from ucdcr.report.tables import print_tables
 
         check_format(fmt)
-        tables = baseline_tables(selected_datasets(data_dir, datasets, source), per_setting)
+        tables = baseline_tables(selected_datasets(data_dir, datasets, source), per_setting, resamples=resamples)
         print_tables(tables, fmt, console, output)

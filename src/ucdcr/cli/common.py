@@ -336,6 +336,17 @@ TopicsOption = Annotated[
         help="standard protocol: cluster within gold topics or within document clusters predicted from the texts.",
     ),
 ]
+DEFAULT_RESAMPLES = 1000
+"""``ucdcr.scoring.bootstrap.RESAMPLES``, written out so that start-up does not import the scorer (a test checks)."""
+ResamplesOption = Annotated[
+    int,
+    typer.Option(
+        "--resamples",
+        min=0,
+        help="Bootstrap resamples for the 95% confidence intervals (over topics, subtopics or documents; fixed "
+        "seed); 0 turns them off.",
+    ),
+]
 RemoveSingletonsOption = Annotated[
     bool,
     typer.Option(

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from ucdcr.cli.common import err_console, friendly_errors
+from ucdcr.cli.common import DEFAULT_RESAMPLES, ResamplesOption, err_console, friendly_errors
 
 METRIC_HELP = "all, muc, bcub, ceafm, ceafe, blanc, lea or conll (comma-separated for several)."
 """Written out so that start-up does not import the scorer; a test checks it lists ``METRIC_CHOICES``."""
@@ -43,27 +43,33 @@ def register(app: typer.Typer) -> None:
         per_document: Annotated[
             bool, typer.Option("--per-document", help="Also give every document's scores (a table, or in the JSON).")
         ] = False,
+        resamples: ResamplesOption = DEFAULT_RESAMPLES,
     ) -> None:
         from ucdcr import __version__
         from ucdcr.report.tables import ResultTable, render
         from ucdcr.scoring.api import asks_for_conll, resolve_metrics, score_files
-        from ucdcr.scoring.report import format_report, per_document_rows
+        from ucdcr.scoring.bootstrap import intervals
+        from ucdcr.scoring.report import format_report, interval_lines, per_document_rows
 
         requested = [name.strip() for name in metric.split(",") if name.strip()]
         try:
             metrics = resolve_metrics(requested)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--metric") from None
-        scores = score_files(key, response, metrics, remove_singletons=remove_singletons, per_document=per_document)
+        scores = score_files(
+            key, response, metrics, remove_singletons=remove_singletons, per_document=per_document, with_units=True
+        )
         for note in scores.warnings:
             err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
         show_conll = asks_for_conll(requested)
         if as_json:
             result = {"key": str(key), "response": str(response), **scores.as_dict()}
+            found = intervals(scores.units, resamples) if scores.units is not None else {}
+            result["intervals"] = {name: interval.as_dict() for name, interval in found.items()}
             typer.echo(json.dumps(result, indent=2))
         else:
             title = f"ucdcr {__version__} score (CoNLL-2012 reference scorer v8.01 semantics)"
-            typer.echo(format_report(scores, show_conll, title), nl=False)
+            typer.echo(format_report(scores, show_conll, title) + interval_lines(scores, resamples), nl=False)
             if per_document:
                 table = ResultTable("scores per document", *per_document_rows(scores, show_conll))
                 typer.echo("\n" + render([table], "md"), nl=False)

@@ -22,6 +22,7 @@ from ucdcr.analysis.evaluate import DATASET_FOLDER_METADATA, SPAN_COLUMNS, Evalu
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
 from ucdcr.analysis.protocol import (
     LEVELS,
+    META_DOCUMENT,
     PARTS,
     PROTOCOL_METRICS,
     TYPES,
@@ -47,9 +48,10 @@ from ucdcr.analysis.stats import (
 from ucdcr.errors import UcdcrError
 from ucdcr.io.load import consistent, dataset_id, load_documents, load_mentions
 from ucdcr.registry import all_specs
-from ucdcr.report.tables import ResultTable
+from ucdcr.report.tables import Estimate, ResultTable
 from ucdcr.schema import BUILD_REPORT
 from ucdcr.scoring import CONLL
+from ucdcr.scoring.bootstrap import RESAMPLES, Interval
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -295,10 +297,13 @@ def baseline_results(folders: dict[str, Path], progress: Callable[[str], None] |
 
 
 def baseline_tables(
-    folders: dict[str, Path], per_setting: bool = False, progress: Callable[[str], None] | None = None
+    folders: dict[str, Path],
+    per_setting: bool = False,
+    progress: Callable[[str], None] | None = None,
+    resamples: int = RESAMPLES,
 ) -> list[ResultTable]:
-    """Tables 6, 7 and 13 of the baseline (and every setting with ``per_setting``)."""
-    return result_tables(baseline_results(folders, progress), BASELINE_TITLE, per_setting)
+    """Tables 6, 7 and 13 of the baseline (and every setting with ``per_setting``), F1 with their intervals."""
+    return result_tables(baseline_results(folders, progress), BASELINE_TITLE, per_setting, resamples)
 
 
 def evaluation_results(
@@ -316,13 +321,18 @@ def evaluation_results(
     return evaluate_predictions(predictions, tables, topic_levels, split, protocol)
 
 
-def evaluation_tables(results: Sequence[ProtocolResult], title: str, per_setting: bool = False) -> list[ResultTable]:
+def evaluation_tables(
+    results: Sequence[ProtocolResult], title: str, per_setting: bool = False, resamples: int = RESAMPLES
+) -> list[ResultTable]:
     """The evaluation's tables: Table 13's layout (every dataset, level and type), plus every setting."""
-    return result_tables(results, title, per_setting)[2:]
+    return result_tables(results, title, per_setting, resamples)[2:]
 
 
-def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bool) -> list[ResultTable]:
-    """Tables 6, 7 and 13 (and every setting with ``per_setting``) for protocol results of several datasets."""
+def result_tables(
+    results: Sequence[ProtocolResult], title: str, per_setting: bool, resamples: int = RESAMPLES
+) -> list[ResultTable]:
+    """Tables 6, 7 and 13 (and every setting with ``per_setting``) for protocol results of several datasets; each
+    F1 with its 95% bootstrap interval (``resamples`` 0: none)."""
     means = [mean for result in results for mean in result.means]
     summary = ucdcr_means(means) if len(results) > 1 else []
     table6 = ResultTable(f"Table 6: {title}, subtopic and topic level (F1)", ["Dataset", "Level", *_F1_COLUMNS])
@@ -334,10 +344,10 @@ def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bo
     )
     for level in LEVELS:
         for mean in [m for m in means + summary if m.level == level and m.type == ""]:
-            table6.add({"Dataset": mean.dataset, "Level": level, **_score_row(mean, _F1_COLUMNS)})
+            table6.add({"Dataset": mean.dataset, "Level": level, **_score_row(mean, _F1_COLUMNS, resamples)})
     for kind in TYPES[1:]:
         for mean in [m for m in means + summary if m.level == "subtopic" and m.type == kind]:
-            table7.add({"Dataset": mean.dataset, "Type": kind, **_score_row(mean, _F1_COLUMNS)})
+            table7.add({"Dataset": mean.dataset, "Type": kind, **_score_row(mean, _F1_COLUMNS, resamples)})
     for level in LEVELS:
         for kind in TYPES:
             for mean in [m for m in means + summary if m.level == level and m.type == kind]:
@@ -347,17 +357,36 @@ def result_tables(results: Sequence[ProtocolResult], title: str, per_setting: bo
                         "Level": level,
                         "Type": _TYPE_LABEL[kind],
                         "Settings": mean.settings,
-                        **_score_row(mean, _SCORE_COLUMNS),
+                        **_score_row(mean, _SCORE_COLUMNS, resamples),
                     }
                 )
     tables = [table6, table7, table13]
+    if resamples > 0:
+        for table in tables:
+            table.notes.append(interval_note(resamples, results))
     if per_setting:
         tables.append(_settings_table(results, title))
     return tables
 
 
-def _score_row(mean: DatasetMean, columns: dict[str, str]) -> dict[str, object]:
-    return {label: mean.scores[column] for label, column in columns.items()}
+def _score_row(mean: DatasetMean, columns: dict[str, str], resamples: int = RESAMPLES) -> dict[str, object]:
+    found = mean.intervals(resamples)
+    return {label: with_interval(mean.scores[column], found.get(column)) for label, column in columns.items()}
+
+
+def with_interval(value: float, interval: Interval | None) -> float:
+    """The value as an :class:`Estimate` with its interval, or as it is without one."""
+    return Estimate(value, interval.low, interval.high) if interval is not None else value
+
+
+def interval_note(resamples: int, results: Sequence[ProtocolResult] = ()) -> str:
+    """The note under a table whose scores carry intervals: what was resampled."""
+    standard = any(s.setting.unit == META_DOCUMENT for result in results for s in result.settings)
+    units = "gold topics (topics a chain joins count as one)" if standard else "the level's units (subtopics or topics)"
+    return (
+        f"[low, high]: 95% percentile bootstrap interval of the F1 over {units}, {resamples} resamples, fixed seed; "
+        "a mean over datasets resamples each dataset on its own."
+    )
 
 
 def _settings_table(results: Sequence[ProtocolResult], title: str) -> ResultTable:
@@ -379,8 +408,9 @@ def _settings_table(results: Sequence[ProtocolResult], title: str) -> ResultTabl
     return settings
 
 
-def results_json(results: Sequence[ProtocolResult]) -> dict[str, Any]:
-    """Machine-readable protocol results: per dataset its means and settings, plus the uCDCR means."""
+def results_json(results: Sequence[ProtocolResult], resamples: int = RESAMPLES) -> dict[str, Any]:
+    """Machine-readable protocol results: per dataset its means (with the F1 intervals) and settings, plus the uCDCR
+    means."""
 
     def mean_json(mean: DatasetMean) -> dict[str, Any]:
         return {
@@ -389,6 +419,7 @@ def results_json(results: Sequence[ProtocolResult]) -> dict[str, Any]:
             "type": mean.type or "joint",
             "settings": mean.settings,
             "scores": mean.scores,
+            "intervals": {column: found.as_dict() for column, found in mean.intervals(resamples).items()},
         }
 
     return {

@@ -61,10 +61,28 @@ class ResultTable:
         self.rows.append(dict(row))
 
 
+class Estimate(float):
+    """A score with its confidence interval: it is the float of the score everywhere; text formats print
+    ``79.94 [77.80, 82.01]``, CSV and JSON give the bounds in the columns ``<column> low`` and ``<column> high``.
+    ``mark``: a sign printed after it (and in the column ``<column> mark`` of CSV and JSON), explained in a note."""
+
+    low: float
+    high: float
+    mark: str
+
+    def __new__(cls, value: float, low: float, high: float, mark: str = "") -> Estimate:
+        estimate = super().__new__(cls, value)
+        estimate.low, estimate.high, estimate.mark = low, high, mark
+        return estimate
+
+
 def format_cell(value: Any, digits: int = 2, missing: str = MISSING) -> str:
-    """One cell as text: floats rounded to ``digits`` decimals, None and NaN as ``missing``."""
+    """One cell as text: floats rounded to ``digits`` decimals, None and NaN as ``missing``, an estimate with its
+    interval."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return missing
+    if isinstance(value, Estimate):
+        return f"{value:.{digits}f} [{value.low:.{digits}f}, {value.high:.{digits}f}]{value.mark}"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, float):
@@ -88,8 +106,35 @@ def to_markdown(table: ResultTable) -> str:
     return "\n".join(lines) + "\n"
 
 
+def with_bounds(table: ResultTable) -> ResultTable:
+    """The table with every column holding an :class:`Estimate` followed by its ``low`` and ``high`` columns (and
+    ``mark`` where some estimate has one), the estimates as plain floats: what CSV and JSON print."""
+    estimated = [c for c in table.columns if any(isinstance(row.get(c), Estimate) for row in table.rows)]
+    if not estimated:
+        return table
+    marked = {c for c in estimated if any(getattr(row.get(c), "mark", "") for row in table.rows)}
+    columns: list[str] = []
+    for column in table.columns:
+        columns.append(column)
+        if column in estimated:
+            columns += [f"{column} low", f"{column} high", *([f"{column} mark"] if column in marked else [])]
+    rows = []
+    for row in table.rows:
+        expanded = dict(row)
+        for column in estimated:
+            value = row.get(column)
+            bounds = (value.low, value.high, value.mark) if isinstance(value, Estimate) else (None, None, "")
+            expanded[column] = float(value) if isinstance(value, Estimate) else value
+            expanded[f"{column} low"], expanded[f"{column} high"] = bounds[:2]
+            if column in marked:
+                expanded[f"{column} mark"] = bounds[2]
+        rows.append(expanded)
+    return ResultTable(table.title, columns, rows, table.digits, table.notes, table.styles)
+
+
 def to_csv(table: ResultTable) -> str:
-    """CSV with a header row; missing cells are empty."""
+    """CSV with a header row; missing cells are empty; estimates with their bounds (:func:`with_bounds`)."""
+    table = with_bounds(table)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(table.columns)
@@ -100,6 +145,7 @@ def to_csv(table: ResultTable) -> str:
 def tables_to_csv(tables: Sequence[ResultTable]) -> str:
     """Several tables as one CSV: the column ``table`` (each row's table title), then every column of the tables in
     the order they first appear; a cell of a column the row's table does not have is empty, as a missing one."""
+    tables = [with_bounds(table) for table in tables]
     columns = list(dict.fromkeys(column for table in tables for column in table.columns))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -118,7 +164,8 @@ def _json_value(value: Any) -> Any:
 
 
 def to_json_data(table: ResultTable) -> dict[str, Any]:
-    """The table as a JSON-ready dict: title, columns, rows (exact values), notes."""
+    """The table as a JSON-ready dict: title, columns, rows (exact values; estimates with their bounds), notes."""
+    table = with_bounds(table)
     return {
         "title": table.title,
         "columns": table.columns,

@@ -14,6 +14,9 @@ Options every entry point takes (keywords):
   the numbers removed are in ``Scores.removed_singletons``. ``ucdcr export conll --remove-singletons`` writes what
   this rule keeps (:func:`drop_singletons` is the one rule).
 - ``per_document``: also keep every document's own scores in ``Scores.by_document``.
+- ``with_units``: also keep the counts per unit in ``Scores.units``, what confidence intervals resample
+  (:mod:`ucdcr.scoring.bootstrap`): the documents, or with a single document its parts that no key or response
+  chain crosses.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import TypeVar
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.conll2012 import ConllFile, read_conll
+from ucdcr.scoring.bootstrap import UnitCounts, split_units, unit_counts
 from ucdcr.scoring.mentions import identify_mentions
 from ucdcr.scoring.metrics import ALL, CONLL, METRIC_BY_NAME, METRIC_CHOICES, METRICS, DocumentOverlap, Metric
 from ucdcr.scoring.results import MetricScore
@@ -93,6 +97,8 @@ class Scores(Mapping[str, MetricScore]):
     """Chains removed as singletons from the key and from the response; None when singletons were kept."""
     by_document: Mapping[str, Scores] = field(default_factory=dict)
     """Every document's own scores, by name, when asked (``per_document``)."""
+    units: UnitCounts | None = None
+    """The counts per unit, when asked (``with_units``; module docstring)."""
 
     def __getitem__(self, metric: str) -> MetricScore:
         return self.metrics[metric]
@@ -148,11 +154,13 @@ def score_documents(
     metrics: str | Sequence[str] = ALL,
     remove_singletons: bool = False,
     per_document: bool = False,
+    with_units: bool = False,
 ) -> Scores:
     """Score several documents: counts summed over documents, then R/P/F1 (micro-average, as v8.01).
 
     A response of ``None`` marks a document missing from the response (scored as empty, listed in
-    ``Scores.missing_documents``). ``remove_singletons`` and ``per_document``: see the module docstring.
+    ``Scores.missing_documents``). ``remove_singletons``, ``per_document`` and ``with_units``: see the module
+    docstring.
     """
     selected = [METRIC_BY_NAME[name] for name in resolve_metrics(metrics)]
     totals: dict[str, MetricScore] = {}
@@ -178,8 +186,11 @@ def score_documents(
         doc_scores = {metric.name: metric.function(overlap) for metric in selected}
         for name, score in doc_scores.items():
             totals[name] = totals[name] + score if name in totals else score
-        if per_document:
+        if per_document or with_units:
             by_document[doc_name] = Scores(doc_scores, doc.identification, documents=1, removed_singletons=doc_removed)
+    units = _unit_counts(documents, selected, remove_singletons, by_document) if with_units else None
+    if not per_document:
+        by_document = {}
     return Scores(
         metrics={metric.name: totals[metric.name] for metric in selected} if documents else _nothing_scored(selected),
         mentions=mentions,
@@ -191,7 +202,27 @@ def score_documents(
         warnings=tuple(_warnings(repeated_response, repeated_key, repeated_twinless, missing)),
         removed_singletons=(removed_key, removed_response) if remove_singletons else None,
         by_document=by_document,
+        units=units,
     )
+
+
+def _unit_counts(
+    documents: Mapping[str, tuple[Clusters, Clusters | None]],
+    metrics: Sequence[Metric],
+    remove_singletons: bool,
+    by_document: Mapping[str, Scores],
+) -> UnitCounts:
+    """The documents' counts, or a single document's per connected part (module docstring)."""
+    names = [metric.name for metric in metrics]
+    if len(documents) != 1:
+        return unit_counts({name: {m: by_document[name][m] for m in names} for name in documents})
+    ((key, response),) = documents.values()
+    parts = split_units(key, response or ())
+    named = {
+        f"part {number}": (part_key, part_response) for number, (_, part_key, part_response) in enumerate(parts, 1)
+    }
+    scored = score_documents(named, names, remove_singletons=remove_singletons, per_document=True)
+    return unit_counts({name: {m: scored.by_document[name][m] for m in names} for name in named})
 
 
 def _nothing_scored(metrics: Sequence[Metric]) -> dict[str, MetricScore]:
@@ -238,11 +269,12 @@ def score_files(
     metrics: str | Sequence[str] = ALL,
     remove_singletons: bool = False,
     per_document: bool = False,
+    with_units: bool = False,
 ) -> Scores:
     """Score a CoNLL-2012 response file against a key file: the key's documents, matched by name, as v8.01.
 
-    Response documents absent from the key are ignored (and noted in ``Scores.warnings``). ``remove_singletons``
-    and ``per_document``: see the module docstring.
+    Response documents absent from the key are ignored (and noted in ``Scores.warnings``). ``remove_singletons``,
+    ``per_document`` and ``with_units``: see the module docstring.
     """
     key, response = read_conll(key_path), read_conll(response_path)
     check_token_counts(key, response)
@@ -250,7 +282,9 @@ def score_files(
         name: (doc.clusters, response.documents[name].clusters if name in response.documents else None)
         for name, doc in key.documents.items()
     }
-    scores = score_documents(documents, metrics, remove_singletons=remove_singletons, per_document=per_document)
+    scores = score_documents(
+        documents, metrics, remove_singletons=remove_singletons, per_document=per_document, with_units=with_units
+    )
     extra = [name for name in response.documents if name not in key.documents]
     notes = [*key.warnings, *response.warnings, *scores.warnings]
     if extra:

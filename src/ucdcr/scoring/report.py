@@ -12,8 +12,9 @@ preceded by ``METRIC name:`` when several metrics are printed. BLANC (``link_lin
 ``Coreference links``, ``Non-coreference links`` and ``BLANC`` lines instead (R and P over 1). Counts are printed as
 Perl prints numbers (``%.15g``), percentages truncated (``int(x*10000)/100``). Names and order come from
 :data:`~ucdcr.scoring.metrics.METRIC_TABLE` (v8.01's five metrics, then LEA in the same layout), followed by the
-CoNLL F1 line. The first line names ucdcr instead of v8.01's ``version:`` line. With singleton removal, a line
-says how many chains were removed from the key and the response (as coval prints it).
+CoNLL F1 line, then (:func:`interval_lines`) each F1's 95% bootstrap interval. The first line names ucdcr instead
+of v8.01's ``version:`` line. With singleton removal, a line says how many chains were removed from the key and the
+response (as coval prints it).
 
 :func:`per_document_rows`: every document's recall, precision and F1 per metric (percentages truncated as above;
 columns named by the metric table's paper labels), then its CoNLL F1, as plain column names and rows (scoring sits
@@ -23,6 +24,7 @@ below the tables of :mod:`ucdcr.report`; ``ucdcr score --per-document`` puts the
 from __future__ import annotations
 
 from ucdcr.scoring.api import Scores
+from ucdcr.scoring.bootstrap import intervals
 from ucdcr.scoring.metrics import CONLL, METRIC_BY_NAME
 from ucdcr.scoring.results import BlancScore, MetricScore, truncate_percent
 
@@ -108,3 +110,19 @@ def per_document_rows(scores: Scores, show_conll: bool) -> tuple[list[str], list
             row[CONLL.label] = truncate_percent(doc_scores.conll_f1)
         rows.append(row)
     return columns, rows
+
+
+def interval_lines(scores: Scores, resamples: int) -> str:
+    """The 95% bootstrap interval of each metric's F1 (and the CoNLL F1) over ``scores.units``; BLANC has none."""
+    if scores.units is None or resamples <= 0:
+        return ""
+    found = intervals(scores.units, resamples)
+    if not found:
+        return ""
+    units = len(scores.units.units)
+    kind = "documents" if scores.documents > 1 else "parts of the document that no chain crosses"
+    text = f"\n95% confidence intervals of the F1 (percentile bootstrap over {units} {kind}, {resamples} resamples):\n"
+    for name, interval in found.items():
+        label = CONLL.label if name == CONLL.name else METRIC_BY_NAME[name].paper_label
+        text += f"{label}: [{interval.low:.2f}, {interval.high:.2f}]\n"
+    return text

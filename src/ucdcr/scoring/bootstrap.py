@@ -1,0 +1,407 @@
+"""Confidence intervals and paired significance tests for coreference scores, from per-unit numbers.
+
+A *unit* is what an evaluation treats as independent: a document of a CoNLL file, a gold topic of the standard
+protocol's meta-document, a subtopic of the ucdcr protocol. Two kinds of unit data:
+
+- :class:`UnitCounts` (micro): per unit and metric the four v8.01 counts (recall and precision numerator and
+  denominator). MUC, B3, CEAFm, CEAFe and LEA are sums of such counts over parts of a document that no key or
+  response chain crosses (:func:`split_units` finds those parts), so the score of a resample of units is the F1
+  of weighted sums of counts computed once: no re-scoring. BLANC is not such a sum (its non-coreference links
+  cross units) and gets no interval.
+- :class:`UnitValues` (macro): per unit one value per column, averaged over the units (the ucdcr protocol's
+  unweighted mean over settings). A unit without a value (a subtopic with no event setting) adds nothing.
+
+Rules:
+
+- A resample draws as many units as there are, with replacement (Efron's bootstrap); the interval is the 2.5th and
+  97.5th percentile of the resampled scores (95% percentile bootstrap), in percent as the tables print.
+- The random draws are seeded by :data:`SEED` and the unit ids, so the same units give the same interval in every
+  run, and a dataset is resampled the same way alone, beside other systems (paired) or inside a mean over datasets.
+- Paired bootstrap (Koehn 2004): both systems' scores on the same resamples; the difference's interval is the
+  percentile interval of the resampled differences; two-sided p = min(1, 2 min(P(d* <= 0), P(d* >= 0))), each
+  proportion counted as (k + 1) / (B + 1), so p is never 0.
+- Paired approximate randomisation (Noreen 1989): each unit's numbers swapped between the two systems with
+  probability 1/2; p = (number of |d*| >= |d| + 1) / (R + 1).
+- A mean over datasets resamples each dataset on its own and averages the resampled scores.
+"""
+
+from __future__ import annotations
+
+import warnings
+import zlib
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from ucdcr.scoring.metrics import CONLL
+
+SEED = 2026
+"""The seed every resampling starts from (with the unit ids)."""
+RESAMPLES = 1000
+"""The default number of resamples (``--resamples``)."""
+LEVEL = 0.95
+"""The coverage of every interval."""
+COUNT_FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
+CONLL_COLUMN = CONLL.name
+"""The column of the CoNLL F1 in :meth:`UnitCounts.scores` (the mean of its parts' F1)."""
+Method = Literal["bootstrap", "randomization"]
+METHODS: tuple[Method, ...] = ("bootstrap", "randomization")
+
+
+@dataclass(frozen=True)
+class UnitCounts:
+    """Per unit and metric the v8.01 counts: ``counts[unit, metric] = (rn, rd, pn, pd)``.
+
+    ``members``: the base units (gold topics, documents) each unit holds; a unit is several of them when a chain
+    crosses them. Paired comparisons merge two systems' units to their common parts (:func:`aligned`).
+    """
+
+    units: tuple[str, ...]
+    metrics: tuple[str, ...]
+    counts: np.ndarray
+    members: tuple[tuple[str, ...], ...]
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The metrics, then ``conll`` when its parts are there."""
+        has_conll = all(metric.name in self.metrics for metric in CONLL.parts)
+        return (*self.metrics, CONLL_COLUMN) if has_conll else self.metrics
+
+    def scores(self, weights: np.ndarray) -> np.ndarray:
+        """F1 in percent of each resample (rows of ``weights``, one weight per unit) and column."""
+        return self.scores_of_sums(np.einsum("bu,umc->bmc", weights.astype(np.float64), self.counts))
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """F1 in percent of each column from counts summed over units, ``sums[resample, metric, count]``."""
+        recall = _ratio(sums[..., 0], sums[..., 1])
+        precision = _ratio(sums[..., 2], sums[..., 3])
+        total = recall + precision
+        f1 = np.divide(2 * precision * recall, total, out=np.zeros_like(total), where=total > 0) * 100
+        if len(self.columns) == len(self.metrics):
+            return f1
+        parts = [self.metrics.index(metric.name) for metric in CONLL.parts]
+        return np.concatenate([f1, f1[:, parts].mean(axis=1, keepdims=True)], axis=1)
+
+    def merged(self, groups: Sequence[Sequence[int]], members: Sequence[tuple[str, ...]]) -> UnitCounts:
+        """The counts summed over each group of unit indices."""
+        counts = np.stack([self.counts[list(group)].sum(axis=0) for group in groups]) if groups else self.counts[:0]
+        return UnitCounts(tuple("+".join(names) for names in members), self.metrics, counts, tuple(members))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "counts",
+            "units": list(self.units),
+            "metrics": list(self.metrics),
+            "counts": self.counts.tolist(),
+            "members": [list(names) for names in self.members],
+        }
+
+
+@dataclass(frozen=True)
+class UnitValues:
+    """Per unit one value per column (NaN: the unit has none); a resample's score is the mean over its units."""
+
+    units: tuple[str, ...]
+    columns: tuple[str, ...]
+    values: np.ndarray
+
+    def scores(self, weights: np.ndarray) -> np.ndarray:
+        present = ~np.isnan(self.values)
+        totals = weights.astype(np.float64) @ np.where(present, self.values, 0.0)
+        counts = weights.astype(np.float64) @ present.astype(np.float64)
+        return np.divide(totals, counts, out=np.full_like(totals, np.nan), where=counts > 0)
+
+    def to_json(self) -> dict[str, Any]:
+        values = [[None if np.isnan(value) else float(value) for value in row] for row in self.values]
+        return {"kind": "values", "units": list(self.units), "columns": list(self.columns), "values": values}
+
+
+UnitData = UnitCounts | UnitValues
+
+
+def unit_data_from_json(data: Mapping[str, Any]) -> UnitData:
+    """The inverse of ``to_json`` (a ValueError naming what is wrong otherwise)."""
+    try:
+        units = tuple(str(unit) for unit in data["units"])
+        if data["kind"] == "counts":
+            metrics = tuple(str(metric) for metric in data["metrics"])
+            counts = np.asarray(data["counts"], dtype=np.float64).reshape(len(units), len(metrics), 4)
+            members = tuple(tuple(str(name) for name in names) for names in data["members"])
+            if len(members) != len(units):
+                raise ValueError("one list of members per unit expected")
+            return UnitCounts(units, metrics, counts, members)
+        if data["kind"] == "values":
+            columns = tuple(str(column) for column in data["columns"])
+            rows = [[np.nan if value is None else float(value) for value in row] for row in data["values"]]
+            return UnitValues(units, columns, np.asarray(rows, dtype=np.float64).reshape(len(units), len(columns)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"unit data: {exc}") from None
+    raise ValueError(f"unit data of unknown kind {data.get('kind')!r}")
+
+
+def unit_counts(
+    by_unit: Mapping[str, Mapping[str, Any]], members: Mapping[str, tuple[str, ...]] | None = None
+) -> UnitCounts:
+    """UnitCounts from each unit's scores (metric name -> a MetricScore; BLANC left out), units in the given order."""
+    units = tuple(by_unit)
+    first = next(iter(by_unit.values()), {})
+    metrics = tuple(name for name, score in first.items() if not hasattr(score, "coreference"))
+    counts = np.array(
+        [[[getattr(by_unit[unit][name], part) for part in COUNT_FIELDS] for name in metrics] for unit in units],
+        dtype=np.float64,
+    ).reshape(len(units), len(metrics), 4)
+    return UnitCounts(units, metrics, counts, tuple(members[unit] if members else (unit,) for unit in units))
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    return np.divide(numerator, denominator, out=np.zeros_like(numerator), where=denominator != 0)
+
+
+def split_units(
+    key: Iterable[Iterable[Hashable]],
+    response: Iterable[Iterable[Hashable]],
+    base_unit: Mapping[Hashable, str] | None = None,
+) -> list[tuple[tuple[str, ...], list[list[Hashable]], list[list[Hashable]]]]:
+    """The parts of one document that no key or response chain crosses: the connected parts of the graph whose
+    edges join the mentions of a chain (key or response) and, with ``base_unit``, the mentions of one base unit.
+
+    Each part: its base units (sorted; without ``base_unit`` the part is named by its first mention), its key
+    chains and its response chains. Parts are ordered by their names. A mention without a base unit is its own.
+    """
+    key_chains = [list(chain) for chain in key]
+    response_chains = [list(chain) for chain in response]
+    parent: dict[Hashable, Hashable] = {}
+
+    def root(node: Hashable) -> Hashable:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def join(a: Hashable, b: Hashable) -> None:
+        root_a, root_b = root(a), root(b)
+        if root_a != root_b:
+            parent[root_a] = root_b
+
+    for chain in (*key_chains, *response_chains):
+        for mention in chain:
+            root(("m", mention))
+            if base_unit is not None and mention in base_unit:
+                join(("m", mention), ("u", base_unit[mention]))
+        for mention in chain[1:]:
+            join(("m", chain[0]), ("m", mention))
+    names: dict[Hashable, set[str]] = {}
+    for node in list(parent):
+        kind, value = node if isinstance(node, tuple) else ("", node)
+        if kind == "u" or base_unit is None or value not in base_unit:  # named by its base unit, else by itself
+            names.setdefault(root(node), set()).add(str(value) if kind == "u" else repr(value))
+    parts: dict[Hashable, tuple[list[list[Hashable]], list[list[Hashable]]]] = {}
+    for side, chains in ((0, key_chains), (1, response_chains)):
+        for chain in chains:
+            if chain:
+                parts.setdefault(root(("m", chain[0])), ([], []))[side].append(chain)
+    named_parts = [(tuple(sorted(names[part])), chains[0], chains[1]) for part, chains in parts.items()]
+    return sorted(named_parts, key=lambda part: part[0])
+
+
+def resample_weights(units: Sequence[str], resamples: int) -> np.ndarray:
+    """``resamples`` rows of how often each unit is drawn (module docstring: seeded by SEED and the unit ids)."""
+    n_units = len(units)
+    if not n_units or resamples <= 0:
+        return np.zeros((0, n_units), dtype=np.int64)
+    rng = np.random.default_rng([SEED, zlib.crc32("\x1f".join(units).encode())])
+    draws = rng.integers(0, n_units, size=(resamples, n_units))
+    weights = np.zeros((resamples, n_units), dtype=np.int64)
+    np.add.at(weights, (np.repeat(np.arange(resamples), n_units), draws.ravel()), 1)
+    return weights
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A 95% percentile-bootstrap interval of a score in percent, and how it was computed."""
+
+    low: float
+    high: float
+    resamples: int
+    units: int
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"low": self.low, "high": self.high, "resamples": self.resamples, "units": self.units}
+
+
+def intervals(data: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -> dict[str, Interval]:
+    """Each column's interval; several unit data (one per dataset): the interval of their unweighted mean."""
+    parts = [data] if isinstance(data, UnitCounts | UnitValues) else list(data)
+    if resamples <= 0 or not parts or any(not part.units for part in parts):
+        return {}
+    columns = _common_columns(parts)
+    resampled = _mean_scores(parts, columns, [resample_weights(part.units, resamples) for part in parts])
+    low, high = _percentiles(resampled)
+    units = sum(len(part.units) for part in parts)
+    return {
+        column: Interval(float(low[index]), float(high[index]), resamples, units)
+        for index, column in enumerate(columns)
+        if not np.isnan(low[index])
+    }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """System A minus system B on one column: the difference (in points), its interval and the two-sided p."""
+
+    difference: float
+    low: float
+    high: float
+    p_value: float
+    method: Method
+    resamples: int
+    units: int
+
+    def significant(self, alpha: float = 1 - LEVEL) -> bool:
+        return self.p_value < alpha
+
+    def as_dict(self) -> dict[str, float | int | str]:
+        return {
+            "difference": self.difference,
+            "low": self.low,
+            "high": self.high,
+            "p_value": self.p_value,
+            "method": self.method,
+            "resamples": self.resamples,
+            "units": self.units,
+        }
+
+
+def paired(
+    first: UnitData | Sequence[UnitData],
+    second: UnitData | Sequence[UnitData],
+    resamples: int = RESAMPLES,
+    method: Method = "bootstrap",
+) -> dict[str, Comparison]:
+    """first - second on every column both have, paired on the same units (several data: a mean over datasets,
+    matched in order). Counts of two systems whose units differ are first merged to their common parts."""
+    a_parts = [first] if isinstance(first, UnitCounts | UnitValues) else list(first)
+    b_parts = [second] if isinstance(second, UnitCounts | UnitValues) else list(second)
+    if len(a_parts) != len(b_parts):
+        raise ValueError("a paired comparison needs the same datasets on both sides")
+    pairs = [aligned(a, b) for a, b in zip(a_parts, b_parts, strict=True)]
+    if resamples <= 0 or not pairs or any(not a.units for a, _ in pairs):
+        return {}
+    a_parts, b_parts = [a for a, _ in pairs], [b for _, b in pairs]
+    columns = tuple(column for column in _common_columns(a_parts) if column in _common_columns(b_parts))
+    full = [np.ones((1, len(a.units)), dtype=np.int64) for a in a_parts]
+    observed = _mean_scores(a_parts, columns, full)[0] - _mean_scores(b_parts, columns, full)[0]
+    units = sum(len(a.units) for a in a_parts)
+    if method == "bootstrap":
+        weights = [resample_weights(a.units, resamples) for a in a_parts]
+        deltas = _mean_scores(a_parts, columns, weights) - _mean_scores(b_parts, columns, weights)
+        low, high = _percentiles(deltas)
+        below = (np.sum(deltas <= 0, axis=0) + 1) / (resamples + 1)
+        above = (np.sum(deltas >= 0, axis=0) + 1) / (resamples + 1)
+        p_values = np.minimum(1.0, 2 * np.minimum(below, above))
+    elif method == "randomization":
+        deltas = _swapped_deltas(a_parts, b_parts, columns, resamples)
+        low, high = _percentiles(deltas)  # the differences' spread under the null hypothesis
+        p_values = (np.sum(np.abs(deltas) >= np.abs(observed) - 1e-9, axis=0) + 1) / (resamples + 1)
+    else:
+        raise ValueError(f"unknown method {method!r}; valid: {', '.join(METHODS)}")
+    return {
+        column: Comparison(
+            float(observed[i]), float(low[i]), float(high[i]), float(p_values[i]), method, resamples, units
+        )
+        for i, column in enumerate(columns)
+        if not np.isnan(observed[i])
+    }
+
+
+def aligned(first: UnitData, second: UnitData) -> tuple[UnitData, UnitData]:
+    """Two systems' unit data over the same units: counts merged to the finest parts that neither system's units
+    cross (both hold every base unit); values must have the same units."""
+    if isinstance(first, UnitValues) and isinstance(second, UnitValues):
+        if first.units != second.units:
+            raise ValueError("the two systems were scored on different units")
+        return first, second
+    if not (isinstance(first, UnitCounts) and isinstance(second, UnitCounts)):
+        raise ValueError("the two systems' results are of different kinds")
+    if first.members == second.members:
+        return first, second
+    bases = sorted({name for names in (*first.members, *second.members) for name in names})
+    index = {name: position for position, name in enumerate(bases)}
+    parent = list(range(len(bases)))
+
+    def root(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for names in (*first.members, *second.members):
+        for name in names[1:]:
+            parent[root(index[name])] = root(index[names[0]])
+    component: dict[int, list[str]] = {}
+    for name in bases:
+        component.setdefault(root(index[name]), []).append(name)
+    merged_members = sorted(tuple(names) for names in component.values())
+    position = {name: number for number, names in enumerate(merged_members) for name in names}
+
+    def regroup(data: UnitCounts) -> UnitCounts:
+        groups: list[list[int]] = [[] for _ in merged_members]
+        for unit, names in enumerate(data.members):
+            groups[position[names[0]]].append(unit)
+        return data.merged(groups, merged_members)
+
+    return regroup(first), regroup(second)
+
+
+def _common_columns(parts: Sequence[UnitData]) -> tuple[str, ...]:
+    first = parts[0].columns
+    return tuple(column for column in first if all(column in part.columns for part in parts))
+
+
+def _mean_scores(parts: Sequence[UnitData], columns: Sequence[str], weights: Sequence[np.ndarray]) -> np.ndarray:
+    """(resamples, columns): the mean over the parts of each part's resampled scores."""
+    stacked = []
+    for part, part_weights in zip(parts, weights, strict=True):
+        scores = part.scores(part_weights)
+        stacked.append(scores[:, [part.columns.index(column) for column in columns]])
+    with np.errstate(invalid="ignore"):
+        return np.mean(stacked, axis=0)
+
+
+def _percentiles(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    tail = (1 - LEVEL) / 2 * 100
+    with warnings.catch_warnings():  # a column with no value in any resample: NaN, said by the caller
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low, high = np.nanpercentile(values, [tail, 100 - tail], axis=0)
+    return low, high
+
+
+def _swapped_deltas(
+    a_parts: Sequence[UnitData], b_parts: Sequence[UnitData], columns: Sequence[str], rounds: int
+) -> np.ndarray:
+    """Approximate randomisation: per round, each unit's numbers swapped between the systems with probability 1/2."""
+    deltas = np.zeros((rounds, len(columns)))
+    for a, b in zip(a_parts, b_parts, strict=True):
+        rng = np.random.default_rng([SEED, zlib.crc32("\x1f".join(a.units).encode()), 1])
+        swap = rng.random((rounds, len(a.units))) < 0.5
+        keep = (~swap).astype(np.int64)
+        delta = _combined(a, b, keep, swap.astype(np.int64)) - _combined(b, a, keep, swap.astype(np.int64))
+        deltas += delta[:, [a.columns.index(column) for column in columns]]
+    return deltas / len(a_parts)
+
+
+def _combined(own: UnitData, other: UnitData, keep: np.ndarray, swap: np.ndarray) -> np.ndarray:
+    """Scores of the system that takes ``own``'s units where ``keep`` and ``other``'s where ``swap``."""
+    if isinstance(own, UnitCounts) and isinstance(other, UnitCounts):
+        sums = np.einsum("ru,umc->rmc", keep.astype(np.float64), own.counts)
+        sums += np.einsum("ru,umc->rmc", swap.astype(np.float64), other.counts)
+        return own.scores_of_sums(sums)
+    assert isinstance(own, UnitValues) and isinstance(other, UnitValues)
+    values = np.where(keep[..., None].astype(bool), own.values[None], other.values[None])
+    present = ~np.isnan(values)
+    totals = np.where(present, values, 0.0).sum(axis=1)
+    counts = present.sum(axis=1)
+    return np.divide(totals, counts, out=np.full_like(totals, np.nan), where=counts > 0)

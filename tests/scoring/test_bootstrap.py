@@ -1,0 +1,186 @@
+"""The decomposed bootstrap against re-scoring every resample, and hand-computed intervals and paired tests."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ucdcr.scoring import score_clusters, score_documents
+from ucdcr.scoring.bootstrap import (
+    UnitCounts,
+    UnitValues,
+    aligned,
+    intervals,
+    paired,
+    resample_weights,
+    split_units,
+    unit_counts,
+    unit_data_from_json,
+)
+
+DECOMPOSABLE = ("muc", "bcub", "ceafm", "ceafe", "lea")
+
+
+def _random_documents(seed: int, n_units: int = 6) -> dict[str, tuple[list[list[str]], list[list[str]]]]:
+    """Documents of 3-12 mentions with random key and response partitions (singletons and twinless mentions too)."""
+    rng = random.Random(seed)
+    documents = {}
+    for unit in range(n_units):
+        mentions = [f"u{unit}m{i}" for i in range(rng.randint(3, 12))]
+        key = _partition(rng, mentions)
+        response_mentions = [m for m in mentions if rng.random() < 0.85] + [f"u{unit}x{i}" for i in range(2)]
+        documents[f"u{unit}"] = (key, _partition(rng, response_mentions))
+    return documents
+
+
+def _partition(rng: random.Random, mentions: list[str]) -> list[list[str]]:
+    chains: dict[int, list[str]] = {}
+    for mention in mentions:
+        chains.setdefault(rng.randint(0, max(1, len(mentions) // 2)), []).append(mention)
+    return list(chains.values())
+
+
+def _naive(documents: dict, units: tuple[str, ...], weights: np.ndarray) -> dict[str, float]:
+    """Re-score a resample from scratch: every drawn copy of a unit renamed apart, all in one meta-document."""
+    key: list[list[tuple[int, str]]] = []
+    response: list[list[tuple[int, str]]] = []
+    copy = 0
+    for unit, times in zip(units, weights.tolist(), strict=True):
+        for _ in range(times):
+            unit_key, unit_response = documents[unit]
+            key += [[(copy, m) for m in chain] for chain in unit_key]
+            response += [[(copy, m) for m in chain] for chain in unit_response]
+            copy += 1
+    scores = score_clusters(key, response, [*DECOMPOSABLE])
+    result = {name: scores[name].f1 * 100 for name in DECOMPOSABLE}
+    result["conll"] = scores.conll_f1 * 100
+    return result
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_decomposed_bootstrap_equals_rescoring_each_resample(seed: int) -> None:
+    documents = _random_documents(seed)
+    scored = score_documents(documents, "all", per_document=True)
+    data = unit_counts({name: scores.metrics for name, scores in scored.by_document.items()})
+    assert data.metrics == DECOMPOSABLE  # BLANC does not decompose over units: left out
+    weights = resample_weights(data.units, 25)
+    fast = data.scores(weights)
+    for row, draw in enumerate(weights):
+        naive = _naive(documents, data.units, draw)
+        for column, name in enumerate(data.columns):
+            assert fast[row, column] == pytest.approx(naive[name], abs=1e-9), (row, name)
+
+
+def test_all_units_once_gives_the_whole_score() -> None:
+    documents = _random_documents(4)
+    scored = score_documents(documents, "all", per_document=True)
+    data = unit_counts({name: scores.metrics for name, scores in scored.by_document.items()})
+    whole = data.scores(np.ones((1, len(data.units)), dtype=np.int64))[0]
+    for column, name in enumerate(data.columns):
+        expected = scored.conll_f1 if name == "conll" else scored[name].f1
+        assert whole[column] == pytest.approx(expected * 100, abs=1e-9)
+
+
+def test_split_units_joins_what_a_chain_crosses() -> None:
+    # topics t1, t2, t3; a response chain joins a t1 and a t2 mention; key chains stay in their topics
+    base = {"a": "t1", "b": "t1", "c": "t2", "d": "t3", "e": "t3"}
+    parts = split_units([["a", "b"], ["c"], ["d", "e"]], [["a"], ["b", "c"], ["d"], ["e"]], base)
+    assert [(names, len(key), len(response)) for names, key, response in parts] == [
+        (("t1", "t2"), 2, 2),
+        (("t3",), 1, 2),
+    ]
+    # without base units, a single document splits into its connected parts
+    parts = split_units([["a", "b"], ["c"]], [["a", "b", "c"], ["x"]])
+    assert [sorted(m for chain in key for m in chain) for _, key, _ in parts] == [["a", "b", "c"], []]
+    assert [response for _, _, response in parts][1] == [["x"]]
+
+
+def test_paired_counts_merge_to_the_common_parts() -> None:
+    metrics = ("muc",)
+    first = UnitCounts(
+        ("t1", "t2", "t3"),
+        metrics,
+        np.array([[[1, 2, 1, 2]], [[2, 2, 2, 2]], [[0, 1, 0, 1]]], float),
+        (("t1",), ("t2",), ("t3",)),
+    )
+    second = UnitCounts(
+        ("t1+t2", "t3"), metrics, np.array([[[3, 4, 3, 5]], [[1, 1, 1, 1]]], float), (("t1", "t2"), ("t3",))
+    )
+    a, b = aligned(first, second)
+    assert a.units == b.units == ("t1+t2", "t3")
+    assert a.counts[:, 0].tolist() == [[3, 4, 3, 4], [0, 1, 0, 1]]
+    assert b.counts.tolist() == second.counts.tolist()
+
+
+def test_interval_of_two_units_by_hand() -> None:
+    # two units with values 0 and 100: a resample's mean is 0, 50 or 100 with probabilities 1/4, 1/2, 1/4, so the
+    # 2.5th and 97.5th percentiles of 1,000 resamples are 0 and 100; the point (the mean) is 50
+    data = UnitValues(("s1", "s2"), ("F1_CONLL",), np.array([[0.0], [100.0]]))
+    found = intervals(data, 1000)["F1_CONLL"]
+    assert (found.low, found.high, found.resamples, found.units) == (0.0, 100.0, 1000, 2)
+    weights = resample_weights(data.units, 1000)
+    means = data.scores(weights)[:, 0]
+    assert set(means.tolist()) <= {0.0, 50.0, 100.0}
+    assert abs((means == 50).mean() - 0.5) < 0.05  # about half the resamples draw both units
+
+
+def test_interval_is_the_same_every_time_and_off_with_zero_resamples() -> None:
+    rng = np.random.default_rng(0)
+    data = UnitValues(tuple(f"s{i}" for i in range(12)), ("F1_CONLL",), rng.random((12, 1)) * 100)
+    assert intervals(data, 500) == intervals(data, 500)
+    assert intervals(data, 0) == {}
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+def test_identical_systems_differ_by_zero_with_p_one(method: str) -> None:
+    documents = _random_documents(5, n_units=10)
+    scored = score_documents(documents, "all", per_document=True)
+    data = unit_counts({name: scores.metrics for name, scores in scored.by_document.items()})
+    result = paired(data, data, 1000, method)  # type: ignore[arg-type]
+    for comparison in result.values():
+        assert comparison.difference == 0
+        assert comparison.p_value == 1.0
+        assert not comparison.significant()
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+def test_a_system_better_on_every_unit_is_significant(method: str) -> None:
+    # ten subtopics, system A 5 to 10 points above B on each: every resampled mean difference is positive, so
+    # P(d* <= 0) = 1 / 1001 and p = 2 / 1001; randomisation: only the 2 of 1,024 sign patterns that swap all or
+    # none reach |d|, so p is about 2 / 1024
+    rng = np.random.default_rng(3)
+    base = rng.random((10, 1)) * 60
+    better = UnitValues(tuple(f"s{i}" for i in range(10)), ("F1_CONLL",), base + 5 + rng.random((10, 1)) * 5)
+    worse = UnitValues(better.units, ("F1_CONLL",), base)
+    comparison = paired(better, worse, 1000, method)["F1_CONLL"]  # type: ignore[arg-type]
+    assert comparison.difference > 5
+    assert comparison.p_value < 0.05
+    if method == "bootstrap":
+        assert comparison.p_value == pytest.approx(2 / 1001)
+        assert 5 < comparison.low < comparison.high < 10
+    reverse = paired(worse, better, 1000, method)["F1_CONLL"]  # type: ignore[arg-type]
+    assert reverse.difference == pytest.approx(-comparison.difference)
+    assert reverse.p_value == pytest.approx(comparison.p_value)
+
+
+def test_mean_over_datasets_resamples_each_alone() -> None:
+    first = UnitValues(("a1", "a2"), ("F1_CONLL",), np.array([[10.0], [10.0]]))
+    second = UnitValues(("b1", "b2", "b3"), ("F1_CONLL",), np.array([[0.0], [100.0], [50.0]]))
+    both = intervals([first, second], 1000)["F1_CONLL"]
+    alone = intervals(second, 1000)["F1_CONLL"]
+    # the first dataset never varies, so the mean's bounds are (10 + the second's bounds) / 2
+    assert both.low == pytest.approx((10 + alone.low) / 2)
+    assert both.high == pytest.approx((10 + alone.high) / 2)
+
+
+def test_unit_data_round_trips_through_json() -> None:
+    counts = UnitCounts(("t1",), ("muc",), np.array([[[1.0, 2.0, 1.0, 3.0]]]), (("t1",),))
+    values = UnitValues(("s1", "s2"), ("F1_CONLL",), np.array([[50.0], [np.nan]]))
+    again = unit_data_from_json(counts.to_json())
+    assert isinstance(again, UnitCounts) and again.counts.tolist() == counts.counts.tolist()
+    back = unit_data_from_json(values.to_json())
+    assert isinstance(back, UnitValues) and np.isnan(back.values[1, 0]) and back.values[0, 0] == 50
+    with pytest.raises(ValueError, match="unit data"):
+        unit_data_from_json({"kind": "counts", "units": ["a"]})
