@@ -12,12 +12,29 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from ucdcr.io.load import KIND_COLUMN
+
 FULL_SCOPE = ""
 
 
-def chain_ids(table: pa.Table) -> list[str]:
-    """The analysis chain id of every row: ``coref_chain`` with "/" replaced by "-"."""
-    return [chain.replace("/", "-") for chain in table["coref_chain"].to_pylist()]
+KIND_SEPARATOR = "/"
+"""Joins a mention's kind and its chain id in :func:`chain_ids` ``by_kind``: never in an analysis chain id."""
+
+
+def chain_ids(table: pa.Table, by_kind: bool = False) -> list[str]:
+    """The analysis chain id of every row: ``coref_chain`` with "/" replaced by "-".
+
+    by_kind: the id of the gold chain per (kind, chain) instead, ``"{kind}/{chain}"`` (the table needs the
+    ``type`` column, :data:`ucdcr.io.load.KIND_COLUMN`), so that an event and an entity never share a gold chain
+    even where a chain id holds both (ECB+'s ``UNK_`` chains of unknown instances, e.g. "UNK_41_9ecb_14" in test).
+    The standard protocol's joint key uses it. The uCDCR analysis and protocol key by chain id alone, as the
+    authors' code does (their numbers are reproduced with it).
+    """
+    chains = [chain.replace("/", "-") for chain in table["coref_chain"].to_pylist()]
+    if not by_kind:
+        return chains
+    kinds = table[KIND_COLUMN].to_pylist()
+    return [f"{kind}{KIND_SEPARATOR}{chain}" for kind, chain in zip(kinds, chains, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
