@@ -14,7 +14,8 @@ Steps of ``fit``:
    MiniLM mention vectors. Training pairs: the candidates inside each gold topic and kind of the training split(s),
    labelled by the gold chains, each pair's two sides in a seeded random order. Neither depends on the protocol's
    units, so one model serves every protocol (and the transfer matrix).
-2. The model is trained (or read from the model cache: same configuration, training pairs and libraries).
+2. The model is trained (or read from the model cache: same configuration, training pairs, libraries, device and
+   hardware, :func:`~ucdcr.systems.pair_encoder.model_key`).
 3. Predicted document clusters inside a unit, as ``pairwise`` makes them (:class:`~ucdcr.systems.features.
    UnitDocuments`; threshold: the best agreement of the training units' document clusters with their gold
    subtopics, :func:`~ucdcr.systems.features.tune_document_threshold`). A sentence alone rarely tells two

@@ -22,10 +22,15 @@ Determinism: the encoder's weights, the new tokens, the head, dropout and every 
 padding changes the last bits of its outputs, so scores are computed in a fixed order of the pairs (the batches
 are a function of the pair list alone): the same model and pairs give the same scores in every run.
 
-A trained model is cached as ``<cache dir>/cross-encoder/<key>.pt`` (written atomically); the key is the SHA-256 of
-the configuration, the encoder's identity (its files' SHA-256 and the versions of torch, tokenizers and
-transformers), the exact training examples (token ids, mention positions, labels) and :data:`VERSION`. A second
-benchmark run reads it instead of training again.
+A trained model is cached as ``<cache dir>/cross-encoder/<key>.pt`` (written atomically); the key
+(:func:`model_key`) is the SHA-256 of the configuration (``threads`` and ``precision`` included; not
+``score_batch_size``, which does not touch training; ``device`` as resolved, below), the hardware it trains on
+(:func:`hardware_identity`: the device torch trains on, ``cpu`` or ``cuda``, and what decides the arithmetic
+there: on a CPU the vector instructions torch's kernels use and whether it has the BF16 units; on a GPU its name,
+compute capability and the CUDA and cuDNN versions), the encoder's identity (its files' SHA-256 and the versions of
+torch, tokenizers and transformers), the exact training examples (token ids, mention positions, labels) and
+:data:`VERSION`. A second benchmark run on the same hardware reads it instead of training again; a model trained on
+a GPU is never served to a CPU run (nor the reverse), since it has other weights than the run would train.
 """
 
 from __future__ import annotations
@@ -64,8 +69,9 @@ class PairEncoderConfig:
     side_tokens: subwords per side at most; epochs; pairs_per_epoch: training pairs drawn per epoch (a new seeded
     sample each epoch, at most half of them coreferent); batch_size; learning_rate; train_embeddings: fine-tune the
     word-embedding matrix too; seed; threads: torch intra-op
-    threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None (a GPU when torch sees one);
-    score_batch_size: pairs per forward pass when scoring.
+    threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None (a GPU when torch sees one;
+    the model cache keeps a model per device and hardware, :func:`model_key`); score_batch_size: pairs per forward
+    pass when scoring.
 
     The default epochs, pairs_per_epoch and learning_rate are the cheapest setting of the learning-rate study in
     docs/benchmark.md that comes within a point of its best on ECB+'s val, so that the whole default benchmark stays
@@ -314,13 +320,46 @@ class TrainedModel:
 
 
 def model_key(config: PairEncoderConfig, examples: TrainingExamples, identity: str) -> str:
-    """The cache key of a trained model (module docstring)."""
+    """The cache key of a model trained with ``config`` on ``examples`` by the encoder of ``identity`` (module
+    docstring): the device is the one it trains on (:func:`device_of`: ``None`` is ``cuda`` where torch sees a GPU,
+    else ``cpu``) with that hardware's :func:`hardware_identity`."""
     settings = {name: value for name, value in asdict(config).items() if name not in ("device", "score_batch_size")}
-    parts = {"config": settings, "encoder": identity, "examples": examples.digest(), "version": VERSION}
+    parts = {
+        "config": settings,
+        "hardware": hardware_identity(device_of(config)),
+        "encoder": identity,
+        "examples": examples.digest(),
+        "version": VERSION,
+    }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
+CPU_UNITS = (("avx512_bf16", "_is_avx512_bf16_supported"), ("amx", "_is_amx_tile_supported"))
+"""The BF16 units of a CPU (the name in :func:`hardware_identity`, torch.cpu's probe): bfloat16 autocast runs on
+them where present."""
+
+
+def hardware_identity(device: str) -> str:
+    """The device a model trains on (``cpu`` or ``cuda``) and what decides its arithmetic there (the same
+    configuration and examples give other weights on other hardware): on a CPU the vector instruction set torch's
+    kernels dispatch to (``torch.backends.cpu.get_cpu_capability()``, e.g. ``AVX2``, ``AVX512``) and the BF16 units
+    present (:data:`CPU_UNITS`); on a GPU its name, compute capability and the CUDA and cuDNN versions. The
+    intra-op threads (the split of a matrix product's sums) are ``threads`` in the configuration."""
+    torch = require_torch()
+    if device == "cuda":
+        index = torch.cuda.current_device()
+        major, minor = torch.cuda.get_device_capability(index)
+        return (
+            f"cuda {torch.cuda.get_device_name(index)} (compute capability {major}.{minor}), "
+            f"CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}"
+        )
+    units = [name for name, probe in CPU_UNITS if getattr(torch.cpu, probe, lambda: False)()]
+    return f"cpu {torch.backends.cpu.get_cpu_capability()}{''.join(f' +{unit}' for unit in units)}"
+
+
 def device_of(config: PairEncoderConfig) -> str:
+    """The device a model of ``config`` trains and scores on: ``config.device``, or ``cuda`` where torch sees a GPU,
+    else ``cpu``."""
     torch = require_torch()
     if config.device is not None:
         if config.device == "cuda" and not torch.cuda.is_available():
@@ -339,9 +378,9 @@ def train_model(
 ) -> TrainedModel:
     """The pair scorer trained on ``examples`` (module docstring), or the cached one with the same key."""
     torch = require_torch()
+    device = device_of(config)
     key = model_key(config, examples, encoder.identity)
     path = None if cache_dir is None else cache_dir / "cross-encoder" / f"{key}.pt"
-    device = device_of(config)
     with torch_settings(config):
         torch.manual_seed(config.seed)
         model = pair_model(encoder).to(device)
