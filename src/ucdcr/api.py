@@ -249,6 +249,7 @@ def benchmark(
     protocol: str = "ucdcr",
     topics: str = "gold",
     singletons: bool = True,
+    seeds: int = 1,
 ) -> Benchmark:
     """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.runner`).
 
@@ -260,6 +261,7 @@ def benchmark(
     transfer: also fit on every dataset and test on every other (trainable systems).
     cache_dir: encodings and the results file (default: env ``UCDCR_CACHE_DIR`` or the user cache dir).
     recompute: ignore stored results (encodings stay cached).
+    seeds: fit every trainable system with seeds 0 .. seeds-1 (the tables show the mean over seeds and their sd).
 
     Example::
 
@@ -277,13 +279,18 @@ def benchmark(
         transfer,
         Path(cache_dir) if cache_dir is not None else None,
         recompute=recompute,
+        seeds=seeds,
     )
 
 
-def benchmark_tables(result: Benchmark) -> list[ResultTable]:
+def benchmark_tables(result: Benchmark, resamples: int = 1000, significance: str = "bootstrap") -> list[ResultTable]:
     """The tables ``ucdcr benchmark`` prints for a :func:`benchmark` result: scores (with the protocol in the
     title), models, the transfer matrices when there are transfer runs, and the leaderboard (CoNLL F1 per system
-    and dataset with the means) last."""
+    and dataset with the means, each system's mean against the best) last. Scores carry their 95% bootstrap
+    interval (``resamples`` 0: none); ``significance``: "bootstrap" or "randomization" (the paired test)."""
     from ucdcr.report.benchmark_tables import benchmark_tables as tables
+    from ucdcr.scoring.bootstrap import METHODS
 
-    return tables(result)
+    if significance not in METHODS:
+        raise ValueError(f"unknown significance test {significance!r}; valid: {', '.join(METHODS)}")
+    return tables(result, resamples, significance)

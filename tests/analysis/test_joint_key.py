@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tests.fixtures.unified import mention, write_json_dataset
 
 from ucdcr.analysis.chains import chain_ids
@@ -63,11 +62,6 @@ def test_ucdcr_protocol_keeps_the_authors_key_by_chain_id(tmp_path: Path) -> Non
     assert joint["F1_CONLL"] == 73.01  # the hand-computed key-by-chain-id figure above
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the standard protocol's joint key by kind: gold = chain_ids(table, by_kind=True) in "
-    "ucdcr.analysis.protocol._run_standard (remove this mark with that change)",
-)
 def test_standard_protocol_joint_key_is_by_kind(tmp_path: Path) -> None:
     table = _table(tmp_path)
     result = run_protocol("toy", table, RESPONSE, True, "test", STANDARD)

@@ -36,7 +36,7 @@ A system's clustering is a cluster label per mention (:func:`run_protocol`); the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -52,7 +52,6 @@ from ucdcr.scoring import CONLL, score_clusters, score_documents, truncate_perce
 from ucdcr.scoring.bootstrap import (
     RESAMPLES,
     Interval,
-    UnitCounts,
     UnitData,
     UnitValues,
     intervals,
@@ -71,6 +70,10 @@ SCORE_COLUMNS: tuple[str, ...] = (
     CONLL.column,
 )
 """A setting's scores, named as in the authors' CSVs: R_MUC, P_MUC, F1_MUC, ..., F1_CEAF_E, F1_CONLL."""
+MENTION_COLUMNS: tuple[str, ...] = ("R_MD", "P_MD", "F1_MD")
+"""Mention detection (v8.01's mention identification, exact spans), added to a setting's scores when it is scored
+with a response as given (``responses`` of :func:`run_protocol`: predicted mentions, see
+:mod:`ucdcr.analysis.evaluate`)."""
 META_DOCUMENT = "meta-document"
 """The unit of the standard protocol's settings: the whole split as one document."""
 
@@ -202,7 +205,7 @@ class DatasetMean:
     settings: int
     scores: dict[str, float]
     duplicated_from_joint: bool = False
-    units: UnitData | tuple[UnitData, ...] | None = None
+    units: UnitData | tuple[UnitData, ...] | None = field(default=None, compare=False)
     """(A mean over datasets: one per dataset.)"""
 
     def intervals(self, resamples: int = RESAMPLES) -> dict[str, Interval]:
@@ -301,14 +304,19 @@ def _clusters(rows: Sequence[int], labels: Sequence[Hashable]) -> list[list[int]
 
 
 def score_setting(
-    rows: Sequence[int], gold: Sequence[Hashable], predicted: Sequence[Hashable], remove_singletons: bool = False
+    rows: Sequence[int],
+    gold: Sequence[Hashable],
+    predicted: Sequence[Hashable],
+    remove_singletons: bool = False,
+    response: Iterable[Iterable[Hashable]] | None = None,
 ) -> dict[str, float]:
     """MUC, B3, CEAFe and CoNLL of one setting, truncated like v8.01's printout (step 3), by SCORE_COLUMNS;
-    ``remove_singletons``: one-mention chains of key and response removed first."""
+    ``remove_singletons``: one-mention chains of key and response removed first. ``response``: the response
+    clusters as given (row numbers and mentions of no row) instead of ``predicted`` of ``rows``; the scores then
+    add mention detection (MENTION_COLUMNS)."""
     names = [metric.name for metric in PROTOCOL_METRICS]
-    scores = score_clusters(
-        _clusters(rows, gold), _clusters(rows, predicted), names, remove_singletons=remove_singletons
-    )
+    given = _clusters(rows, predicted) if response is None else response
+    scores = score_clusters(_clusters(rows, gold), given, names, remove_singletons=remove_singletons)
     result: dict[str, float] = {}
     for metric in PROTOCOL_METRICS:
         score = scores[metric.name]
@@ -316,7 +324,16 @@ def score_setting(
             result[metric.column(part)] = truncate_percent(value)
     f1s = [result[metric.column("F1")] for metric in PROTOCOL_METRICS]
     result[CONLL.column] = float(format(sum(f1s) / len(f1s), ".3f"))
+    if response is not None:
+        found = scores.mentions
+        for column, value in zip(MENTION_COLUMNS, (found.recall, found.precision, found.f1), strict=True):
+            result[column] = truncate_percent(value)
     return result
+
+
+Responses = Callable[[Setting, Sequence[int]], Sequence[Sequence[Hashable]]]
+"""A setting's response clusters as given (predicted mentions): from the setting and its rows, clusters of row
+numbers and of mentions that are no row (a system's twinless mentions)."""
 
 
 def run_protocol(
@@ -326,19 +343,26 @@ def run_protocol(
     topic_level: bool,
     split: str = "test",
     protocol: Protocol = UCDCR,
+    responses: Responses | None = None,
+    response_topics: Mapping[Hashable, str] | None = None,
 ) -> ProtocolResult:
     """Score a clustering of ``table``'s rows (``predicted[i]`` = cluster label of row i) with the protocol.
 
     ``table`` needs EVAL_FIELDS and ``type``; only its evaluated rows of ``split`` are read from ``predicted``.
-    topic_level (ucdcr protocol): whether topic-level settings are scored too.
+    topic_level (ucdcr protocol): whether topic-level settings are scored too. responses (predicted mentions):
+    each setting's response clusters as given, scored instead of ``predicted`` (:func:`score_setting`);
+    response_topics (standard protocol): the gold topic of each of their mentions that is no row, for the units of
+    the intervals (:func:`topic_counts`).
     """
     if protocol.standard:
-        return _run_standard(dataset, table, predicted, split, protocol)
+        return _run_standard(dataset, table, predicted, split, protocol, responses, response_topics)
     rows = evaluation_rows(table, split)
     gold = chain_ids(table)
     result = ProtocolResult(dataset, topic_level, len(rows))
     for setting, members in settings_of(table, rows, topic_level):
-        result.settings.append(SettingResult(setting, len(members), score_setting(members, gold, predicted)))
+        response = responses(setting, members) if responses is not None else None
+        scores = score_setting(members, gold, predicted, response=response)
+        result.settings.append(SettingResult(setting, len(members), scores))
     all_kinds = table[KIND_COLUMN].to_pylist()
     kinds = {all_kinds[i] for i in rows}
     result.means = dataset_means(dataset, result.settings, kinds)
@@ -346,11 +370,17 @@ def run_protocol(
 
 
 def _run_standard(
-    dataset: str, table: pa.Table, predicted: Sequence[Hashable], split: str, protocol: Protocol
+    dataset: str,
+    table: pa.Table,
+    predicted: Sequence[Hashable],
+    split: str,
+    protocol: Protocol,
+    responses: Responses | None = None,
+    response_topics: Mapping[Hashable, str] | None = None,
 ) -> ProtocolResult:
     """The standard protocol: the split as one meta-document, both types together and each type alone."""
     rows = evaluation_rows(table, split, protocol)
-    gold = chain_ids(table)
+    gold = chain_ids(table, by_kind=True)  # an event and an entity never share a gold chain
     all_kinds = table[KIND_COLUMN].to_pylist()
     kinds = sorted({all_kinds[i] for i in rows}, key=TYPES.index)
     topics = table["topic_id"].to_pylist()
@@ -358,9 +388,11 @@ def _run_standard(
     units: dict[str, UnitData] = {}
     for kind in ("", *kinds) if len(kinds) > 1 else ("",):
         members = [i for i in rows if not kind or all_kinds[i] == kind]
-        scores = score_setting(members, gold, predicted, remove_singletons=not protocol.singletons)
-        result.settings.append(SettingResult(Setting("topic", META_DOCUMENT, kind), len(members), scores))
-        units[kind] = topic_counts(members, gold, predicted, topics, remove_singletons=not protocol.singletons)
+        setting = Setting("topic", META_DOCUMENT, kind)
+        response = responses(setting, members) if responses is not None else None
+        scores = score_setting(members, gold, predicted, remove_singletons=not protocol.singletons, response=response)
+        result.settings.append(SettingResult(setting, len(members), scores))
+        units[kind] = topic_counts(members, gold, predicted, topics, not protocol.singletons, response, response_topics)
     result.means = dataset_means(dataset, result.settings, set(kinds), units)
     return result
 
@@ -371,10 +403,14 @@ def topic_counts(
     predicted: Sequence[Hashable],
     topics: Sequence[str],
     remove_singletons: bool = False,
+    response: Sequence[Sequence[Hashable]] | None = None,
+    response_topics: Mapping[Hashable, str] | None = None,
 ) -> UnitData:
     """The meta-document's counts per gold topic (topics a key or response chain joins are one unit): the scores
-    of the standard protocol summed over them (:mod:`ucdcr.scoring.bootstrap`)."""
-    parts = split_units(_clusters(rows, gold), _clusters(rows, predicted), {row: topics[row] for row in rows})
+    of the standard protocol summed over them (:mod:`ucdcr.scoring.bootstrap`). ``response``: the response
+    clusters as given (:func:`score_setting`), with ``response_topics`` the topic of each mention that is no row."""
+    given = _clusters(rows, predicted) if response is None else response
+    parts = split_units(_clusters(rows, gold), given, {**(response_topics or {}), **{row: topics[row] for row in rows}})
     documents = {"+".join(names): (key, response) for names, key, response in parts}
     names = [metric.name for metric in PROTOCOL_METRICS]
     scored = score_documents(documents, names, remove_singletons=remove_singletons, per_document=True)
@@ -427,7 +463,7 @@ def ucdcr_means(means: Sequence[DatasetMean]) -> list[DatasetMean]:
         for kind in TYPES:
             chosen = [m for m in means if m.level == level and m.type == kind]
             if chosen:
-                parts = tuple(m.units for m in chosen if isinstance(m.units, UnitCounts | UnitValues))
+                parts = tuple(m.units for m in chosen if m.units is not None and not isinstance(m.units, tuple))
                 scores = _mean_scores([m.scores for m in chosen])
                 units = parts if len(parts) == len(chosen) else None
                 result.append(DatasetMean("uCDCR", level, kind, len(chosen), scores, units=units))

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from ucdcr.cli.common import (
+    DEFAULT_RESAMPLES,
     DataDirOption,
     DatasetsOption,
     FormatOption,
@@ -24,11 +25,14 @@ from ucdcr.cli.common import (
     ProtocolChoice,
     ProtocolOption,
     RemoveSingletonsOption,
+    ResamplesOption,
+    SignificanceOption,
     SourceChoice,
     SourceOption,
     TopicsChoice,
     TopicsOption,
     check_format,
+    check_significance,
     console,
     err_console,
     friendly_errors,
@@ -85,6 +89,17 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--recompute", help="Do not reuse stored results (encodings stay cached).")
         ] = False,
         output: OutputOption = None,
+        seeds: Annotated[
+            int,
+            typer.Option(
+                "--seeds",
+                min=1,
+                help="Fit every trainable system with seeds 0 .. N-1 and show the mean over seeds, its interval and "
+                "the sd over seeds (default: seed 0 only).",
+            ),
+        ] = 1,
+        resamples: ResamplesOption = DEFAULT_RESAMPLES,
+        significance: SignificanceOption = "bootstrap",
     ) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -94,6 +109,7 @@ def register(app: typer.Typer) -> None:
         from ucdcr.systems.runner import benchmark
 
         check_format(fmt)
+        check_significance(significance)
         chosen = protocol_of(protocol, level, topics, remove_singletons)
         names = [name.strip() for name in systems.split(",") if name.strip()] if systems else list(BUILTIN)
         folders = selected_datasets(data_dir, datasets, source)
@@ -111,8 +127,8 @@ def register(app: typer.Typer) -> None:
                 bar.update(task, description=description, completed=done, total=total)
 
             with system_messages(err_console):
-                result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute)
-        print_tables(benchmark_tables(result), fmt, console, output)
+                result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute, seeds)
+        print_tables(benchmark_tables(result, resamples, significance), fmt, console, output)  # type: ignore[arg-type]
         err_console.print(
             f"{len(result.runs)} runs ({result.reused} reused from {result.results_file}) in {result.seconds:.1f} s, "
             f"{result.encoding_seconds:.1f} s of it encoding",

@@ -347,6 +347,25 @@ ResamplesOption = Annotated[
         "seed); 0 turns them off.",
     ),
 ]
+SignificanceOption = Annotated[
+    str,
+    typer.Option(
+        "--significance",
+        help="The paired test of two systems on the same units: bootstrap (paired bootstrap resampling, Koehn "
+        "2004) or randomization (paired approximate randomisation).",
+    ),
+]
+SIGNIFICANCE_TESTS = ("bootstrap", "randomization")
+"""``ucdcr.scoring.bootstrap.METHODS``, written out for start-up (a test checks)."""
+
+
+def check_significance(test: str) -> None:
+    if test not in SIGNIFICANCE_TESTS:
+        raise typer.BadParameter(
+            f"{test!r}: valid tests are {', '.join(SIGNIFICANCE_TESTS)}", param_hint="--significance"
+        )
+
+
 RemoveSingletonsOption = Annotated[
     bool,
     typer.Option(

@@ -76,11 +76,17 @@ class Estimate(float):
         return estimate
 
 
+class PValue(float):
+    """A p-value: printed with three decimals (``<0.001`` below that) whatever the table's digits."""
+
+
 def format_cell(value: Any, digits: int = 2, missing: str = MISSING) -> str:
     """One cell as text: floats rounded to ``digits`` decimals, None and NaN as ``missing``, an estimate with its
     interval."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return missing
+    if isinstance(value, PValue):
+        return "<0.001" if value < 0.001 else f"{value:.3f}"
     if isinstance(value, Estimate):
         return f"{value:.{digits}f} [{value.low:.{digits}f}, {value.high:.{digits}f}]{value.mark}"
     if isinstance(value, bool):

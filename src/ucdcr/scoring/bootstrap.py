@@ -50,7 +50,7 @@ Method = Literal["bootstrap", "randomization"]
 METHODS: tuple[Method, ...] = ("bootstrap", "randomization")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class UnitCounts:
     """Per unit and metric the v8.01 counts: ``counts[unit, metric] = (rn, rd, pn, pd)``.
 
@@ -99,7 +99,7 @@ class UnitCounts:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class UnitValues:
     """Per unit one value per column (NaN: the unit has none); a resample's score is the mean over its units."""
 
@@ -118,7 +118,33 @@ class UnitValues:
         return {"kind": "values", "units": list(self.units), "columns": list(self.columns), "values": values}
 
 
-UnitData = UnitCounts | UnitValues
+@dataclass(frozen=True, eq=False)
+class SeedMean:
+    """Runs of one system with several seeds on the same units: a resample's score is the mean of the runs' scores
+    on that resample (the interval of the mean over seeds)."""
+
+    parts: tuple[UnitCounts | UnitValues, ...]
+
+    def __post_init__(self) -> None:
+        if not self.parts or any(part.units != self.parts[0].units for part in self.parts):
+            raise ValueError("the seeds of a system were scored on different units")
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return self.parts[0].units
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return _common_columns(self.parts)
+
+    def scores(self, weights: np.ndarray) -> np.ndarray:
+        columns = self.columns
+        stacked = [part.scores(weights)[:, [part.columns.index(column) for column in columns]] for part in self.parts]
+        return np.mean(stacked, axis=0)
+
+
+UnitData = UnitCounts | UnitValues | SeedMean
+_SINGLE = (UnitCounts, UnitValues, SeedMean)
 
 
 def unit_data_from_json(data: Mapping[str, Any]) -> UnitData:
@@ -234,7 +260,7 @@ class Interval:
 
 def intervals(data: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -> dict[str, Interval]:
     """Each column's interval; several unit data (one per dataset): the interval of their unweighted mean."""
-    parts = [data] if isinstance(data, UnitCounts | UnitValues) else list(data)
+    parts = [data] if isinstance(data, _SINGLE) else list(data)
     if resamples <= 0 or not parts or any(not part.units for part in parts):
         return {}
     columns = _common_columns(parts)
@@ -283,8 +309,8 @@ def paired(
 ) -> dict[str, Comparison]:
     """first - second on every column both have, paired on the same units (several data: a mean over datasets,
     matched in order). Counts of two systems whose units differ are first merged to their common parts."""
-    a_parts = [first] if isinstance(first, UnitCounts | UnitValues) else list(first)
-    b_parts = [second] if isinstance(second, UnitCounts | UnitValues) else list(second)
+    a_parts = [first] if isinstance(first, _SINGLE) else list(first)
+    b_parts = [second] if isinstance(second, _SINGLE) else list(second)
     if len(a_parts) != len(b_parts):
         raise ValueError("a paired comparison needs the same datasets on both sides")
     pairs = [aligned(a, b) for a, b in zip(a_parts, b_parts, strict=True)]
@@ -320,12 +346,10 @@ def paired(
 def aligned(first: UnitData, second: UnitData) -> tuple[UnitData, UnitData]:
     """Two systems' unit data over the same units: counts merged to the finest parts that neither system's units
     cross (both hold every base unit); values must have the same units."""
-    if isinstance(first, UnitValues) and isinstance(second, UnitValues):
+    if not (isinstance(first, UnitCounts) and isinstance(second, UnitCounts)):
         if first.units != second.units:
             raise ValueError("the two systems were scored on different units")
         return first, second
-    if not (isinstance(first, UnitCounts) and isinstance(second, UnitCounts)):
-        raise ValueError("the two systems' results are of different kinds")
     if first.members == second.members:
         return first, second
     bases = sorted({name for names in (*first.members, *second.members) for name in names})
@@ -394,7 +418,14 @@ def _swapped_deltas(
 
 
 def _combined(own: UnitData, other: UnitData, keep: np.ndarray, swap: np.ndarray) -> np.ndarray:
-    """Scores of the system that takes ``own``'s units where ``keep`` and ``other``'s where ``swap``."""
+    """Scores of the system that takes ``own``'s units where ``keep`` and ``other``'s where ``swap`` (a mean over
+    seeds: each seed paired with the other side's seed of the same rank, or its mean where it has one run)."""
+    if isinstance(own, SeedMean) or isinstance(other, SeedMean):
+        mine = own.parts if isinstance(own, SeedMean) else (own,)
+        theirs = other.parts if isinstance(other, SeedMean) else (other,)
+        count = max(len(mine), len(theirs))
+        runs = [_combined(mine[i % len(mine)], theirs[i % len(theirs)], keep, swap) for i in range(count)]
+        return np.mean(runs, axis=0)
     if isinstance(own, UnitCounts) and isinstance(other, UnitCounts):
         sums = np.einsum("ru,umc->rmc", keep.astype(np.float64), own.counts)
         sums += np.einsum("ru,umc->rmc", swap.astype(np.float64), other.counts)

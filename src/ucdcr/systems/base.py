@@ -140,6 +140,9 @@ class System:
     trainable: ClassVar[bool] = False
     needs_encoder: ClassVar[bool] = False
     version: ClassVar[str] = "1"
+    seed: int = 0
+    """The run's seed (``ucdcr benchmark --seeds N`` runs seeds 0 .. N-1), set before ``fit``: a system draws all
+    its randomness from it, and seed 0 is its default run."""
 
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
         """Learn from ``train`` and tune on ``val`` (default: nothing to learn)."""

@@ -117,6 +117,10 @@ class CrossEncoderOptions:
         if len(set(models)) < len(models):
             raise UcdcrError("cross-encoder option averaged_with: two models of the committee have the same options")
 
+    def seeded(self, seed: int) -> CrossEncoderOptions:
+        """These options for a run's seed: the encoder's seed moved by ``seed`` (0: unchanged)."""
+        return replace(self, encoder=replace(self.encoder, seed=self.encoder.seed + seed)) if seed else self
+
     def single(self) -> CrossEncoderOptions:
         """These options without the committee: one model's."""
         return replace(self, averaged_with=())
@@ -156,6 +160,7 @@ class CrossEncoder(System):
         if not train:
             raise UcdcrError("cross-encoder: no training split")
         for model in (self, *self.members):
+            model.options = model.options.seeded(self.seed)
             model._train(train, val)
         self.document_threshold, self.document_agreement = tune_document_threshold(train)
         self.recall = link_recall(val, self._candidate_union(val))

@@ -61,6 +61,7 @@ class Ensemble(System):
         self.val_score = 0.0
 
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
+        self.pairwise.seed = self.cross.seed = self.seed
         self.pairwise.fit(train, val)
         self.cross.fit(train, val)
         parts = self._parts(val)

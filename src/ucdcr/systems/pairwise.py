@@ -69,11 +69,16 @@ LAST_KIND = "event"
 """The kind modelled last, with the predicted clusters of the other kinds as its arguments."""
 
 
-def _model() -> Any:
+def _model(seed: int) -> Any:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     return HistGradientBoostingClassifier(
-        max_iter=60, learning_rate=0.15, max_leaf_nodes=15, min_samples_leaf=50, early_stopping=False, random_state=SEED
+        max_iter=60,
+        learning_rate=0.15,
+        max_leaf_nodes=15,
+        min_samples_leaf=50,
+        early_stopping=False,
+        random_state=SEED + seed,
     )
 
 
@@ -107,10 +112,10 @@ class Pairwise(System):
                 continue
             if stage == [LAST_KIND] and self.models:
                 self._arguments_from([*train, val])
-            for kind, (x, y) in _training_pairs(train, self.stats, folds, self._features, stage).items():
+            for kind, (x, y) in _training_pairs(train, self.stats, folds, self._features, stage, self.seed).items():
                 self.pairs[kind] = (len(y), int(y.sum()))
                 if 0 < y.sum() < len(y):
-                    self.models[kind] = _model().fit(x, y)
+                    self.models[kind] = _model(self.seed).fit(x, y)
             if stage is first and self.models:
                 self._tune(val, only=first)
                 self.argument_thresholds = dict(self.thresholds)
@@ -209,6 +214,7 @@ def _training_pairs(
     folds: Sequence[LemmaPairStats],
     features_of: Callable[[SplitData], RowFeatures],
     kinds: Sequence[str],
+    seed: int,
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per kind of ``kinds``: features and labels of the sampled training pairs (:func:`_sample`); features are
     computed for those only."""
@@ -223,7 +229,7 @@ def _training_pairs(
                 groups.setdefault(types[kept[0]], []).append((data, index, kept, first, second, same))
     result = {}
     for kind in sorted(groups):
-        keep = _sample(np.concatenate([group[-1] for group in groups[kind]]))
+        keep = _sample(np.concatenate([group[-1] for group in groups[kind]]), seed)
         features, labels, offset = [], [], 0
         for data, index, kept, first, second, same in groups[kind]:
             chosen = keep[offset : offset + len(same)]
@@ -236,12 +242,12 @@ def _training_pairs(
     return result
 
 
-def _sample(labels: np.ndarray) -> np.ndarray:
-    """Which pairs to train on: all when there are at most :data:`MAX_PAIRS`, else a seeded sample of that size
-    with at most half coreferent pairs (so the rare class is kept whole where it can be)."""
+def _sample(labels: np.ndarray, seed: int) -> np.ndarray:
+    """Which pairs to train on: all when there are at most :data:`MAX_PAIRS`, else a sample of that size seeded by
+    ``SEED + seed`` with at most half coreferent pairs (so the rare class is kept whole where it can be)."""
     if len(labels) <= MAX_PAIRS:
         return np.ones(len(labels), dtype=bool)
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(SEED + seed)
     positive, negative = np.flatnonzero(labels), np.flatnonzero(~labels)
     positive = rng.choice(positive, size=min(len(positive), MAX_PAIRS // 2), replace=False)
     negative = rng.choice(negative, size=min(len(negative), MAX_PAIRS - len(positive)), replace=False)

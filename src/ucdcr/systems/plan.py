@@ -21,10 +21,12 @@ class SplitRef:
 
 @dataclass(frozen=True)
 class Run:
-    """One fitted system tested on one dataset; ``setting`` is "in-domain", "fallback" or "transfer"."""
+    """One fitted system tested on one dataset; ``setting`` is "in-domain", "fallback" or "transfer"; ``seed``: the
+    seed the system was fitted with (:attr:`ucdcr.systems.base.System.seed`)."""
 
     system: str
     fit_on: SplitRef | None
     tune_on: SplitRef | None
     dataset: str
     setting: str
+    seed: int = 0

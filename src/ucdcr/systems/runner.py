@@ -14,6 +14,10 @@ Runs (:class:`Run`): a system, the split it is fitted on, the split it is tuned 
   (and tuned on it too); one without a val split is tuned on its train split. The diagonal (A = A) is the
   in-domain run where A has both splits, so it is computed once.
 
+Seeds (``seeds``): a trainable system runs once per seed 0 .. seeds-1 (:attr:`~ucdcr.systems.base.System.seed`, set
+before ``fit``); a system that learns nothing runs with seed 0 only. Every run keeps its seed, and the tables give
+the mean and standard deviation over seeds beside each seed's bootstrap interval.
+
 What a system sees (:class:`~ucdcr.systems.base.SplitData`): train and val = every mention of the split with its
 gold fields; test = every mention of the split (singletons included) without the fields its dataset declares
 gold-derived, without any path to the dataset, and with no sign of which mentions the protocol scores. Units: a
@@ -35,7 +39,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -44,13 +48,14 @@ import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
 from ucdcr.records import SPLITS
+from ucdcr.scoring.bootstrap import UnitCounts, UnitValues
 from ucdcr.systems import adapter
 from ucdcr.systems.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.cache import COMPUTE_CLOCK, default_cache_dir
 from ucdcr.systems.features import document_texts
 from ucdcr.systems.plan import Run, SplitRef
 from ucdcr.systems.registry import SystemSpec, resolve_system
-from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint
+from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint, machine
 from ucdcr.systems.topics import document_clusters, tune_threshold, with_predicted_topics
 
 Progress = Callable[[str, int, int], None]
@@ -185,20 +190,23 @@ def benchmark(
     cache_dir: Path | None = None,
     progress: Progress | None = None,
     recompute: bool = False,
+    seeds: int = 1,
 ) -> Benchmark:
     """Run the benchmark (module docstring) of ``systems`` on the dataset folders (name -> folder) with
-    ``protocol`` (default: the ucdcr protocol at subtopic level)."""
+    ``protocol`` (default: the ucdcr protocol at subtopic level), each trainable system with ``seeds`` seeds."""
     protocol = protocol or adapter.Protocol()
     if not folders:
         raise UcdcrError("no dataset to benchmark: build one first (`ucdcr build`) or check --data-dir")
     if not systems:
         raise UcdcrError("no system to benchmark: name at least one (e.g. --systems head-lemma)")
+    if seeds < 1:
+        raise UcdcrError(f"--seeds must be at least 1, not {seeds}")
     specs = _unique([resolve_system(system) for system in systems])
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     started, encoding_before = time.perf_counter(), COMPUTE_CLOCK.seconds
     data = {name: _DatasetSplits(name, Path(folder), protocol, cache) for name, folder in folders.items()}
     store = ResultStore(cache)
-    plans = _plan(specs, data, transfer)
+    plans = _plan(specs, data, transfer, seeds)
     result = Benchmark(protocol, [spec.name for spec in specs], list(folders), transfer=transfer)
     result.results_file = store.path
     result.notes = [
@@ -222,7 +230,8 @@ def benchmark(
         if not missing:
             continue
         first = runs[0]
-        say(f"{spec.name}: fit on {first.fit_on or '-'}, tune on {first.tune_on or '-'}", done, total)
+        seed = f", seed {first.seed}" if seeds > 1 and spec.trainable else ""
+        say(f"{spec.name}: fit on {first.fit_on or '-'}, tune on {first.tune_on or '-'}{seed}", done, total)
         system = _fitted(spec, first, data)
         for run, key in missing:
             say(f"{spec.name}: predict {run.dataset}", done, total)
@@ -241,6 +250,8 @@ def benchmark(
                 means,
                 {name: fingerprints[name] for name in sorted(involved)},
                 protocol.label,
+                run.seed,
+                machine(),
             )
             store.put(stored_run)
             result.runs.append(stored_run)
@@ -266,14 +277,15 @@ def _unique(specs: Sequence[SystemSpec]) -> list[SystemSpec]:
     return list(seen.values())
 
 
-def _order(run: StoredRun, result: Benchmark) -> tuple[int, int, str, str]:
-    return (result.systems.index(run.system), int(run.setting == "transfer"), run.fit_on, run.dataset)
+def _order(run: StoredRun, result: Benchmark) -> tuple[int, int, str, str, int]:
+    return (result.systems.index(run.system), int(run.setting == "transfer"), run.fit_on, run.dataset, run.seed)
 
 
 def _plan(
-    specs: Sequence[SystemSpec], data: Mapping[str, _DatasetSplits], transfer: bool
+    specs: Sequence[SystemSpec], data: Mapping[str, _DatasetSplits], transfer: bool, seeds: int = 1
 ) -> list[tuple[SystemSpec, list[Run]]]:
-    """Every run of every system (in-domain first, then transfer), without duplicates."""
+    """Every run of every system (in-domain first, then transfer), without duplicates, for each seed of a
+    trainable system."""
     with_train = [name for name in data if data[name].has("train")]
     fallback = max(with_train, key=lambda name: data[name].size("train")) if with_train else None
     plans = []
@@ -287,7 +299,8 @@ def _plan(
                 fit_on, tune_on = _source_splits(splits)
                 for target in data:
                     runs.setdefault((fit_on, tune_on, target), Run(spec.name, fit_on, tune_on, target, "transfer"))
-        plans.append((spec, list(runs.values())))
+        seeded = range(seeds) if spec.trainable else range(1)
+        plans.append((spec, [replace(run, seed=seed) for seed in seeded for run in runs.values()]))
     return plans
 
 
@@ -320,13 +333,14 @@ def _by_fit(plans: Sequence[tuple[SystemSpec, list[Run]]]) -> list[tuple[SystemS
     for spec, runs in plans:
         by_source: dict[tuple[Any, ...], list[Run]] = {}
         for run in runs:
-            by_source.setdefault((run.fit_on, run.tune_on), []).append(run)
+            by_source.setdefault((run.fit_on, run.tune_on, run.seed), []).append(run)
         groups += [(spec, group) for group in by_source.values()]
     return groups
 
 
 def _fitted(spec: SystemSpec, run: Run, data: Mapping[str, _DatasetSplits]) -> System:
     system = spec.make()
+    system.seed = run.seed
     if run.tune_on is not None and data[run.tune_on.dataset].protocol.topics == "predicted":
         tuning = data[run.tune_on.dataset]
         tuning.predict_topics(tuning, run.tune_on.split)
@@ -379,8 +393,12 @@ def _test(
     splits = data[run.dataset]
     topics = ""
     if protocol.topics == "predicted":
-        tuning = data[run.tune_on.dataset] if run.tune_on else splits
-        topics = splits.predict_topics(tuning, run.tune_on.split if run.tune_on else "test")
+        if run.tune_on is None:  # tuning the document clustering on the test split's gold would leak it
+            raise UcdcrError(
+                f"{run.dataset}: predicted topics are tuned on a train or val split, and this run has none; use "
+                "--topics gold, or select a dataset with a val split"
+            )
+        topics = splits.predict_topics(data[run.tune_on.dataset], run.tune_on.split)
     test = splits.data("test")
     with _failures(spec, f"predict() on {run.dataset}"):
         predicted = system.predict(test)
@@ -412,7 +430,12 @@ def _test(
     topic_level = {run.dataset: protocol.level == "topic"}
     result = evaluate(scoped, {run.dataset: gold}, topic_level, "test", source, protocol)[0]
     means = [
-        {"type": mean.type or "joint", "settings": mean.settings, "scores": mean.scores}
+        {
+            "type": mean.type or "joint",
+            "settings": mean.settings,
+            "scores": mean.scores,
+            "units": mean.units.to_json() if isinstance(mean.units, UnitCounts | UnitValues) else None,
+        }
         for mean in result.means
         if mean.level == protocol.level
     ]

@@ -2,29 +2,37 @@
 
 One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`ucdcr.systems.cache`)::
 
-    {"format": "ucdcr-benchmark-results/2",
+    {"format": "ucdcr-benchmark-results/3",
      "runs": [{"key": "<sha256>", "system": "pairwise", "version": "1", "dataset": "ecbplus", "level": "subtopic",
                "protocol": "ucdcr/subtopic", "setting": "in-domain", "fit_on": "ecbplus train",
-               "tune_on": "ecbplus val",
+               "tune_on": "ecbplus val", "seed": 0,
                "model": "<what the system learned>", "datasets": {"ecbplus": "<fingerprint>"},
-               "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...}}, ...]}]}
+               "machine": {"cpu": "AMD EPYC ...", "threads": 2, "python": "3.11.7", "ucdcr": "0.1.0"},
+               "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...},
+                          "units": {"kind": "values", "units": [...], ...}}, ...]}]}
 
-The key of a run (:meth:`ResultStore.key`) is the SHA-256 of everything that computed it: the system's name and
-identity (:func:`ucdcr.systems.identity.system_identity`: its code, version and configuration), the protocol (its
-label, e.g. ``ucdcr/subtopic`` or ``standard/gold-topics``), setting, fit/tune/test datasets and splits, the content
-fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files), the lemmatiser's
-identity (:func:`ucdcr.systems.lemmas.lemmatizer_identity`) and, for a system that uses the encoder, the vectors'
-identity (:func:`ucdcr.systems.vectors.vectors_identity`: the encoder's files and libraries). So a rebuilt dataset,
+``units`` per mean: what its confidence interval and paired comparisons resample (:mod:`ucdcr.scoring.bootstrap`).
+``machine``: where the run was computed (:func:`machine`); two machines of one kind can differ by more than a
+point for a trained system, so it is part of what a stored number means.
+
+The key of a run (:meth:`ResultStore.key`) is the SHA-256 of everything that computed it: the file format, the seed,
+the system's name and identity (:func:`ucdcr.systems.identity.system_identity`: its code, version and
+configuration), the protocol (its label, e.g. ``ucdcr/subtopic`` or ``standard/gold-topics``), setting,
+fit/tune/test datasets and splits, the content fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256
+of the mention files), the lemmatiser's identity (:func:`ucdcr.systems.lemmas.lemmatizer_identity`) and, for a
+system that uses the encoder, the vectors' identity (:func:`ucdcr.systems.vectors.vectors_identity`: the encoder's
+files and libraries) and the hardware (:func:`ucdcr.systems.pair_encoder.hardware_identity`). So a rebuilt dataset,
 an edited or reconfigured system, another system of the same name or a new library version is never answered from an
-old run. A new run replaces the stored run of the same system name, protocol, setting, splits and datasets: the file
-holds the latest numbers of each, the ones ``ucdcr report`` shows. A file of format ``/1`` (keys by name and hand-
-bumped version) is read: its runs match no key and are replaced as their systems run again. Runs are kept sorted by
-key; the file is rewritten atomically after each run, under a lock (``.benchmark-results.json.lock``), with the runs
-other benchmark processes added meanwhile: none is lost.
+old run. A new run replaces the stored run of the same system name, protocol, setting, splits, datasets and seed:
+the file holds the latest numbers of each, the ones ``ucdcr report`` shows. A file of an older format (``/1``,
+``/2``) is read: its runs match no key (they have no units to resample) and are replaced as their systems run again.
+Runs are kept sorted by key; the file is rewritten atomically after each run, under a lock
+(``.benchmark-results.json.lock``), with the runs other benchmark processes added meanwhile: none is lost.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Mapping
@@ -37,6 +45,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_errors
 from ucdcr.io.output_folder import exclusive
 from ucdcr.schema import MENTIONS_PARQUET
+from ucdcr.scoring.bootstrap import UnitData, unit_data_from_json
 from ucdcr.systems import adapter
 
 if TYPE_CHECKING:
@@ -44,14 +53,15 @@ if TYPE_CHECKING:
     from ucdcr.systems.registry import SystemSpec
 
 RESULTS_FILE = "benchmark-results.json"
-FORMAT = "ucdcr-benchmark-results/2"
-READABLE = (FORMAT, "ucdcr-benchmark-results/1")
-"""Formats read: ``/1`` keyed runs by system name and version only; its runs never match a ``/2`` key."""
+FORMAT = "ucdcr-benchmark-results/3"
+READABLE = (FORMAT, "ucdcr-benchmark-results/2", "ucdcr-benchmark-results/1")
+"""Formats read: older runs never match a ``/3`` key (module docstring)."""
 
 
 @dataclass(frozen=True)
 class StoredRun:
-    """One run's scores: ``means`` = per type ("joint", "event", "entity") the protocol's mean scores."""
+    """One run's scores: ``means`` = per type ("joint", "event", "entity") the protocol's mean scores and their
+    units; ``seed``: the system's seed; ``machine``: where it ran (:func:`machine`)."""
 
     key: str
     system: str
@@ -65,16 +75,32 @@ class StoredRun:
     means: list[dict[str, Any]]
     datasets: dict[str, str] | None = None
     protocol: str = "ucdcr/subtopic"
+    seed: int = 0
+    machine: dict[str, Any] | None = None
 
     def score(self, kind: str = "joint", column: str = "F1_CONLL") -> float | None:
         """A mean score of one type (None when the dataset has no mention of that type)."""
         return next((mean["scores"][column] for mean in self.means if mean["type"] == kind), None)
 
+    def units(self, kind: str = "joint") -> UnitData | None:
+        """What a mean's interval resamples (None for a run stored without)."""
+        found = next((mean.get("units") for mean in self.means if mean["type"] == kind), None)
+        return unit_data_from_json(found) if found else None
+
     @property
     def slot(self) -> tuple[str, ...]:
         """What a newer run of the same system replaces: name, protocol, setting, splits and datasets."""
         fingerprints = json.dumps(self.datasets or {}, sort_keys=True)
-        return (self.system, self.protocol, self.setting, self.fit_on, self.tune_on, self.dataset, fingerprints)
+        return (
+            self.system,
+            self.protocol,
+            self.setting,
+            self.fit_on,
+            self.tune_on,
+            self.dataset,
+            fingerprints,
+            str(self.seed),
+        )
 
     @property
     def source(self) -> str:
@@ -115,6 +141,8 @@ class ResultStore:
 
         involved = sorted({ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset})
         identity = {
+            "format": FORMAT,
+            "seed": run.seed,
             "system": spec.name,
             "identity": spec.identity,
             "protocol": protocol,
@@ -125,6 +153,7 @@ class ResultStore:
             "datasets": {name: fingerprints[name] for name in involved},
             "lemmatizer": lemmatizer_identity(),
             "encoder": vectors_identity() if spec.needs_encoder else "",
+            "hardware": _hardware() if spec.needs_encoder else "",
         }
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
@@ -184,6 +213,10 @@ def _run(item: object, index: int) -> StoredRun:
         problem = "datasets"
     if problem is None and not isinstance(item.get("protocol", ""), str):
         problem = "protocol"
+    if problem is None and not isinstance(item.get("seed", 0), int):
+        problem = "seed"
+    if problem is None and not isinstance(item.get("machine"), dict | None):
+        problem = "machine"
     if problem is not None:
         raise ValueError(f"run {index} has no valid {problem!r}")
     return StoredRun(**item)
@@ -196,3 +229,42 @@ def _is_mean(mean: object) -> bool:
         and isinstance(mean.get("scores"), dict)
         and all(isinstance(value, int | float) for value in mean["scores"].values())
     )
+
+
+def _hardware() -> str:
+    """What decides an encoder system's arithmetic (a model trained on a GPU is not a CPU run's)."""
+    from ucdcr.systems.pair_encoder import PairEncoderConfig, device_of, hardware_identity
+
+    return hardware_identity(device_of(PairEncoderConfig()))
+
+
+@cache
+def machine() -> dict[str, Any]:
+    """Where a run is computed: the CPU model, the processors this process may use, the threads torch would use
+    (when torch is loaded), Python, ucdcr and NumPy versions."""
+    import os
+    import platform
+    import sys
+
+    import numpy
+
+    from ucdcr import __version__
+
+    cpu = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    found: dict[str, Any] = {
+        "cpu": cpu,
+        "processors": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "python": platform.python_version(),
+        "ucdcr": __version__,
+        "numpy": numpy.__version__,
+    }
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        found["torch"] = str(torch.__version__)
+        found["torch_threads"] = int(torch.get_num_threads())
+    return found
