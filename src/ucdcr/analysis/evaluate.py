@@ -38,6 +38,39 @@ Mapping to the evaluated mentions (:func:`resolve`):
   mention of the evaluated split of the selected datasets (other mentions, other documents, spans that cross a
   sentence) are counted in a note and ignored, because the protocol evaluates the gold mentions. A span in two
   chains of the response is an error.
+
+These CoNLL rules are those of ``mentions="gold"`` (:data:`MENTION_SOURCES`, ``ucdcr evaluate --mentions``), the
+default, unchanged: the gold mentions are scored and the response only clusters them, so mention detection is
+perfect by construction. ``mentions="predicted"`` scores the response of an end-to-end system, whose spans are its
+own, as the v8.01 scorer does (Cattan et al. 2021's "realistic evaluation"; :func:`evaluate_predictions`):
+
+- A response mention whose span (document key, sentence, first and last token) is a gold mention of the evaluated
+  split is that mention (several gold mentions with one span: each of them, as above). A gold mention the response
+  does not mark is absent from the response (it lowers recall; not filled in as a singleton). A *twinless* response
+  mention (its span is no gold mention of the split) stays in its response chain and counts against precision, as
+  in v8.01; its mention id for the scorer is its span, ``(document key, sentence, first token, last token)``, or
+  ``(document key, first sentence, first token, last sentence, last token)`` for a span across sentences of one
+  document. Scoring is :func:`ucdcr.scoring.score_clusters` on each setting's key (the gold, exactly as with
+  ``gold``) and this response, through the protocol (:func:`ucdcr.analysis.protocol.run_protocol`'s
+  ``responses``), and every setting also gets mention detection (v8.01's mention identification, exact span
+  match: :data:`~ucdcr.analysis.protocol.MENTION_COLUMNS`), averaged like the other columns
+  (:attr:`Evaluation.mention_detection`).
+- What the protocol selects holds for key and response alike: a response mention on a gold mention is scored in
+  that gold mention's settings only, so under the ucdcr protocol one on a gold mention the protocol leaves out (a
+  flagged singleton, a dropped chain) is scored nowhere, as with ``gold``.
+- A twinless mention has no type (a response has none), so it is scored in the joint settings (events and entities
+  together) only; a per-type setting scores the response mentions that are gold mentions of its type (a note says
+  how many twinless mentions that leaves out). Standard protocol: the joint meta-document of the dataset of its
+  document. ucdcr protocol: the joint setting of its document's subtopic and, for a dataset also evaluated per
+  topic, of its document's topic. The settings remain the gold's, so every system is averaged over the same
+  settings: a twinless mention in a subtopic or topic whose gold mentions give no setting (fewer than 2) is not
+  scored (noted).
+- A dataset's documents of the split are known by their gold mentions: a twinless mention in a document with no
+  gold mention of the split in the selected datasets (other splits, datasets or documents; a span across two
+  documents) is ignored with a note (``ucdcr score`` on a key file would count one in a key document without
+  mentions).
+- JSON and CSV predictions name gold mention ids, so they are an error with ``predicted``; so is a span in two
+  chains (also across sentences).
 """
 
 from __future__ import annotations
@@ -50,15 +83,27 @@ import numbers
 import os
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from statistics import fmean
+from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
 
-from ucdcr.analysis.protocol import UCDCR, Protocol, ProtocolResult, evaluation_rows, run_protocol
+from ucdcr.analysis.protocol import (
+    LEVELS,
+    MENTION_COLUMNS,
+    TYPES,
+    UCDCR,
+    DatasetMean,
+    Protocol,
+    ProtocolResult,
+    Setting,
+    evaluation_rows,
+    run_protocol,
+)
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import read_conll
 from ucdcr.io.text import decode_text, describe_json, parse_json, read_bytes
@@ -73,6 +118,12 @@ SPAN_COLUMNS = ("conll_doc_key", "sent_id", "tokens_number")
 
 SpanKey = tuple[str, int, int, int]
 """A mention's place: (document key, sentence, first token, last token)."""
+CrossingKey = tuple[str, int, int, int, int]
+"""A response span across sentences of one document: (document key, first sentence, first token, last sentence,
+last token)."""
+MentionSource = Literal["gold", "predicted"]
+MENTION_SOURCES: tuple[MentionSource, ...] = ("gold", "predicted")
+"""Which mentions are scored (module docstring): the gold ones (the default) or a CoNLL response's own."""
 
 
 @dataclass
@@ -83,6 +134,11 @@ class Predictions:
     by_id: dict[str, str] = field(default_factory=dict)
     by_span: dict[SpanKey, str] | None = None
     spans_crossing_sentences: int = 0
+    crossing: dict[CrossingKey, str] = field(default_factory=dict)
+    """The spans across sentences that stay in one document, with their chain (``mentions="predicted"`` scores
+    them; ``spans_crossing_sentences`` counts these and the spans across documents)."""
+    mentions: MentionSource = "gold"
+    """Which mentions are scored: the gold ones, or (a CoNLL response) the response's own (module docstring)."""
 
     @property
     def needs_spans(self) -> bool:
@@ -92,20 +148,36 @@ class Predictions:
 
 @dataclass
 class Evaluation:
-    """The protocol's results per dataset and the notes about what was ignored or filled in."""
+    """The protocol's results per dataset and the notes about what was ignored or filled in.
+
+    mentions: the mentions scored (:data:`MENTION_SOURCES`). mention_detection (``predicted`` only): per dataset
+    mean of ``results`` (same dataset, level, type and settings) the mean of its settings'
+    :data:`~ucdcr.analysis.protocol.MENTION_COLUMNS`, then with several datasets the uCDCR rows (the mean over
+    datasets, as :func:`ucdcr.analysis.protocol.ucdcr_means`).
+    """
 
     results: list[ProtocolResult]
     notes: list[str] = field(default_factory=list)
+    mentions: MentionSource = "gold"
+    mention_detection: list[DatasetMean] = field(default_factory=list)
 
 
-def read_predictions(path: str | Path) -> Predictions:
-    """Read a predictions file in any of the formats of the module docstring."""
+def read_predictions(path: str | Path, mentions: MentionSource = "gold") -> Predictions:
+    """Read a predictions file in any of the formats of the module docstring; ``mentions``: which mentions are
+    scored (``predicted`` needs a CoNLL response)."""
+    if mentions not in MENTION_SOURCES:
+        raise UcdcrError(f"unknown mentions {mentions!r}; valid: {', '.join(MENTION_SOURCES)}")
     path = Path(path)
     text = decode_text(read_bytes(path), path)
     if not text.strip():
         raise FormatError(path, "the file is empty; " + _FORMATS)
     if _CONLL_BEGIN.search(text):
-        return _read_conll(path)
+        return _read_conll(path, mentions)
+    if mentions == "predicted":
+        raise UcdcrError(
+            f"{path}: --mentions predicted needs a CoNLL-2012 response (a system's own spans); this file gives "
+            "clusters of gold mention ids, so its mentions are the gold ones: use --mentions gold"
+        )
     if text.lstrip().startswith(("{", "[")):
         return Predictions(path, by_id=_read_json(path, text))
     return Predictions(path, by_id=_read_csv(path, text))
@@ -206,29 +278,40 @@ def _describe(value: Any) -> str:
     return f"an object with {len(value)} field(s)" if isinstance(value, _Pairs) else describe_json(value)
 
 
-def _read_conll(path: Path) -> Predictions:
+def _read_conll(path: Path, mentions: MentionSource = "gold") -> Predictions:
     """The response mentions of a CoNLL-2012 file by (document key, sentence, first token, last token)."""
     conll = read_conll(path, leading_fields=3)
     by_span: dict[SpanKey, str] = {}
-    chain_of: dict[SpanKey, str] = {}
-    crossing = 0
+    crossing: dict[CrossingKey, str] = {}
+    crossing_count = 0
     for document in conll.documents.values():
         for chain, spans in document.chains.items():
             for start, end in spans:
                 first, last = _token_place(path, document, start), _token_place(path, document, end)
                 if first[:2] != last[:2]:
-                    crossing += 1
+                    crossing_count += 1
+                    if first[0] == last[0]:
+                        across = (first[0], first[1], first[2], last[1], last[2])
+                        if mentions == "predicted" and crossing.get(across, chain) != chain:
+                            raise FormatError(
+                                path,
+                                f"document {first[0]!r}, sentence {first[1]} token {first[2]} to sentence {last[1]} "
+                                f"token {last[2]}: one span is in two chains ({crossing[across]} and {chain}); a "
+                                "mention can have one cluster only",
+                            )
+                        crossing.setdefault(across, chain)
                     continue
                 key = (first[0], first[1], first[2], last[2])
-                if key in chain_of and chain_of[key] != chain:
+                if by_span.get(key, chain) != chain:
                     raise FormatError(
                         path,
                         f"document {key[0]!r}, sentence {key[1]}, tokens {key[2]}-{key[3]}: one span is in "
-                        f"two chains ({chain_of[key]} and {chain}); a mention can have one cluster only",
+                        f"two chains ({by_span[key]} and {chain}); a mention can have one cluster only",
                     )
-                chain_of[key] = chain
                 by_span[key] = chain
-    return Predictions(path, by_span=by_span, spans_crossing_sentences=crossing)
+    return Predictions(
+        path, by_span=by_span, spans_crossing_sentences=crossing_count, crossing=crossing, mentions=mentions
+    )
 
 
 def _token_place(path: Path, document: Any, token: int) -> tuple[str, int, int]:
@@ -410,6 +493,164 @@ def evaluate_predictions(
     split: str = "test",
     protocol: Protocol = UCDCR,
 ) -> Evaluation:
-    """:func:`resolve` then :func:`evaluate`: the results and the notes on what was ignored or filled in."""
+    """:func:`resolve` then :func:`evaluate`: the results and the notes on what was ignored or filled in.
+
+    With ``predictions.mentions == "predicted"`` (a CoNLL response): the response's own mentions are scored
+    instead (module docstring), with mention detection.
+    """
+    if predictions.mentions == "predicted":
+        return _evaluate_predicted(predictions, tables, topic_levels, split, protocol)
     labels, notes = resolve(predictions, tables, split, protocol)
     return Evaluation(evaluate(labels, tables, topic_levels, split, predictions.path, protocol), notes)
+
+
+TwinlessKey = SpanKey | CrossingKey
+"""A twinless response mention's id for the scorer: its span."""
+
+
+def _evaluate_predicted(
+    predictions: Predictions,
+    tables: Mapping[str, pa.Table],
+    topic_levels: Mapping[str, bool],
+    split: str,
+    protocol: Protocol,
+) -> Evaluation:
+    """The response's own mentions scored with the protocol (module docstring, ``mentions="predicted"``)."""
+    if predictions.by_span is None:
+        raise UcdcrError(f"{predictions.path}: --mentions predicted needs a CoNLL-2012 response")
+    gold_rows: dict[str, dict[SpanKey, list[int]]] = {}
+    units_of: dict[str, dict[str, dict[str, str]]] = {}  # dataset -> document -> level -> unit
+    for dataset, table in tables.items():
+        spans, documents = gold_rows.setdefault(dataset, {}), units_of.setdefault(dataset, {})
+        columns = (*SPAN_COLUMNS, "topic_id", "subtopic_id", "split")
+        for row, (doc_key, sent, tokens, topic, subtopic, mention_split) in enumerate(
+            zip(*(table[name].to_pylist() for name in columns), strict=True)
+        ):
+            if mention_split == split:
+                spans.setdefault((doc_key, sent, min(tokens), max(tokens)), []).append(row)
+                documents.setdefault(doc_key, {"topic": topic, "subtopic": subtopic})
+    gold_spans = {key for spans in gold_rows.values() for key in spans}
+    twinless: dict[TwinlessKey, str] = {
+        key: chain for key, chain in predictions.by_span.items() if key not in gold_spans
+    }
+    for across, chain in predictions.crossing.items():
+        twinless[across] = chain
+    placed: set[TwinlessKey] = set()  # in a document of the split of a selected dataset
+    scored: set[TwinlessKey] = set()  # in some setting
+    results, unmarked, evaluated = [], [], 0
+    for dataset, table in tables.items():
+        labels: list[str | None] = [None] * table.num_rows
+        for span, label in predictions.by_span.items():
+            for row in gold_rows[dataset].get(span, ()):
+                labels[row] = label
+        rows = evaluation_rows(table, split, protocol)
+        evaluated += len(rows)
+        ids = table["mention_id"].to_pylist()
+        unmarked += [ids[row] for row in rows if labels[row] is None]
+        documents = units_of[dataset]
+        by_unit: dict[tuple[str, str], list[tuple[TwinlessKey, str]]] = {}
+        topic_of: dict[Hashable, str] = {}  # the standard protocol's interval units: gold topics
+        for key, chain in twinless.items():
+            if key[0] in documents:
+                placed.add(key)
+                units = documents[key[0]]
+                topic_of[key] = units["topic"]
+                for level in ("meta", *LEVELS):
+                    by_unit.setdefault((level, "" if level == "meta" else units[level]), []).append((key, chain))
+
+        def responses(
+            setting: Setting,
+            members: Sequence[int],
+            labels: list[str | None] = labels,
+            by_unit: dict[tuple[str, str], list[tuple[TwinlessKey, str]]] = by_unit,
+        ) -> list[list[Hashable]]:
+            """The response clusters of a setting: its rows the response marks, by chain, and (joint settings)
+            the twinless mentions of its unit."""
+            grouped: dict[str, list[Hashable]] = {}
+            for row in members:
+                label = labels[row]
+                if label is not None:
+                    grouped.setdefault(label, []).append(row)
+            if not setting.type:
+                unit = ("meta", "") if protocol.standard else (setting.level, setting.unit)
+                for key, chain in by_unit.get(unit, ()):
+                    grouped.setdefault(chain, []).append(key)
+                    scored.add(key)
+            return list(grouped.values())
+
+        results.append(
+            run_protocol(dataset, table, labels, topic_levels[dataset], split, protocol, responses, topic_of)
+        )
+    notes = _predicted_notes(predictions, tables, split, results, unmarked, evaluated, twinless, placed, scored)
+    return Evaluation(results, notes, "predicted", mention_detection_means(results))
+
+
+def _predicted_notes(
+    predictions: Predictions,
+    tables: Mapping[str, pa.Table],
+    split: str,
+    results: Sequence[ProtocolResult],
+    unmarked: Sequence[str],
+    evaluated: int,
+    twinless: Mapping[TwinlessKey, str],
+    placed: set[TwinlessKey],
+    scored: set[TwinlessKey],
+) -> list[str]:
+    notes = []
+    if unmarked:
+        notes.append(
+            f"{len(unmarked)} of the {evaluated} evaluated gold mentions are not marked in the response: with "
+            f"--mentions predicted they are missing from the response (they lower recall), e.g. "
+            f"{_listing(list(unmarked), _NOTE_SHOWN)}"
+        )
+    if scored:
+        note = (
+            f"{len(scored)} twinless response mention(s) (their span is no gold mention of the {split} split) are "
+            "scored in their response chains and count against precision (--mentions predicted)"
+        )
+        if any(item.setting.type for result in results for item in result.settings):
+            note += (
+                "; a twinless mention has no type, so it is scored in the joint settings only, not in the "
+                "per-type (event, entity) ones"
+            )
+        notes.append(note)
+    unscored = len(placed - scored)
+    if unscored:
+        notes.append(
+            f"{unscored} twinless response mention(s) are in subtopics or topics whose gold mentions give no setting "
+            "(fewer than 2 evaluated mentions) and were not scored"
+        )
+    elsewhere = len(twinless) - len(placed) + predictions.spans_crossing_sentences - len(predictions.crossing)
+    if elsewhere:
+        notes.append(
+            f"{elsewhere} response mention(s) are in no document with gold mentions of the {split} split of the "
+            f"selected datasets ({', '.join(tables)}) (other documents, splits or datasets; spans across two "
+            "documents) and were ignored"
+        )
+    return notes
+
+
+def mention_detection_means(results: Sequence[ProtocolResult]) -> list[DatasetMean]:
+    """Mention detection beside each dataset mean of ``results`` (its settings' mean of MENTION_COLUMNS, with the
+    same dataset, level, type and number of settings), then with several datasets the uCDCR rows (the mean over
+    the datasets that have the row, per level and type). Results scored with gold mentions have none: []."""
+    means = []
+    for result in results:
+        for mean in result.means:
+            kind = "" if mean.duplicated_from_joint else mean.type
+            chosen = [s.scores for s in result.settings if s.setting.level == mean.level and s.setting.type == kind]
+            if not chosen or not all(column in chosen[0] for column in MENTION_COLUMNS):
+                return []
+            scores = {column: fmean(row[column] for row in chosen) for column in MENTION_COLUMNS}
+            means.append(
+                DatasetMean(mean.dataset, mean.level, mean.type, len(chosen), scores, mean.duplicated_from_joint)
+            )
+    summary = []
+    if len(results) > 1:
+        for level in LEVELS:
+            for kind in TYPES:
+                rows = [m.scores for m in means if m.level == level and m.type == kind]
+                if rows:
+                    scores = {column: fmean(row[column] for row in rows) for column in MENTION_COLUMNS}
+                    summary.append(DatasetMean("uCDCR", level, kind, len(rows), scores))
+    return means + summary

@@ -4,17 +4,22 @@ standard one (``--protocol standard``, :class:`ucdcr.analysis.protocol.Protocol`
 PREDICTIONS: JSON {mention_id: cluster}, JSON [{"mention_id": ..., "cluster": ...}], CSV with the columns
 ``mention_id`` and ``cluster``, or a CoNLL-2012 response matched to the gold mentions by document key, sentence
 and tokens (formats and rules: :mod:`ucdcr.analysis.evaluate`). ``--split`` chooses the evaluated split (test by
-default; val to tune a system). Notes on ignored predictions, unmatched response mentions and unmarked gold
-mentions go to stderr (and into ``--json``). Scoring and tables: :func:`ucdcr.report.paper_tables.evaluation_results`,
-``evaluation_tables`` and ``results_json``.
+default; val to tune a system). ``--mentions`` chooses which mentions are scored: ``gold`` (the default, the
+behaviour from before the option, unchanged) or ``predicted`` (a CoNLL response of an end-to-end system scored as
+v8.01 scores it, with mention detection in a table of its own and in the ``--json`` scores as ``R_MD``, ``P_MD``
+and ``F1_MD``; rules in :mod:`ucdcr.analysis.evaluate`). Notes on ignored predictions, unmatched response mentions
+and unmarked gold mentions go to stderr (and into ``--json``). Scoring and tables:
+:func:`ucdcr.report.paper_tables.evaluation_results`, ``evaluation_tables`` and ``results_json``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -39,6 +44,10 @@ from ucdcr.cli.common import (
 from ucdcr.errors import UcdcrError
 from ucdcr.records import SPLITS
 
+if TYPE_CHECKING:
+    from ucdcr.analysis.evaluate import Evaluation
+    from ucdcr.report.tables import ResultTable
+
 HELP = (
     "Score predicted clusters with the uCDCR protocol (the baseline's: settings per subtopic and topic; MUC, B3, "
     "CEAFe, CoNLL), or with --protocol standard (the published ECB+ protocol: every gold mention scored, singletons "
@@ -52,9 +61,36 @@ HELP = (
     '1, 1.0 and "1" are one cluster; "1.0" and "01" are other clusters. null, NaN, Infinity, true/false, lists, '
     'objects, empty cells and "NaN"/"NA"/"null"/"None" are errors, and so is a mention id given twice.\n\n'
     "Every evaluated mention of the split needs a prediction (JSON/CSV); predictions for other datasets or splits "
-    "are ignored with a note. With a CoNLL response, gold mentions it does not mark count as singletons, and "
-    "response mentions that match no gold mention are ignored; both are reported in a note."
+    "are ignored with a note. With a CoNLL response and --mentions gold (the default), gold mentions it does not "
+    "mark count as singletons, and response mentions that match no gold mention are ignored; both are reported in "
+    "a note.\n\n"
+    "--mentions predicted (a CoNLL response of an end-to-end system, whose spans are its own) scores the response "
+    "as the CoNLL-2012 scorer v8.01 does: twinless response mentions (matching no gold mention) stay in their "
+    "chains and count against precision, unmarked gold mentions are missing from the response, and mention "
+    "detection recall, precision and F1 (exact spans) are reported beside the coreference metrics. A twinless "
+    "mention has no type: it is scored in the joint settings of its document's subtopic/topic (ucdcr) or in the "
+    "joint meta-document (standard), not in the per-type ones."
 )
+
+
+class MentionSourceChoice(StrEnum):
+    """The --mentions choices of `ucdcr evaluate` (:data:`ucdcr.analysis.evaluate.MENTION_SOURCES`)."""
+
+    GOLD = "gold"
+    PREDICTED = "predicted"
+
+
+MentionSourceOption = Annotated[
+    MentionSourceChoice,
+    typer.Option(
+        "--mentions",
+        case_sensitive=False,
+        help="gold (default; the behaviour from before this option, unchanged): the gold mentions are scored, a "
+        "CoNLL response only clusters them. predicted: a CoNLL response's own mentions are scored as v8.01 "
+        "scores them (twinless mentions count against precision, unmarked gold mentions are missing), with "
+        "mention detection R/P/F1.",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -70,6 +106,7 @@ def register(app: typer.Typer) -> None:
         ] = "test",
         protocol: ProtocolOption = ProtocolChoice.UCDCR,
         remove_singletons: RemoveSingletonsOption = False,
+        mentions: MentionSourceOption = MentionSourceChoice.GOLD,
         fmt: FormatOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print every mean and setting as JSON.")] = False,
         per_setting: Annotated[bool, typer.Option("--per-setting", help="Also list every setting's scores.")] = False,
@@ -83,18 +120,97 @@ def register(app: typer.Typer) -> None:
         if split not in SPLITS:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
         chosen = protocol_of(protocol, remove_singletons=remove_singletons)
-        predicted = read_predictions(predictions)
+        predicted = read_predictions(predictions, mentions.value)
         evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets, source), split, chosen)
         for note in evaluation.notes:
             err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
         if as_json:
-            summary = {"split": split, "protocol": chosen.label, **results_json(evaluation.results)}
-            _write_json({**summary, "notes": evaluation.notes}, output)
+            summary = {"split": split, "protocol": chosen.label, "mentions": evaluation.mentions}
+            scored = _with_mention_detection(results_json(evaluation.results), evaluation)
+            _write_json({**summary, **scored, "notes": evaluation.notes}, output)
             return
         title = f"evaluation of {predictions.name}, {chosen.label} protocol" + (
             "" if split == "test" else f" ({split} split)"
         )
-        print_tables(evaluation_tables(evaluation.results, title, per_setting), fmt, console, output)
+        if evaluation.mentions == "predicted":
+            title += ", predicted mentions"
+        tables = evaluation_tables(evaluation.results, title, per_setting)
+        print_tables([*tables, *mention_detection_tables(evaluation, title, per_setting)], fmt, console, output)
+
+
+_TYPE_LABEL = {"": "joint", "event": "event", "entity": "entity"}
+
+
+def mention_detection_tables(evaluation: Evaluation, title: str, per_setting: bool = False) -> list[ResultTable]:
+    """Mention detection (predicted mentions): per dataset, level and type the mean over the settings (and the uCDCR
+    rows) beside the CoNLL F1 of the same mean; with ``per_setting`` also every setting. None with gold mentions."""
+    from ucdcr.analysis.protocol import MENTION_COLUMNS, ucdcr_means
+    from ucdcr.report.tables import ResultTable
+
+    if not evaluation.mention_detection:
+        return []
+    means = [mean for result in evaluation.results for mean in result.means]
+    means += ucdcr_means(means) if len(evaluation.results) > 1 else []
+    conll = {(m.dataset, m.level, m.type): m.scores["F1_CONLL"] for m in means}
+    table = ResultTable(
+        f"Mention detection: {title} (exact spans)",
+        ["Dataset", "Level", "Type", "Settings", *MENTION_COLUMNS, "CoNLL"],
+        notes=[
+            "Mention detection as v8.01's mention identification: R = response mentions that are gold mentions / "
+            "gold mentions, P = the same / response mentions; unweighted means over settings like the other "
+            "columns (uCDCR: over datasets). CoNLL: the coreference F1 of the same mean."
+        ],
+    )
+    for mean in evaluation.mention_detection:
+        table.add(
+            {
+                "Dataset": mean.dataset,
+                "Level": mean.level,
+                "Type": _TYPE_LABEL[mean.type],
+                "Settings": mean.settings,
+                **{column: mean.scores[column] for column in MENTION_COLUMNS},
+                "CoNLL": conll.get((mean.dataset, mean.level, mean.type)),
+            }
+        )
+    tables = [table]
+    if per_setting:
+        settings = ResultTable(
+            f"Mention detection: {title}: every setting",
+            ["Dataset", "Level", "Unit", "Type", "Mentions", *MENTION_COLUMNS, "CoNLL"],
+            digits=3,
+        )
+        for result in evaluation.results:
+            for item in result.settings:
+                settings.add(
+                    {
+                        "Dataset": result.dataset,
+                        "Level": item.setting.level,
+                        "Unit": item.setting.unit,
+                        "Type": _TYPE_LABEL[item.setting.type],
+                        "Mentions": item.mentions,
+                        **{column: item.scores[column] for column in MENTION_COLUMNS},
+                        "CoNLL": item.scores["F1_CONLL"],
+                    }
+                )
+        tables.append(settings)
+    return tables
+
+
+def _with_mention_detection(data: dict[str, Any], evaluation: Evaluation) -> dict[str, Any]:
+    """``results_json`` with mention detection added to the scores of every mean (the settings' scores have it)."""
+    found = {(m.dataset, m.level, m.type): m.scores for m in evaluation.mention_detection}
+    if not found:
+        return data
+
+    def add(entries: Sequence[dict[str, Any]]) -> None:
+        for entry in entries:
+            key = (entry["dataset"], entry["level"], "" if entry["type"] == "joint" else entry["type"])
+            entry["scores"] = {**entry["scores"], **found.get(key, {})}  # a new dict: scores may be shared
+
+    for dataset in data["datasets"]:
+        add(dataset["means"])
+    add(data["ucdcr"])
+    return data
 
 
 def _write_json(data: dict[str, Any], output: Path | None) -> None:
