@@ -184,3 +184,15 @@ def test_unit_data_round_trips_through_json() -> None:
     assert isinstance(back, UnitValues) and np.isnan(back.values[1, 0]) and back.values[0, 0] == 50
     with pytest.raises(ValueError, match="unit data"):
         unit_data_from_json({"kind": "counts", "units": ["a"]})
+
+
+def test_the_command_line_defaults_are_the_bootstrap_module_s() -> None:
+    from ucdcr.cli.common import DEFAULT_RESAMPLES, SIGNIFICANCE_TESTS
+    from ucdcr.scoring.bootstrap import METHODS, RESAMPLES
+
+    assert (DEFAULT_RESAMPLES, SIGNIFICANCE_TESTS) == (RESAMPLES, METHODS)
+
+
+def test_one_unit_gives_no_interval_and_no_test() -> None:
+    data = UnitValues(("s1",), ("F1_CONLL",), np.array([[50.0]]))
+    assert intervals(data, 1000) == {} and paired(data, data, 1000) == {}

@@ -48,8 +48,22 @@ def test_the_leaderboard_means_the_same_datasets_for_every_system(tmp_path: Path
     assert even.columns == ["System", "a", "b", "mean", "n"] and even.rows[0]["n"] == 2
     assert even.notes[-1] == "mean: unweighted over the n datasets, the same for every system."
     table = leaderboard_table([*both.runs, *one.runs], ["head-lemma", "lemma-pairs"], ["a", "b"], both.protocol)
-    assert table.columns == ["System", "a", "b", "mean", "n", "mean, own datasets", "own n"]
+    assert table.columns == [
+        "System",
+        "a",
+        "b",
+        "mean",
+        "n",
+        "Δ best",
+        "p",
+        "tied for first",
+        "mean, own datasets",
+        "own n",
+    ]
     head, pairs = table.rows
+    # lemma-pairs is the best on a; head-lemma's difference is its own score minus 100, paired over a's units
+    assert pairs["tied for first"] == "best" and pairs["Δ best"] == 0
+    assert head["Δ best"] == head["a"] - 100.0  # type: ignore[operator]
     assert (head["n"], pairs["n"]) == (1, 1) and pairs["b"] is None
     assert head["mean"] == head["a"] and pairs["mean"] == pairs["a"] == 100.0  # both over a only
     assert head["own n"] == 2 and head["mean, own datasets"] == (head["a"] + head["b"]) / 2  # type: ignore[operator]

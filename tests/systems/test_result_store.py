@@ -46,7 +46,9 @@ def test_two_processes_adding_runs_at_once_lose_none(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [RESULTS_FILE]
 
 
-def test_an_old_format_file_is_read_but_written_back_as_format_3_and_a_new_run_replaces_its_slot(tmp_path: Path) -> None:
+def test_an_old_format_file_is_read_written_back_as_format_3_and_a_new_run_replaces_its_slot(
+    tmp_path: Path,
+) -> None:
     old = {**asdict(stored_run("old")), "key": "a-key-of-format-1"}
     (tmp_path / RESULTS_FILE).write_text(json.dumps({"format": "ucdcr-benchmark-results/1", "runs": [old]}))
     store = ResultStore(tmp_path)

@@ -51,10 +51,13 @@ from ucdcr.io.load import KIND_COLUMN, consistent, load_columns, load_mentions
 from ucdcr.scoring import CONLL, score_clusters, score_documents, truncate_percent
 from ucdcr.scoring.bootstrap import (
     RESAMPLES,
+    Comparison,
     Interval,
+    Method,
     UnitData,
     UnitValues,
     intervals,
+    paired,
     split_units,
     unit_counts,
 )
@@ -216,6 +219,21 @@ class DatasetMean:
 F1_COLUMNS: tuple[str, ...] = (*(metric.column("F1") for metric in PROTOCOL_METRICS), CONLL.column)
 """The columns that get a confidence interval: each metric's F1 and the CoNLL F1."""
 _COLUMN_OF = {**{metric.name: metric.column("F1") for metric in PROTOCOL_METRICS}, CONLL.name: CONLL.column}
+
+
+def column_comparisons(
+    first: UnitData | Sequence[UnitData],
+    second: UnitData | Sequence[UnitData],
+    resamples: int = RESAMPLES,
+    method: Method = "bootstrap",
+) -> dict[str, Comparison]:
+    """Paired comparisons (first - second) keyed by the protocol's F1 columns (:func:`ucdcr.scoring.bootstrap.paired`);
+    {} when the two were scored on different units."""
+    try:
+        found = paired(first, second, resamples, method)
+    except ValueError:
+        return {}
+    return {_COLUMN_OF.get(column, column): comparison for column, comparison in found.items()}
 
 
 def column_intervals(units: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -> dict[str, Interval]:

@@ -25,6 +25,7 @@ import typer
 from rich.markup import escape
 
 from ucdcr.cli.common import (
+    DEFAULT_RESAMPLES,
     DataDirOption,
     DatasetsOption,
     FormatOption,
@@ -32,9 +33,12 @@ from ucdcr.cli.common import (
     ProtocolChoice,
     ProtocolOption,
     RemoveSingletonsOption,
+    ResamplesOption,
+    SignificanceOption,
     SourceChoice,
     SourceOption,
     check_format,
+    check_significance,
     console,
     err_console,
     friendly_errors,
@@ -111,31 +115,57 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print every mean and setting as JSON.")] = False,
         per_setting: Annotated[bool, typer.Option("--per-setting", help="Also list every setting's scores.")] = False,
         output: OutputOption = None,
+        against: Annotated[
+            Path | None,
+            typer.Option(
+                "--against",
+                metavar="OTHER",
+                help="Another system's predictions on the same mentions: adds the paired comparison (the difference "
+                "of each CoNLL F1 with its interval and p-value).",
+            ),
+        ] = None,
+        resamples: ResamplesOption = DEFAULT_RESAMPLES,
+        significance: SignificanceOption = "bootstrap",
     ) -> None:
         from ucdcr.analysis.evaluate import read_predictions
-        from ucdcr.report.paper_tables import evaluation_results, evaluation_tables, results_json
-        from ucdcr.report.tables import print_tables
+        from ucdcr.report.paper_tables import comparison_table, evaluation_results, evaluation_tables, results_json
+        from ucdcr.report.tables import print_tables, to_json_data
 
         check_format(fmt)
+        check_significance(significance)
         if split not in SPLITS:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
         chosen = protocol_of(protocol, remove_singletons=remove_singletons)
         predicted = read_predictions(predictions, mentions.value)
-        evaluation = evaluation_results(predicted, selected_datasets(data_dir, datasets, source), split, chosen)
+        folders = selected_datasets(data_dir, datasets, source)
+        evaluation = evaluation_results(predicted, folders, split, chosen)
         for note in evaluation.notes:
             err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
+        compared = []
+        if against is not None:
+            other = evaluation_results(read_predictions(against, mentions.value), folders, split, chosen)
+            for note in other.notes:
+                err_console.print(f"[yellow]note ({against.name}):[/] {escape(note)}", highlight=False, soft_wrap=True)
+            names = (
+                (predictions.name, against.name)
+                if predictions.name != against.name
+                else (str(predictions), str(against))
+            )
+            compared = [comparison_table(evaluation.results, other.results, names, resamples, significance)]  # type: ignore[arg-type]
         if as_json:
             summary = {"split": split, "protocol": chosen.label, "mentions": evaluation.mentions}
-            scored = _with_mention_detection(results_json(evaluation.results), evaluation)
-            _write_json({**summary, **scored, "notes": evaluation.notes}, output)
+            scored = _with_mention_detection(results_json(evaluation.results, resamples), evaluation)
+            comparison = {"comparison": [to_json_data(table) for table in compared]} if compared else {}
+            _write_json({**summary, **scored, **comparison, "notes": evaluation.notes}, output)
             return
         title = f"evaluation of {predictions.name}, {chosen.label} protocol" + (
             "" if split == "test" else f" ({split} split)"
         )
         if evaluation.mentions == "predicted":
             title += ", predicted mentions"
-        tables = evaluation_tables(evaluation.results, title, per_setting)
-        print_tables([*tables, *mention_detection_tables(evaluation, title, per_setting)], fmt, console, output)
+        tables = evaluation_tables(evaluation.results, title, per_setting, resamples)
+        detection = mention_detection_tables(evaluation, title, per_setting)
+        print_tables([*tables, *detection, *compared], fmt, console, output)
 
 
 _TYPE_LABEL = {"": "joint", "event": "event", "entity": "entity"}

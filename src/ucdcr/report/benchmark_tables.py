@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from statistics import fmean, stdev
 
-from ucdcr.analysis.protocol import DatasetMean, Protocol, column_intervals, ucdcr_means
+from ucdcr.analysis.protocol import DatasetMean, Protocol, column_comparisons, column_intervals, ucdcr_means
 from ucdcr.report.tables import Estimate, PValue, ResultTable
-from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Method, SeedMean, UnitData, paired
+from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Method, SeedMean, UnitData
 from ucdcr.systems.runner import Benchmark
 from ucdcr.systems.store import StoredRun
 
@@ -246,10 +246,7 @@ def _marked_cells(
         cell, own = seed_units(groups[(source, target)]), seed_units(diagonal)
         if cell is None or own is None:
             continue
-        try:
-            comparison = paired(cell, own, resamples, method).get("conll")
-        except ValueError:
-            continue
+        comparison = column_comparisons(cell, own, resamples, method).get("F1_CONLL")
         if comparison is not None and not comparison.significant() and isinstance(value, Estimate):
             marked[(source, target)] = Estimate(float(value), value.low, value.high, " ≈")
     return marked
@@ -370,10 +367,7 @@ def _against_best(
     for system in systems:
         if system == best:
             continue
-        try:
-            found = paired(units[system], units[best], resamples, method).get("conll")  # type: ignore[arg-type]
-        except ValueError:
-            return {}
+        found = column_comparisons(units[system], units[best], resamples, method).get("F1_CONLL")  # type: ignore[arg-type]
         if found is None:
             return {}
         tied = "yes" if not found.significant() else "no"

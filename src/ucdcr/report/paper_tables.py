@@ -30,6 +30,7 @@ from ucdcr.analysis.protocol import (
     DatasetMean,
     Protocol,
     ProtocolResult,
+    column_comparisons,
     load_for_protocol,
     ucdcr_means,
 )
@@ -48,10 +49,10 @@ from ucdcr.analysis.stats import (
 from ucdcr.errors import UcdcrError
 from ucdcr.io.load import consistent, dataset_id, load_documents, load_mentions
 from ucdcr.registry import all_specs
-from ucdcr.report.tables import Estimate, ResultTable
+from ucdcr.report.tables import Estimate, PValue, ResultTable
 from ucdcr.schema import BUILD_REPORT
 from ucdcr.scoring import CONLL
-from ucdcr.scoring.bootstrap import RESAMPLES, Interval
+from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Comparison, Interval, Method
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -367,6 +368,52 @@ def result_tables(
     if per_setting:
         tables.append(_settings_table(results, title))
     return tables
+
+
+def comparison_table(
+    first: Sequence[ProtocolResult],
+    second: Sequence[ProtocolResult],
+    names: tuple[str, str],
+    resamples: int = RESAMPLES,
+    method: Method = "bootstrap",
+) -> ResultTable:
+    """Two systems' scores on the same mentions, paired: per dataset, level and type (and the uCDCR mean with
+    several datasets) each CoNLL F1 and the difference first - second with its interval and two-sided p (paired
+    ``method`` on the same resampled units, :mod:`ucdcr.scoring.bootstrap`)."""
+    a_name, b_name = names
+    table = ResultTable(
+        f"{a_name} against {b_name}: CoNLL F1, paired {method}",
+        ["Dataset", "Level", "Type", a_name, b_name, "Δ", "p", "significant"],
+    )
+    a_means = [mean for result in first for mean in result.means]
+    b_means = {(m.dataset, m.level, m.type): m for result in second for m in result.means}
+    pairs = [(m, b_means[(m.dataset, m.level, m.type)]) for m in a_means if (m.dataset, m.level, m.type) in b_means]
+    if len(first) > 1:
+        summary_b = {(m.level, m.type): m for m in ucdcr_means([m for r in second for m in r.means])}
+        pairs += [(m, summary_b[(m.level, m.type)]) for m in ucdcr_means(a_means) if (m.level, m.type) in summary_b]
+    for a, b in pairs:
+        row: dict[str, object] = {"Dataset": a.dataset, "Level": a.level, "Type": _TYPE_LABEL[a.type]}
+        row[a_name] = with_interval(a.scores[CONLL.column], a.intervals(resamples).get(CONLL.column))
+        row[b_name] = with_interval(b.scores[CONLL.column], b.intervals(resamples).get(CONLL.column))
+        found = _paired(a, b, resamples, method)
+        if found is not None:
+            row["Δ"] = Estimate(found.difference, found.low, found.high)
+            row["p"], row["significant"] = PValue(found.p_value), "yes" if found.significant() else "no"
+        else:
+            row["Δ"] = float(a.scores[CONLL.column]) - float(b.scores[CONLL.column])
+        table.add(row)
+    table.notes.append(
+        f"Δ: {a_name} minus {b_name} (points) with its {LEVEL:.0%} interval; p: two-sided, paired {method} over the "
+        f"same resampled units ({resamples} resamples, fixed seed); significant: p < {1 - LEVEL:.2f}. Both files "
+        "are scored on the same mentions with the same protocol."
+    )
+    return table
+
+
+def _paired(a: DatasetMean, b: DatasetMean, resamples: int, method: Method) -> Comparison | None:
+    if a.units is None or b.units is None or resamples <= 0:
+        return None
+    return column_comparisons(a.units, b.units, resamples, method).get(CONLL.column)
 
 
 def _score_row(mean: DatasetMean, columns: dict[str, str], resamples: int = RESAMPLES) -> dict[str, object]:

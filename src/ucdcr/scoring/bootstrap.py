@@ -23,6 +23,7 @@ Rules:
 - Paired approximate randomisation (Noreen 1989): each unit's numbers swapped between the two systems with
   probability 1/2; p = (number of |d*| >= |d| + 1) / (R + 1).
 - A mean over datasets resamples each dataset on its own and averages the resampled scores.
+- Fewer than two units give no interval and no test (:data:`MIN_UNITS`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ RESAMPLES = 1000
 """The default number of resamples (``--resamples``)."""
 LEVEL = 0.95
 """The coverage of every interval."""
+MIN_UNITS = 2
+"""Fewer units give no interval and no test: one unit resampled is always itself."""
 COUNT_FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
 CONLL_COLUMN = CONLL.name
 """The column of the CoNLL F1 in :meth:`UnitCounts.scores` (the mean of its parts' F1)."""
@@ -261,7 +264,7 @@ class Interval:
 def intervals(data: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -> dict[str, Interval]:
     """Each column's interval; several unit data (one per dataset): the interval of their unweighted mean."""
     parts = [data] if isinstance(data, _SINGLE) else list(data)
-    if resamples <= 0 or not parts or any(not part.units for part in parts):
+    if resamples <= 0 or not parts or any(len(part.units) < MIN_UNITS for part in parts):
         return {}
     columns = _common_columns(parts)
     resampled = _mean_scores(parts, columns, [resample_weights(part.units, resamples) for part in parts])
@@ -314,7 +317,7 @@ def paired(
     if len(a_parts) != len(b_parts):
         raise ValueError("a paired comparison needs the same datasets on both sides")
     pairs = [aligned(a, b) for a, b in zip(a_parts, b_parts, strict=True)]
-    if resamples <= 0 or not pairs or any(not a.units for a, _ in pairs):
+    if resamples <= 0 or not pairs or any(len(a.units) < MIN_UNITS for a, _ in pairs):
         return {}
     a_parts, b_parts = [a for a, _ in pairs], [b for _, b in pairs]
     columns = tuple(column for column in _common_columns(a_parts) if column in _common_columns(b_parts))

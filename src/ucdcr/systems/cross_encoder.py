@@ -22,7 +22,8 @@ Steps of ``fit``:
    earthquakes of one ECB+ topic apart; the documents do. The literature clusters documents before coreference
    (Barhom et al. 2019; Cattan et al. 2021); here the clusters weigh the pair scores instead of cutting, since
    in some corpora (MEANTIME: one article per subtopic) coreference crosses them.
-4. On val, the candidates inside the run's units are scored. The distance of a pair is 1 - P(coreferent), times
+4. On val, the candidates inside the run's units are scored, each pair in both orders with the two P averaged
+   (``both_orders``; the model reads a pair's first mention first). The distance of a pair is 1 - P(coreferent), times
    ``weight`` for a pair across two predicted document clusters. A pair that is not a candidate was never scored:
    its distance is ``fill`` inside one document cluster and 1 across two (average linkage counts every pair of
    two clusters, and with the pruning keeping about half of the gold links, a fixed 1 keeps apart clusters the
@@ -101,6 +102,8 @@ class CrossEncoderOptions:
     encoder: PairEncoderConfig = field(default_factory=PairEncoderConfig)
     neighbours: int = 5
     limit: int = 15
+    both_orders: bool = True
+    """Score each candidate pair in both orders and average the two P (val: 75.77 against 75.20 in one order)."""
     averaged_with: tuple[CrossEncoderOptions, ...] = ()
     """Further models (a committee), each trained with its own options; a pair's P(coreferent) is the mean over the
     models that have it as a candidate (module docstring)."""
@@ -141,7 +144,7 @@ class CrossEncoder(System):
     name = "cross-encoder"
     trainable = True
     needs_encoder = True
-    version = "2"
+    version = "3"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         self.options = options or CrossEncoderOptions()
@@ -264,7 +267,10 @@ class CrossEncoder(System):
                 for group in candidates
                 for a, b in zip(*(side.tolist() for side in group.row_pairs()), strict=True)
             ]
-            return ScoredPairs(candidates, score_pairs(trained, pairs))
+            scores = score_pairs(trained, pairs)
+            if self.options.both_orders:
+                scores = (scores + score_pairs(trained, [(b, a) for a, b in pairs])) / 2
+            return ScoredPairs(candidates, scores)
 
         lemmas = hashlib.sha256(json.dumps(sorted(self.lemma_pairs)).encode()).hexdigest()
         return data.memo(f"cross-encoder-scores:{trained.key}:{self.options.single()}:{lemmas}", compute)
