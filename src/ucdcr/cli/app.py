@@ -102,6 +102,7 @@ _COMMAND_MODULES = (
     "export",
     "report",
     "view",
+    "results",
 )
 
 for _name in _COMMAND_MODULES:

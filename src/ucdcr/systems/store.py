@@ -189,7 +189,7 @@ def read_runs(path: Path) -> dict[str, StoredRun]:
             raise ValueError(f"format {found!r}, expected {FORMAT!r}")
         if not isinstance(data.get("runs"), list):
             raise ValueError("no list of runs")
-        runs = [_run(item, index) for index, item in enumerate(data["runs"])]
+        runs = [run_from_json(item, index) for index, item in enumerate(data["runs"])]
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         raise UcdcrError(
             f"{path}: not a benchmark results file ({exc}); the fault is in that file: delete it or choose another "
@@ -201,7 +201,7 @@ def read_runs(path: Path) -> dict[str, StoredRun]:
 _TEXT_FIELDS = ("key", "system", "version", "dataset", "level", "setting", "fit_on", "tune_on", "model")
 
 
-def _run(item: object, index: int) -> StoredRun:
+def run_from_json(item: object, index: int) -> StoredRun:
     """One stored run, its fields checked (a ValueError naming the run and the field otherwise)."""
     if not isinstance(item, dict):
         raise ValueError(f"run {index} is {type(item).__name__}, not an object")

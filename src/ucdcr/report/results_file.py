@@ -1,0 +1,174 @@
+"""The measured results as data: one committed results file, and the docs' results tables rendered from it.
+
+The file (``docs/results/benchmark.json`` in the repository)::
+
+    {"format": "ucdcr-results/1",
+     "entries": [{"commit": "<git commit of the code that computed the run>", "run": {<a stored run>}}, ...]}
+
+Each ``run`` is a run of the benchmark's results store (:class:`ucdcr.systems.store.StoredRun`: system, dataset,
+protocol, setting, splits, seed, scores and the units their intervals resample, the machine and versions). Entries
+are added from a cache dir by :func:`collect` (a newer run replaces the entry of the same slot, as in the store)
+and kept sorted, so the file diffs cleanly.
+
+Rendering: a document marks each generated table with an HTML comment pair::
+
+    <!-- results: leaderboard standard/gold-topics -->
+    ...generated, never edited by hand...
+    <!-- /results -->
+
+where the name is ``leaderboard``, ``scores`` or ``models`` and a protocol label, optionally followed by
+``systems=a,b`` and ``datasets=x,y`` to select runs. :func:`render_docs` rewrites every marked block from the file
+(``ucdcr results render``); with ``check=True`` it changes nothing and returns the files whose blocks differ (the
+test suite runs that).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from ucdcr.analysis.protocol import Protocol
+from ucdcr.errors import UcdcrError
+from ucdcr.io.atomic import write_text
+from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table
+from ucdcr.report.tables import ResultTable, to_markdown
+from ucdcr.systems.registry import BUILTIN
+from ucdcr.systems.store import StoredRun, read_runs, run_from_json
+
+FORMAT = "ucdcr-results/1"
+TABLES = ("leaderboard", "scores", "models")
+MARKER = re.compile(r"<!-- results: (?P<spec>[^>]*?) -->\n(?P<body>.*?)<!-- /results -->", re.DOTALL)
+
+
+def read_entries(path: Path) -> list[dict[str, Any]]:
+    """The entries of a results file ([] when there is none); a file of another shape is one error naming it."""
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), list):
+            raise ValueError(f"expected an object of format {FORMAT!r} with a list of entries")
+        for index, entry in enumerate(data["entries"]):
+            if not isinstance(entry, dict) or not isinstance(entry.get("commit"), str):
+                raise ValueError(f"entry {index} has no commit")
+            run_from_json(entry.get("run"), index)
+    except (OSError, ValueError) as exc:
+        raise UcdcrError(f"{path}: not a ucdcr results file ({exc})") from None
+    return list(data["entries"])
+
+
+def runs_of(entries: Iterable[dict[str, Any]]) -> list[StoredRun]:
+    return [run_from_json(entry["run"], index) for index, entry in enumerate(entries)]
+
+
+def collect(
+    store_file: Path,
+    results: Path,
+    commit: str,
+    systems: Sequence[str] = (),
+    datasets: Sequence[str] = (),
+    protocols: Sequence[str] = (),
+) -> int:
+    """Add the runs of a benchmark results store (optionally only these systems, datasets, protocol labels) to the
+    results file, each replacing the entry of its slot; how many were added."""
+    chosen = [
+        run
+        for run in read_runs(store_file).values()
+        if (not systems or run.system in systems)
+        and (not datasets or run.dataset in datasets)
+        and (not protocols or run.protocol in protocols)
+    ]
+    if not chosen:
+        raise UcdcrError(f"{store_file}: no stored run matches the selection")
+    entries = {run_from_json(entry["run"], 0).slot: entry for entry in read_entries(results)}
+    for run in chosen:
+        entries[run.slot] = {"commit": commit, "run": asdict(run)}
+    ordered = sorted(entries.values(), key=lambda entry: _order(run_from_json(entry["run"], 0)))
+    write_text(results, json.dumps({"format": FORMAT, "entries": ordered}, indent=1, sort_keys=True) + "\n")
+    return len(chosen)
+
+
+def _order(run: StoredRun) -> tuple[str, str, str, str, int, str]:
+    return (run.protocol, run.dataset, run.system, run.setting, run.seed, run.fit_on)
+
+
+def render_table(runs: Sequence[StoredRun], spec: str) -> ResultTable:
+    """The table a marker names (module docstring) from the runs."""
+    words = spec.split()
+    if len(words) < 2 or words[0] not in TABLES:
+        raise UcdcrError(
+            f"results marker {spec!r}: expected '<{'|'.join(TABLES)}> <protocol> [systems=..] [datasets=..]'"
+        )
+    kind, label, options = words[0], words[1], _options(words[2:], spec)
+    chosen = [run for run in runs if run.protocol == label]
+    if options.get("systems"):
+        chosen = [run for run in chosen if run.system in options["systems"]]
+    if options.get("datasets"):
+        chosen = [run for run in chosen if run.dataset in options["datasets"]]
+    if not chosen:
+        raise UcdcrError(f"results marker {spec!r}: no run of the results file matches it")
+    present = {run.system for run in chosen}
+    systems = options.get("systems") or [n for n in BUILTIN if n in present] + sorted(present - set(BUILTIN))
+    datasets = options.get("datasets") or sorted({run.dataset for run in chosen})
+    protocol = Protocol.from_label(label)
+    if kind == "leaderboard":
+        return leaderboard_table(chosen, systems, datasets, protocol)
+    if kind == "scores":
+        return score_table(chosen, systems, datasets, protocol)
+    return models_table(chosen, systems, datasets)
+
+
+def _options(words: Sequence[str], spec: str) -> dict[str, list[str]]:
+    options: dict[str, list[str]] = {}
+    for word in words:
+        name, _, value = word.partition("=")
+        if name not in ("systems", "datasets") or not value:
+            raise UcdcrError(f"results marker {spec!r}: unknown option {word!r} (systems=a,b or datasets=x,y)")
+        options[name] = value.split(",")
+    return options
+
+
+def rendered(text: str, runs: Sequence[StoredRun], machines: bool = True) -> str:
+    """``text`` with every marked block rendered anew (Markdown, the table's heading one level down)."""
+
+    def block(match: re.Match[str]) -> str:
+        table = render_table(runs, match["spec"])
+        body = to_markdown(table).replace("### ", "#### ", 1)
+        if machines:
+            body += _provenance(runs, table)
+        return f"<!-- results: {match['spec']} -->\n{body}<!-- /results -->"
+
+    return MARKER.sub(block, text)
+
+
+def _provenance(runs: Sequence[StoredRun], table: ResultTable) -> str:
+    """One line naming the machines and ucdcr versions of the runs in a table."""
+    systems = {row.get("System") for row in table.rows}
+    machines = sorted(
+        {
+            f"{run.machine.get('cpu', '?')}, {run.machine.get('processors', '?')} processors, ucdcr "
+            f"{run.machine.get('ucdcr', '?')}"
+            for run in runs
+            if run.machine and run.system in systems
+        }
+    )
+    return f"\nComputed on: {'; '.join(machines)}.\n" if machines else ""
+
+
+def render_docs(results: Path, documents: Sequence[Path], check: bool = False) -> list[Path]:
+    """Rewrite the marked blocks of ``documents`` from the results file (``check``: only report); the documents
+    whose blocks were (or would be) changed."""
+    runs = runs_of(read_entries(results))
+    changed = []
+    for document in documents:
+        text = document.read_text(encoding="utf-8")
+        new = rendered(text, runs)
+        if new != text:
+            changed.append(document)
+            if not check:
+                write_text(document, new)
+    return changed

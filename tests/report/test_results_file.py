@@ -1,0 +1,74 @@
+"""The results file: stored runs collected with their commit, docs' marked tables rendered from it and checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.fixtures.bench_dataset import write_bench_dataset
+from typer.testing import CliRunner
+
+from ucdcr.cli.app import app
+from ucdcr.errors import UcdcrError
+from ucdcr.report.results_file import FORMAT, collect, read_entries, render_docs
+from ucdcr.systems.runner import benchmark
+from ucdcr.systems.store import RESULTS_FILE
+
+runner = CliRunner()
+DOC = """# Results
+
+Some prose stays as it is.
+
+<!-- results: leaderboard ucdcr/subtopic -->
+stale
+<!-- /results -->
+
+<!-- results: scores ucdcr/subtopic systems=head-lemma datasets=a -->
+<!-- /results -->
+"""
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("results")
+    folders = {name: write_bench_dataset(root / "data" / name) for name in ("a", "b")}
+    benchmark(["head-lemma", "lemma-pairs"], folders, cache_dir=root / "cache")
+    return root / "cache"
+
+
+def test_collect_render_and_check(cache: Path, tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    assert collect(cache / RESULTS_FILE, results, "abc123") == 4  # 2 systems x 2 datasets
+    entries = read_entries(results)
+    assert {entry["commit"] for entry in entries} == {"abc123"}
+    assert json.loads(results.read_text())["format"] == FORMAT
+    assert all(entry["run"]["machine"]["processors"] >= 1 for entry in entries)  # where each run was computed
+    assert collect(cache / RESULTS_FILE, results, "def456", systems=["head-lemma"]) == 2  # replaces its slots
+    assert sorted(entry["commit"] for entry in read_entries(results)) == ["abc123", "abc123", "def456", "def456"]
+    doc = tmp_path / "doc.md"
+    doc.write_text(DOC)
+    assert render_docs(results, [doc], check=True) == [doc]  # stale blocks are found
+    assert doc.read_text() == DOC  # ... and a check changes nothing
+    assert render_docs(results, [doc]) == [doc]
+    text = doc.read_text()
+    assert "Some prose stays as it is." in text and "stale" not in text
+    assert "#### Leaderboard, ucdcr/subtopic protocol: CoNLL F1 (joint)" in text
+    assert "| lemma-pairs | 100.00 [100.00, 100.00] |" in text  # every toy chain found, in every resample
+    assert "Computed on: " in text
+    assert render_docs(results, [doc], check=True) == []  # rendered: nothing differs any more
+    doc.write_text(text.replace("100.00 [100.00, 100.00]", "99.00 [100.00, 100.00]", 1))  # a hand edit
+    result = runner.invoke(app, ["results", "render", str(results), str(doc), "--check"])
+    assert result.exit_code == 1 and f"{doc}: differ" in result.stdout
+
+
+def test_a_marker_no_run_matches_is_one_error(cache: Path, tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    collect(cache / RESULTS_FILE, results, "abc123")
+    doc = tmp_path / "doc.md"
+    doc.write_text("<!-- results: leaderboard standard/gold-topics -->\n<!-- /results -->\n")
+    with pytest.raises(UcdcrError, match="no run of the results file matches it"):
+        render_docs(results, [doc])
+    doc.write_text("<!-- results: chart ucdcr/subtopic -->\n<!-- /results -->\n")
+    result = runner.invoke(app, ["results", "render", str(results), str(doc)])
+    assert result.exit_code != 0 and "expected '<leaderboard|scores|models> <protocol>" in result.output
