@@ -190,15 +190,22 @@ def evaluate(
     per_setting: bool = False,
     protocol: str = "ucdcr",
     remove_singletons: bool = False,
+    mentions: str = "gold",
+    against: str | Path | None = None,
+    resamples: int = 1000,
+    significance: str = "bootstrap",
 ) -> list[ResultTable]:
     """A system's predicted clusters scored with a protocol, as ``ucdcr evaluate`` prints them: Table 13's
-    layout (every dataset, level and type), and with ``per_setting`` every setting.
+    layout (every dataset, level and type; each F1 with its 95% bootstrap interval, ``resamples`` 0: none), and
+    with ``per_setting`` every setting; with ``against`` (another system's predictions) last the paired comparison
+    (``significance``: "bootstrap" or "randomization").
 
     predictions: a file in any format of :mod:`ucdcr.analysis.evaluate` (JSON, CSV or a CoNLL-2012 response).
     split: the evaluated split (val to tune a system). datasets: see :data:`DatasetChoice`.
     protocol: "ucdcr" (the paper's) or "standard" (every gold mention, the split as one meta-document;
     ``remove_singletons``: one-mention chains removed from key and response); see
-    :class:`ucdcr.analysis.protocol.Protocol`.
+    :class:`ucdcr.analysis.protocol.Protocol`. mentions: "gold" (the default) or "predicted" (a CoNLL response's own
+    mentions scored as v8.01 scores them).
     What was ignored or filled in (predictions for other datasets, unmarked gold mentions) is in the first table's
     ``notes``.
     """
@@ -207,13 +214,26 @@ def evaluate(
 
     check_split(split)
     chosen = make_protocol(protocol, singletons=not remove_singletons)
-    predicted = read_predictions(predictions)
-    evaluation = paper_tables.evaluation_results(predicted, dataset_folders(datasets, data_dir), split, chosen)
+    from ucdcr.scoring.bootstrap import METHODS
+
+    if significance not in METHODS:
+        raise ValueError(f"unknown significance test {significance!r}; valid: {', '.join(METHODS)}")
+    predicted = read_predictions(predictions, mentions)  # type: ignore[arg-type]
+    folders = dataset_folders(datasets, data_dir)
+    evaluation = paper_tables.evaluation_results(predicted, folders, split, chosen)
     title = f"evaluation of {predicted.path.name}, {chosen.label} protocol" + (
         "" if split == "test" else f" ({split} split)"
     )
-    tables = paper_tables.evaluation_tables(evaluation.results, title, per_setting)
+    tables = paper_tables.evaluation_tables(evaluation.results, title, per_setting, resamples)
     tables[0].notes.extend(evaluation.notes)
+    if against is not None:
+        other_file = read_predictions(against, mentions)  # type: ignore[arg-type]
+        other = paper_tables.evaluation_results(other_file, folders, split, chosen)
+        names = (predicted.path.name, other_file.path.name)
+        if names[0] == names[1]:
+            names = (str(predicted.path), str(other_file.path))
+        method: Any = significance
+        tables.append(paper_tables.comparison_table(evaluation.results, other.results, names, resamples, method))
     return tables
 
 

@@ -312,3 +312,19 @@ def test_evaluate_against_another_file_is_paired(exported: tuple[Path, Path, Pat
     assert "against empty.json: CoNLL F1, paired bootstrap" in result.stdout
     bad = runner.invoke(app, [*args, "--against", str(empty), "--significance", "t-test"])
     assert bad.exit_code == 2 and "valid tests are bootstrap, randomization" in bad.output
+
+
+def test_the_python_api_evaluates_predicted_mentions_against_another_file(
+    exported: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    import ucdcr
+
+    data_dir, key, response = exported
+    tables = ucdcr.evaluate(response, data_dir=data_dir, protocol="standard", mentions="predicted", against=key)
+    comparison = tables[-1]
+    assert comparison.title == f"{response.name} against {key.name}: CoNLL F1, paired bootstrap"
+    joint = next(row for row in comparison.rows if row["Type"] == "joint")
+    # the response lost mentions and links the key has: its CoNLL F1 is below the key's 100
+    assert joint[key.name] == 100 and joint["Δ"] == joint[response.name] - 100
+    with pytest.raises(ValueError, match="unknown significance test"):
+        ucdcr.evaluate(response, data_dir=data_dir, significance="t-test")
