@@ -196,3 +196,12 @@ def test_the_command_line_defaults_are_the_bootstrap_module_s() -> None:
 def test_one_unit_gives_no_interval_and_no_test() -> None:
     data = UnitValues(("s1",), ("F1_CONLL",), np.array([[50.0]]))
     assert intervals(data, 1000) == {} and paired(data, data, 1000) == {}
+
+
+def test_a_dataset_of_one_unit_is_a_constant_in_a_mean() -> None:
+    single = UnitValues(("s1",), ("F1_CONLL",), np.array([[40.0]]))
+    several = UnitValues(("b1", "b2", "b3"), ("F1_CONLL",), np.array([[0.0], [100.0], [50.0]]))
+    alone = intervals(several, 1000)["F1_CONLL"]
+    both = intervals([single, several], 1000)["F1_CONLL"]
+    assert both.low == pytest.approx((40 + alone.low) / 2) and both.high == pytest.approx((40 + alone.high) / 2)
+    assert paired([single, several], [single, several], 1000)["F1_CONLL"].p_value == 1.0

@@ -50,7 +50,6 @@ from ucdcr.records import SPLITS
 
 if TYPE_CHECKING:
     from ucdcr.analysis.evaluate import Evaluation
-    from ucdcr.report.tables import ResultTable
 
 HELP = (
     "Score predicted clusters with the uCDCR protocol (the baseline's: settings per subtopic and topic; MUC, B3, "
@@ -128,7 +127,13 @@ def register(app: typer.Typer) -> None:
         significance: SignificanceOption = "bootstrap",
     ) -> None:
         from ucdcr.analysis.evaluate import read_predictions
-        from ucdcr.report.paper_tables import comparison_table, evaluation_results, evaluation_tables, results_json
+        from ucdcr.report.paper_tables import (
+            comparison_table,
+            evaluation_results,
+            evaluation_tables,
+            mention_detection_tables,
+            results_json,
+        )
         from ucdcr.report.tables import print_tables, to_json_data
 
         check_format(fmt)
@@ -166,64 +171,6 @@ def register(app: typer.Typer) -> None:
         tables = evaluation_tables(evaluation.results, title, per_setting, resamples)
         detection = mention_detection_tables(evaluation, title, per_setting)
         print_tables([*tables, *detection, *compared], fmt, console, output)
-
-
-_TYPE_LABEL = {"": "joint", "event": "event", "entity": "entity"}
-
-
-def mention_detection_tables(evaluation: Evaluation, title: str, per_setting: bool = False) -> list[ResultTable]:
-    """Mention detection (predicted mentions): per dataset, level and type the mean over the settings (and the uCDCR
-    rows) beside the CoNLL F1 of the same mean; with ``per_setting`` also every setting. None with gold mentions."""
-    from ucdcr.analysis.protocol import MENTION_COLUMNS, ucdcr_means
-    from ucdcr.report.tables import ResultTable
-
-    if not evaluation.mention_detection:
-        return []
-    means = [mean for result in evaluation.results for mean in result.means]
-    means += ucdcr_means(means) if len(evaluation.results) > 1 else []
-    conll = {(m.dataset, m.level, m.type): m.scores["F1_CONLL"] for m in means}
-    table = ResultTable(
-        f"Mention detection: {title} (exact spans)",
-        ["Dataset", "Level", "Type", "Settings", *MENTION_COLUMNS, "CoNLL"],
-        notes=[
-            "Mention detection as v8.01's mention identification: R = response mentions that are gold mentions / "
-            "gold mentions, P = the same / response mentions; unweighted means over settings like the other "
-            "columns (uCDCR: over datasets). CoNLL: the coreference F1 of the same mean."
-        ],
-    )
-    for mean in evaluation.mention_detection:
-        table.add(
-            {
-                "Dataset": mean.dataset,
-                "Level": mean.level,
-                "Type": _TYPE_LABEL[mean.type],
-                "Settings": mean.settings,
-                **{column: mean.scores[column] for column in MENTION_COLUMNS},
-                "CoNLL": conll.get((mean.dataset, mean.level, mean.type)),
-            }
-        )
-    tables = [table]
-    if per_setting:
-        settings = ResultTable(
-            f"Mention detection: {title}: every setting",
-            ["Dataset", "Level", "Unit", "Type", "Mentions", *MENTION_COLUMNS, "CoNLL"],
-            digits=3,
-        )
-        for result in evaluation.results:
-            for item in result.settings:
-                settings.add(
-                    {
-                        "Dataset": result.dataset,
-                        "Level": item.setting.level,
-                        "Unit": item.setting.unit,
-                        "Type": _TYPE_LABEL[item.setting.type],
-                        "Mentions": item.mentions,
-                        **{column: item.scores[column] for column in MENTION_COLUMNS},
-                        "CoNLL": item.scores["F1_CONLL"],
-                    }
-                )
-        tables.append(settings)
-    return tables
 
 
 def _with_mention_detection(data: dict[str, Any], evaluation: Evaluation) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from ucdcr.analysis.evaluate import DATASET_FOLDER_METADATA, SPAN_COLUMNS, Evalu
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
 from ucdcr.analysis.protocol import (
     LEVELS,
+    MENTION_COLUMNS,
     META_DOCUMENT,
     PARTS,
     PROTOCOL_METRICS,
@@ -436,9 +437,12 @@ def interval_note(resamples: int, results: Sequence[ProtocolResult] = ()) -> str
     )
 
 
-def _settings_table(results: Sequence[ProtocolResult], title: str) -> ResultTable:
+def _settings_table(
+    results: Sequence[ProtocolResult], title: str, columns: Mapping[str, str] = _SCORE_COLUMNS
+) -> ResultTable:
+    """Every setting of the results: its place, its mentions and the ``columns`` (label -> score column)."""
     settings = ResultTable(
-        f"{title}: every setting", ["Dataset", "Level", "Unit", "Type", "Mentions", *_SCORE_COLUMNS], digits=3
+        f"{title}: every setting", ["Dataset", "Level", "Unit", "Type", "Mentions", *columns], digits=3
     )
     for result in results:
         for item in result.settings:
@@ -449,10 +453,44 @@ def _settings_table(results: Sequence[ProtocolResult], title: str) -> ResultTabl
                     "Unit": item.setting.unit,
                     "Type": _TYPE_LABEL[item.setting.type],
                     "Mentions": item.mentions,
-                    **{label: item.scores[column] for label, column in _SCORE_COLUMNS.items()},
+                    **{label: item.scores[column] for label, column in columns.items()},
                 }
             )
     return settings
+
+
+def mention_detection_tables(evaluation: Evaluation, title: str, per_setting: bool = False) -> list[ResultTable]:
+    """Mention detection (predicted mentions): per dataset, level and type the mean over the settings (and the uCDCR
+    rows) beside the CoNLL F1 of the same mean; with ``per_setting`` also every setting. None with gold mentions."""
+    if not evaluation.mention_detection:
+        return []
+    means = [mean for result in evaluation.results for mean in result.means]
+    means += ucdcr_means(means) if len(evaluation.results) > 1 else []
+    conll = {(m.dataset, m.level, m.type): m.scores[CONLL.column] for m in means}
+    table = ResultTable(
+        f"Mention detection: {title} (exact spans)",
+        ["Dataset", "Level", "Type", "Settings", *MENTION_COLUMNS, "CoNLL"],
+        notes=[
+            "Mention detection as v8.01's mention identification: R = response mentions that are gold mentions / "
+            "gold mentions, P = the same / response mentions; unweighted means over settings like the other "
+            "columns (uCDCR: over datasets). CoNLL: the coreference F1 of the same mean."
+        ],
+    )
+    for mean in evaluation.mention_detection:
+        table.add(
+            {
+                "Dataset": mean.dataset,
+                "Level": mean.level,
+                "Type": _TYPE_LABEL[mean.type],
+                "Settings": mean.settings,
+                **{column: mean.scores[column] for column in MENTION_COLUMNS},
+                "CoNLL": conll.get((mean.dataset, mean.level, mean.type)),
+            }
+        )
+    if not per_setting:
+        return [table]
+    columns = {**{column: column for column in MENTION_COLUMNS}, "CoNLL": CONLL.column}
+    return [table, _settings_table(evaluation.results, f"Mention detection: {title}", columns)]
 
 
 def results_json(results: Sequence[ProtocolResult], resamples: int = RESAMPLES) -> dict[str, Any]:

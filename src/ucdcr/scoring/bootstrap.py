@@ -23,7 +23,8 @@ Rules:
 - Paired approximate randomisation (Noreen 1989): each unit's numbers swapped between the two systems with
   probability 1/2; p = (number of |d*| >= |d| + 1) / (R + 1).
 - A mean over datasets resamples each dataset on its own and averages the resampled scores.
-- Fewer than two units give no interval and no test (:data:`MIN_UNITS`).
+- Fewer than two units give no interval and no test (:data:`MIN_UNITS`); in a mean over datasets, a dataset of
+  one unit is a constant (its own uncertainty is not measured) while the others are resampled.
 """
 
 from __future__ import annotations
@@ -264,7 +265,7 @@ class Interval:
 def intervals(data: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -> dict[str, Interval]:
     """Each column's interval; several unit data (one per dataset): the interval of their unweighted mean."""
     parts = [data] if isinstance(data, _SINGLE) else list(data)
-    if resamples <= 0 or not parts or any(len(part.units) < MIN_UNITS for part in parts):
+    if resamples <= 0 or not _resamplable(parts):
         return {}
     columns = _common_columns(parts)
     resampled = _mean_scores(parts, columns, [resample_weights(part.units, resamples) for part in parts])
@@ -317,7 +318,7 @@ def paired(
     if len(a_parts) != len(b_parts):
         raise ValueError("a paired comparison needs the same datasets on both sides")
     pairs = [aligned(a, b) for a, b in zip(a_parts, b_parts, strict=True)]
-    if resamples <= 0 or not pairs or any(len(a.units) < MIN_UNITS for a, _ in pairs):
+    if resamples <= 0 or not _resamplable([a for a, _ in pairs]):
         return {}
     a_parts, b_parts = [a for a, _ in pairs], [b for _, b in pairs]
     columns = tuple(column for column in _common_columns(a_parts) if column in _common_columns(b_parts))
@@ -381,6 +382,12 @@ def aligned(first: UnitData, second: UnitData) -> tuple[UnitData, UnitData]:
         return data.merged(groups, merged_members)
 
     return regroup(first), regroup(second)
+
+
+def _resamplable(parts: Sequence[UnitData]) -> bool:
+    """Whether resampling says anything: every part has a unit and some part has :data:`MIN_UNITS` (a part of one
+    unit enters a mean as a constant)."""
+    return bool(parts) and all(part.units for part in parts) and any(len(part.units) >= MIN_UNITS for part in parts)
 
 
 def _common_columns(parts: Sequence[UnitData]) -> tuple[str, ...]:

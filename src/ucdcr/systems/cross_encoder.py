@@ -1,6 +1,6 @@
 """``cross-encoder``: a transformer reads both mentions in their sentences and scores the pair; average linkage.
 
-The architecture of the strong CDCR systems since 2021 (Cattan et al. 2021; Held et al. 2021; Ahmed et al. 2023),
+The architecture of the strong CDCR systems since 2021 (Caciularu et al. 2021; Held et al. 2021; Ahmed et al. 2023),
 at the size a 2-core CPU trains: the encoder (default all-MiniLM-L6-v2, 22.7M parameters, the ``embed`` extra's
 weights; any saved Hugging Face encoder by ``PairEncoderConfig.encoder``) is fine-tuned on mention pairs, each
 mention marked in its sentence (:mod:`ucdcr.systems.pair_encoder`). One model scores both kinds (events and

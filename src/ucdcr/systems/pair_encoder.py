@@ -1,6 +1,6 @@
 """A transformer cross-encoder over mention pairs: inputs, model, training loop, scoring, cached models.
 
-Input of a pair (the cross-encoder of Cattan et al. 2021 and Ahmed et al. 2023): ``[CLS] A [SEP] B [SEP]``, where
+Input of a pair (the cross-encoder of Caciularu et al. 2021 and Ahmed et al. 2023): ``[CLS] A [SEP] B [SEP]``, where
 each side is the words of the mention's sentence (cut to ``window`` words around the mention, as
 :func:`ucdcr.systems.vectors.mention_input` cuts them) with the mention between two marker tokens ``<m>`` and
 ``</m>`` (added to the tokenizer's vocabulary; their embeddings are drawn, seeded, from a normal distribution with
