@@ -146,7 +146,8 @@ def interval_note(protocol: Protocol, resamples: int) -> str:
     )
     return (
         f"[low, high]: {LEVEL:.0%} percentile bootstrap interval over the test {units}, {resamples} resamples, fixed "
-        "seed; of a mean over seeds, the mean's; of a mean over datasets, each dataset resampled on its own."
+        "seed; of a mean over seeds, the mean's; of a mean over datasets, each dataset resampled on its own (a dataset "
+        "of one test unit has no interval and enters the means as a constant)."
     )
 
 

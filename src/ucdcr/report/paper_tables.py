@@ -433,7 +433,8 @@ def interval_note(resamples: int, results: Sequence[ProtocolResult] = ()) -> str
     units = "gold topics (topics a chain joins count as one)" if standard else "the level's units (subtopics or topics)"
     return (
         f"[low, high]: 95% percentile bootstrap interval of the F1 over {units}, {resamples} resamples, fixed seed; "
-        "a mean over datasets resamples each dataset on its own."
+        "a mean over datasets resamples each dataset on its own; a dataset of one unit has no interval and enters "
+        "the means as a constant."
     )
 
 
