@@ -275,3 +275,18 @@ def test_a_partly_stored_fit_predicts_only_the_runs_not_stored(toy: dict[str, Pa
     CountsPredictions.calls = []
     assert benchmark([CountsPredictions], toy, transfer=True, cache_dir=tmp_path / "cache").reused == 4
     assert CountsPredictions.calls == []
+
+
+def test_progress_goes_to_a_file_as_plain_lines(toy: dict[str, Path], tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "ucdcr", "benchmark", "--systems", "head-lemma,lemma-baseline", "--datasets"]
+    command += ["toy", "--data-dir", str(toy["toy"].parent), "--cache-dir", str(tmp_path / "c"), "--format", "md"]
+    log = tmp_path / "err.log"
+    with log.open("w") as err:
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=err, timeout=300, check=False)
+    assert done.returncode == 0, log.read_text()
+    lines = log.read_text().splitlines()
+    # stderr is a file: one plain line per step (no bar, no escape codes), with the runs done and the time so far
+    assert any(line.endswith("head-lemma: predict toy (0/2 runs done)") for line in lines), lines
+    assert any("lemma-baseline: predict toy (1/2 runs done, ETA " in line for line in lines), lines
+    assert lines[-2].endswith("done (2/2 runs done)") and lines[-2].startswith("[")
+    assert "\x1b" not in log.read_text()

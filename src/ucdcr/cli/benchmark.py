@@ -7,7 +7,8 @@ progress) and the timing line on stderr.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -101,8 +102,6 @@ def register(app: typer.Typer) -> None:
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
         significance: SignificanceOption = "bootstrap",
     ) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
         from ucdcr.report.benchmark_tables import benchmark_tables
         from ucdcr.report.tables import print_tables
         from ucdcr.systems.registry import BUILTIN
@@ -113,21 +112,8 @@ def register(app: typer.Typer) -> None:
         chosen = protocol_of(protocol, level, topics, remove_singletons)
         names = [name.strip() for name in systems.split(",") if name.strip()] if systems else list(BUILTIN)
         folders = selected_datasets(data_dir, datasets, source)
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("loading", total=None)
-
-            def show(description: str, done: int, total: int) -> None:
-                bar.update(task, description=description, completed=done, total=total)
-
-            with system_messages(err_console):
-                result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute, seeds)
+        with progress_display() as show, system_messages(err_console):
+            result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute, seeds)
         print_tables(benchmark_tables(result, resamples, significance), fmt, console, output)  # type: ignore[arg-type]
         err_console.print(
             f"{len(result.runs)} runs ({result.reused} reused from {result.results_file}) in {result.seconds:.1f} s, "
@@ -136,6 +122,36 @@ def register(app: typer.Typer) -> None:
             markup=False,
             soft_wrap=True,
         )
+
+
+@contextmanager
+def progress_display() -> Iterator[Callable[[str, int, int], None]]:
+    """The benchmark's progress on stderr: on a terminal a bar; elsewhere (a log file, a pipe) one plain line per step,
+    ``[  1m05s] pairwise: predict ecbplus (3/35 runs done, ETA 2m10s)``, the ETA from the runs done so far."""
+    if err_console.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=err_console, transient=True) as bar:
+            task = bar.add_task("loading", total=None)
+            yield lambda description, done, total: bar.update(
+                task, description=description, completed=done, total=total
+            )
+        return
+    started = time.monotonic()
+
+    def say(description: str, done: int, total: int) -> None:
+        elapsed = time.monotonic() - started
+        eta = f", ETA {_duration(elapsed / done * (total - done))}" if 0 < done < total else ""
+        line = f"[{_duration(elapsed):>7}] {description} ({done}/{total} runs done{eta})"
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    yield say
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes}m{rest:02d}s" if minutes else f"{rest}s"
 
 
 @contextmanager
