@@ -6,10 +6,14 @@
 - ``corefud``: CoNLL-U with CorefUD's ``Entity`` annotation (:func:`ucdcr.export.corefud.export_corefud`).
 
 Each file written is printed with its absolute path. An export creates or replaces only what an export wrote, never
-in a data dir, raw dir or dataset folder (:mod:`ucdcr.export.target`)."""
+in a data dir, raw dir or dataset folder (:mod:`ucdcr.export.target`); a folder export that fails leaves ``--out`` as
+it was, as far as it wrote nothing (:func:`out_as_it_was`)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -68,15 +72,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from ucdcr.export.conll import export_dataset
 
-        export = export_dataset(
-            dataset_choice(dataset, source, data_dir),
-            out,
-            split=split,
-            level=level.value,
-            mentions=mentions.value,
-            data_dir=data_dir,
-            remove_singletons=remove_singletons,
-        )
+        with out_as_it_was(out):
+            export = export_dataset(
+                dataset_choice(dataset, source, data_dir),
+                out,
+                split=split,
+                level=level.value,
+                mentions=mentions.value,
+                data_dir=data_dir,
+                remove_singletons=remove_singletons,
+            )
         for one_split, summary in export.splits.items():
             if summary is None:
                 console.print(
@@ -174,7 +179,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from ucdcr.export.corefud import export_corefud
 
-        export = export_corefud(dataset_choice(dataset, source, data_dir), out, split=split, data_dir=data_dir)
+        with out_as_it_was(out):
+            export = export_corefud(dataset_choice(dataset, source, data_dir), out, split=split, data_dir=data_dir)
         for one_split, summary in export.splits.items():
             if summary is None:
                 console.print(f"{export.dataset} {one_split}: no documents, nothing written", highlight=False)
@@ -187,6 +193,32 @@ def register(app: typer.Typer) -> None:
             )
             _print_left_out(summary.left_out)
             print_written(summary.path)
+
+
+@contextlib.contextmanager
+def out_as_it_was(out: Path) -> Iterator[None]:
+    """A folder export that fails leaves ``out`` as it was as far as nothing was written: the marker no longer lists
+    files that were never written (it is removed when it lists none and was not there before), and a folder the
+    export created is removed when nothing else is in it. Files of the user are never touched."""
+    from ucdcr.errors import UcdcrError
+    from ucdcr.export.target import MARKER, mark, marked_files
+
+    existed = os.path.lexists(out)
+    before = marked_files(out) if existed else None
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError, UcdcrError):  # tidying only: the export's own error is what is told
+            after = marked_files(out) if out.is_dir() else None
+            if after is not None and after != before:
+                kept = {name for name in after if (before and name in before) or os.path.lexists(out / name)}
+                if kept or before is not None:
+                    mark(out, kept)
+                else:
+                    (out / MARKER).unlink()
+            if not existed and out.is_dir() and not any(out.iterdir()):
+                out.rmdir()
+        raise
 
 
 def _print_left_out(left_out: list[tuple[str, str]]) -> None:

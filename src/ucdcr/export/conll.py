@@ -38,6 +38,7 @@ are listed in :attr:`ExportSummary.removed_singletons` and under ``removed_singl
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +51,7 @@ from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.atomic import write_json, write_text
 from ucdcr.io.locate import dataset_dir, load
 from ucdcr.records import SPLITS
-from ucdcr.schema import DOC_KEY_COLUMN
+from ucdcr.schema import DOC_KEY_COLUMN, DOCUMENTS_PARQUET
 from ucdcr.scoring.api import drop_singletons
 
 Level = Literal["document", "subtopic", "topic"]
@@ -118,7 +119,6 @@ def export_dataset(
     names += [f"{name}.chains.json" for name in names]
     listed = target.check_folder(out, folder, data_dir)
     target.check_files(Path(out), names, listed)
-    target.mark(Path(out), names, listed)
     documents, table = consistent(  # both from one build, also while the dataset is rebuilt
         [folder],
         lambda: (
@@ -126,17 +126,50 @@ def export_dataset(
             load(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS),
         ),
     )
+    # every file is made before the first is written: a dataset that cannot be exported leaves --out as it was
+    made: list[tuple[ExportSummary, str, dict[str, object]]] = []
     for one_split in chosen:
         split_documents = documents.filter(documents["split"].to_numpy(zero_copy_only=False) == one_split)
         if split_documents.num_rows == 0:
             result.splits[one_split] = None
             continue
         split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
-        path = out / export_file_name(result.dataset, one_split, chosen_level, selection)
-        result.splits[one_split] = export_conll(
-            split_mentions, split_documents, chosen_level, path, remove_singletons=remove_singletons
+        path = Path(out) / export_file_name(result.dataset, one_split, chosen_level, selection)
+        summary, text, mapping = _conll_file(
+            split_mentions, split_documents, chosen_level, path, None, remove_singletons, folder
         )
+        result.splits[one_split] = summary
+        made.append((summary, text, mapping))
+    _write_files(Path(out), made, listed)
     return result
+
+
+def _write_files(out: Path, made: list[tuple[ExportSummary, str, dict[str, object]]], listed: set[str]) -> None:
+    """Mark ``out`` with the files about to be written (:func:`ucdcr.export.target.mark`), then write them; when a
+    write fails the marker lists only what was written, and a folder this export created is removed again when
+    nothing was written into it."""
+    from ucdcr.export import target
+
+    if not made:
+        return
+    created = not out.exists()
+    names = [name for summary, _, _ in made for name in (summary.conll_path.name, summary.mapping_path.name)]
+    target.mark(out, names, listed)
+    written: list[str] = []
+    try:
+        for summary, text, mapping in made:
+            write_text(summary.conll_path, text)
+            written.append(summary.conll_path.name)
+            write_json(summary.mapping_path, mapping)
+            written.append(summary.mapping_path.name)
+    except BaseException:
+        with contextlib.suppress(OSError, UcdcrError):
+            if created and not written:
+                (out / target.MARKER).unlink()
+                out.rmdir()
+            else:
+                target.mark(out, written, listed)
+        raise
 
 
 Choice = TypeVar("Choice", bound=str)
@@ -171,19 +204,39 @@ def export_conll(
     conll_path: Path,
     mapping_path: Path | None = None,
     remove_singletons: bool = False,
+    source: Path | None = None,
 ) -> ExportSummary:
     """Write ``mentions`` (MENTION_SCHEMA rows) on the tokens of ``documents`` (DOCUMENT_SCHEMA rows) as CoNLL.
 
     Every document of ``documents`` is written (documents without mentions too). The mapping file (default
     ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain. ``remove_singletons``:
-    see the module docstring.
+    see the module docstring. ``source``: the dataset folder the tables come from, named by the error for a mention
+    outside the document table (else ``<input>``); nothing is written then.
     """
+    summary, text, mapping = _conll_file(
+        mentions, documents, level, conll_path, mapping_path, remove_singletons, source
+    )
+    write_text(summary.conll_path, text)
+    write_json(summary.mapping_path, mapping)
+    return summary
+
+
+def _conll_file(
+    mentions: pa.Table,
+    documents: pa.Table,
+    level: str,
+    conll_path: Path,
+    mapping_path: Path | None,
+    remove_singletons: bool,
+    source: Path | None,
+) -> tuple[ExportSummary, str, dict[str, object]]:
+    """What :func:`export_conll` writes: its summary, the CoNLL text and the mapping."""
     level = _choice(level, LEVELS, "level")
     mapping_path = mapping_path or conll_path.with_name(conll_path.name + ".chains.json")
     summary = ExportSummary(conll_path, mapping_path, removed_singletons=[] if remove_singletons else None)
     tokens_by_doc = _tokens_by_document(documents)
     chain_ids = _chain_numbers(mentions)
-    spans = _place_mentions(mentions, tokens_by_doc, chain_ids, level)
+    spans = _place_mentions(mentions, tokens_by_doc, chain_ids, level, source)
     groups: dict[str, list[str]] = defaultdict(list)
     for doc_key in sorted(tokens_by_doc):
         groups[group_name(doc_key, level)].append(doc_key)
@@ -206,9 +259,7 @@ def export_conll(
     }
     if summary.removed_singletons is not None:
         mapping["removed_singletons"] = summary.removed_singletons
-    write_text(conll_path, "\n".join(lines) + "\n")
-    write_json(mapping_path, mapping)
-    return summary
+    return summary, "\n".join(lines) + "\n", mapping
 
 
 # One token row: (sent_id, token_id, token text).
@@ -239,9 +290,15 @@ def _chain_numbers(mentions: pa.Table) -> dict[str, int]:
 
 
 def _place_mentions(
-    mentions: pa.Table, tokens_by_doc: dict[str, list[TokenRow]], chain_ids: dict[str, int], level: Level
+    mentions: pa.Table,
+    tokens_by_doc: dict[str, list[TokenRow]],
+    chain_ids: dict[str, int],
+    level: Level,
+    source: Path | None = None,
 ) -> dict[str, list[Span]]:
-    """Spans per CoNLL document, as token indices counted over the whole (meta) document."""
+    """Spans per CoNLL document, as token indices counted over the whole (meta) document; a mention outside the
+    document table is an error naming ``source`` (the dataset folder) and its token table."""
+    table = DOCUMENTS_PARQUET if source is not None else "the document table"
     position: dict[tuple[str, int, int], int] = {}
     offsets: dict[str, int] = {}
     running: dict[str, int] = defaultdict(int)
@@ -255,12 +312,13 @@ def _place_mentions(
     columns = ("mention_id", "conll_doc_key", "sent_id", "tokens_number", "coref_chain")
     for mention_id, doc_key, sent, numbers, chain in zip(*(mentions[c].to_pylist() for c in columns), strict=True):
         if doc_key not in offsets:
-            raise FormatError(None, f"mention {mention_id}: document {doc_key!r} is not in the document table")
+            raise FormatError(source, f"mention {mention_id}: document {doc_key!r} is not in {table}")
         try:
             start, end = position[(doc_key, sent, min(numbers))], position[(doc_key, sent, max(numbers))]
         except (KeyError, ValueError):
             raise FormatError(
-                None, f"mention {mention_id}: tokens {numbers} of sentence {sent} are not in document {doc_key!r}"
+                source,
+                f"mention {mention_id}: tokens {numbers} of sentence {sent} are not in document {doc_key!r} of {table}",
             ) from None
         spans[group_name(doc_key, level)].append(Span(start, end, chain_ids[chain], mention_id))
     return spans
