@@ -16,6 +16,7 @@ functions reading a local folder.
 
 from __future__ import annotations
 
+import errno
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,7 +70,7 @@ def listing(repo: str, revision: str) -> tuple[str, dict[str, RemoteFile]]:
 
 def snapshot(repo: str, commit: str, patterns: list[str], local_dir: Path) -> Path:
     """Download the files of ``repo`` at ``commit`` matching ``patterns`` into ``local_dir`` (resumable)."""
-    with _hub_errors(repo, commit):
+    with _hub_errors(repo, commit, local_dir):
         _snapshot_download(repo, commit, patterns, local_dir)
     return local_dir
 
@@ -87,22 +88,32 @@ def _snapshot_download(repo: str, commit: str, patterns: list[str], local_dir: P
 
 
 @contextmanager
-def _hub_errors(repo: str, revision: str) -> Iterator[None]:
-    """Turn what ``huggingface_hub`` raises into one UcdcrError line (other exceptions pass unchanged)."""
+def _hub_errors(repo: str, revision: str, local_dir: Path | None = None) -> Iterator[None]:
+    """Turn what ``huggingface_hub`` raises into one UcdcrError line (other exceptions pass unchanged);
+    ``local_dir``: where a download writes (named when it cannot be written)."""
     try:
         yield
     except UcdcrError:
         raise
     except Exception as exc:
-        message = _message(exc, repo, revision)
+        message = _message(exc, repo, revision, local_dir)
         if message is None:
             raise
         raise UcdcrError(message) from exc
 
 
-def _message(exc: Exception, repo: str, revision: str) -> str | None:
+_LOCAL_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}
+"""Errors of the local file system while a download writes: a full disk or quota, a read-only file system, no
+permission."""
+
+
+def _message(exc: Exception, repo: str, revision: str, local_dir: Path | None = None) -> str | None:
     name = type(exc).__name__
     first = (str(exc).strip().splitlines() or [name])[0][:200]
+    if isinstance(exc, OSError) and exc.errno in _LOCAL_ERRORS and local_dir is not None:
+        from ucdcr.io.atomic import reason
+
+        return f"cannot write the download of {repo} into {exc.filename or local_dir}: {reason(exc)}"
     if name == "RevisionNotFoundError":
         return f"revision {revision!r} does not exist in {repo} on the Hugging Face Hub"
     if name in ("RepositoryNotFoundError", "GatedRepoError"):

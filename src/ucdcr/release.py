@@ -17,15 +17,27 @@ From the Hub (:func:`download_release` without ``release_dir``):
 
 From a local copy (``release_dir``: a folder holding the release's dataset folders, e.g. a clone of the
 repository): the same install, offline; the hashes are computed and recorded, the commit is read from
-huggingface_hub's download metadata where the copy was made with ``snapshot_download(local_dir=...)``. A copy
+huggingface_hub's download metadata where the copy was made with ``snapshot_download(local_dir=...)``
+(``.cache/huggingface/download/<folder>/<file>.metadata``, the commit on its first line). A copy
 lacking some files (a partial download) installs what it holds; the record lists what is absent, and a file left
 half-downloaded there (huggingface_hub's ``.incomplete``) is an error. A dataset whose folder is not in the copy is
 an error; with ``all``, the datasets of the copy are installed and folders that are no dataset are named and left.
+Also errors, each naming the copy's files: two folders of one dataset (``ECBplus/`` and ``ECBplus-prep/``); files
+of one folder downloaded at different commits (a mixed copy: installed only with ``allow_mixed``, its commits
+recorded; files without metadata beside files with it are recorded as ``without_metadata``); a ``revision`` that is
+not the commit the copy's metadata gives (a branch or tag cannot be checked offline: refused). Mention files are
+checked as they are joined (:func:`ucdcr.io.release.install`).
+
+Either way a dataset that fails (the copy's or the data dir's fault, e.g. a full disk: the message names the file
+of the data dir being written) does not stop the others, and what a failed run created in the data dir (its
+folder, ``release/``) is removed again when it is empty.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,10 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import ChecksumError, UcdcrError
+from ucdcr.io.atomic import reason
 from ucdcr.io.release import (
     RELEASE_LICENCE,
     RELEASE_REPO,
     ReleasedFolder,
+    as_text,
     dataset_of_folder,
     file_hashes,
     install,
@@ -58,6 +72,8 @@ class Installed:
     folder: Path
     commit: str | None
     absent: list[str] = field(default_factory=list)
+    commits: dict[str, int] = field(default_factory=dict)
+    """A mixed copy installed with ``allow_mixed``: commit -> how many of its files came from it; else {}."""
 
 
 @dataclass
@@ -79,32 +95,67 @@ def release_targets(names: list[str] | None) -> list[str] | None:
 def download_release(
     names: list[str] | None,
     data_dir: Path,
-    revision: str = "main",
+    revision: str | None = None,
     release_dir: Path | None = None,
     repo: str = RELEASE_REPO,
     report: Callable[[Installed], None] | None = None,
+    allow_mixed: bool = False,
 ) -> ReleaseResult:
     """Install the released datasets ``names`` (ids; None: all) into ``<data-dir>/release/`` (module docstring).
-    A dataset that fails does not stop the others; its one-line reason is in the result."""
+    A dataset that fails does not stop the others; its one-line reason is in the result. revision: of the Hub
+    (default ``main``); with ``release_dir`` only a commit, checked against the copy's download metadata.
+    allow_mixed: install a copy whose files came from different commits (recorded as such)."""
     ids = release_targets(names)
-    if release_dir is not None:
-        return _from_copy(ids, Path(release_dir), Path(data_dir), report)
-    return _from_hub(ids, Path(data_dir), revision, repo, report)
+    data_dir = Path(data_dir)
+    created = [path for path in (data_dir, release_root(data_dir)) if not os.path.lexists(path)]
+    try:
+        if release_dir is not None:
+            return _from_copy(ids, Path(release_dir), data_dir, report, revision, allow_mixed)
+        return _from_hub(ids, data_dir, revision or DEFAULT_REVISION, repo, report)
+    finally:
+        for path in reversed(created):  # what this run created and left empty (every dataset failed)
+            try:
+                path.rmdir()
+            except OSError:
+                break
+
+
+DEFAULT_REVISION = "main"
+_COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 
 # --- from a local copy ---------------------------------------------------------------------------------------
 
 
 def _from_copy(
-    ids: list[str] | None, copy: Path, data_dir: Path, report: Callable[[Installed], None] | None
+    ids: list[str] | None,
+    copy: Path,
+    data_dir: Path,
+    report: Callable[[Installed], None] | None,
+    revision: str | None = None,
+    allow_mixed: bool = False,
 ) -> ReleaseResult:
-    if not copy.is_dir():
-        raise UcdcrError(f"release copy {copy} is not a folder")
+    if revision is not None and not _COMMIT.fullmatch(revision.lower()):
+        raise UcdcrError(
+            f"--revision {revision} cannot be checked against the local copy {copy}: a branch or tag needs the Hub. "
+            "Leave --revision out (the copy is installed as it is, with the commit its download metadata gives), "
+            "or give the commit the copy was downloaded at"
+        )
+    try:
+        if not copy.is_dir():
+            raise UcdcrError(f"release copy {copy} is not a folder")
+        entries = sorted(copy.iterdir())
+        present = {folder.name: folder for folder in entries if folder.name[0] != "." and folder.is_dir()}
+    except OSError as exc:
+        raise UcdcrError(f"cannot read the release copy {copy}: {reason(exc)}") from None
     result = ReleaseResult()
-    present = {folder.name: folder for folder in sorted(copy.iterdir()) if folder.is_dir() and folder.name[0] != "."}
-    by_id = {dataset_of_folder(name): folder for name, folder in present.items() if dataset_of_folder(name)}
+    folders_of: dict[str, list[Path]] = {}
+    for name, folder in present.items():
+        key = dataset_of_folder(name)
+        if key is not None:
+            folders_of.setdefault(key, []).append(folder)
     if ids is None:
-        ids = [key for key in dataset_ids() if key in by_id]
+        ids = [key for key in dataset_ids() if key in folders_of]
         unknown = [name for name in present if dataset_of_folder(name) is None]
         if unknown:
             result.notes.append(f"folders of {copy} that are no uCDCR dataset, left out: {', '.join(unknown)}")
@@ -112,28 +163,47 @@ def _from_copy(
             raise UcdcrError(f"{copy} holds no dataset folder of the release (e.g. {release_folder(get('ecbplus'))}/)")
     for key in ids:
         name = release_folder(get(key))
-        folder = by_id.get(key)
+        folders = folders_of.get(key, [])
         try:
-            if folder is None:
+            if not folders:
                 raise UcdcrError(f"the release copy {copy} has no folder {name}/ (dataset {key})")
+            if len(folders) > 1:
+                raise UcdcrError(
+                    f"the release copy {copy} has {len(folders)} folders of dataset {key}: "
+                    f"{' and '.join(f'{folder.name}/' for folder in folders)}; which one to install is not clear: "
+                    "move all but one out of the copy"
+                )
+            folder = folders[0]
             _check_complete_downloads(copy, folder.name)
             layout = read_layout(folder)
-            files = {
-                f"{folder.name}/{path.relative_to(folder).as_posix()}": {**file_hashes(path), "verified_by": None}
-                for path in layout.files()
-            }
-            record = _record(repo=None, revision=None, commit=_copy_commit(copy, folder.name), folder=folder.name)
-            record.update(source=str(copy.resolve()), files=files)
-            _install(result, layout, data_dir, key, record, move=False, report=report)
+            commits = _copy_commits(copy, layout)
+            without = commits.pop(UNKNOWN_COMMIT, []) if commits.keys() - {UNKNOWN_COMMIT} else []
+            commits.pop(UNKNOWN_COMMIT, None)
+            commit = _one_commit(copy / folder.name, commits, allow_mixed)
+            if revision is not None:
+                _check_revision(copy / folder.name, revision, commit, commits)
+            record = _record(repo=None, revision=revision, commit=commit, folder=folder.name)
+            record["source"] = as_text(copy.resolve())
+            if len(commits) > 1:
+                record["commits"] = {found: sorted(files) for found, files in sorted(commits.items())}
+            if without:  # the commit says nothing about these (added to the copy by hand?)
+                record["without_metadata"] = sorted(without)
+            counts = {found: len(files) for found, files in commits.items()} if len(commits) > 1 else {}
+            _install(result, layout, data_dir, key, record, move=False, report=report, commits=counts)
         except UcdcrError as exc:
             result.failed[key] = str(exc)
+        except OSError as exc:  # what the checks above did not foresee: still one line, and the others go on
+            result.failed[key] = _os_error(exc)
     return result
 
 
 def _check_complete_downloads(copy: Path, folder: str) -> None:
     """A copy made by huggingface_hub with a file still downloading (``*.incomplete``) is half-downloaded."""
     metadata = copy / HUB_METADATA / folder
-    partial = sorted(metadata.rglob("*.incomplete")) if metadata.is_dir() else []
+    try:
+        partial = sorted(metadata.rglob("*.incomplete")) if metadata.is_dir() else []
+    except OSError as exc:
+        raise UcdcrError(f"cannot read the download metadata {metadata}: {reason(exc)}") from None
     if partial:
         raise UcdcrError(
             f"{copy / folder} is half-downloaded ({len(partial)} file(s) still incomplete, e.g. "
@@ -141,16 +211,58 @@ def _check_complete_downloads(copy: Path, folder: str) -> None:
         )
 
 
-def _copy_commit(copy: Path, folder: str) -> str | None:
-    """The commit a copy made with ``snapshot_download(local_dir=...)`` came from (its download metadata: the
-    commit on the first line), when every file of the folder agrees; else None."""
-    metadata = copy / HUB_METADATA / folder
-    commits = set()
-    for path in metadata.rglob("*.metadata") if metadata.is_dir() else []:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        if lines:
-            commits.add(lines[0].strip())
-    return commits.pop() if len(commits) == 1 else None
+UNKNOWN_COMMIT = "unknown"
+
+
+def _copy_commits(copy: Path, layout: ReleasedFolder) -> dict[str, list[str]]:
+    """The commits the files of a copy's folder were downloaded at, by huggingface_hub's download metadata
+    (``<copy>/.cache/huggingface/download/<folder>/<file>.metadata``, the commit on its first line): commit ->
+    the files (``<folder>/<path>``). Files without metadata do not count (recorded as ``without_metadata``
+    by the caller): {} for a copy without any metadata (e.g. a git clone)."""
+    by_commit: dict[str, list[str]] = {}
+    for path in layout.files():
+        name = f"{layout.path.name}/{path.relative_to(layout.path).as_posix()}"
+        metadata = copy / HUB_METADATA / f"{name}.metadata"
+        try:
+            lines = metadata.read_text(encoding="utf-8", errors="replace").splitlines() if metadata.is_file() else []
+        except OSError as exc:
+            raise UcdcrError(f"cannot read the download metadata {metadata}: {reason(exc)}") from None
+        commit = lines[0].strip().lower() if lines else ""
+        by_commit.setdefault(commit if _COMMIT.fullmatch(commit) else UNKNOWN_COMMIT, []).append(name)
+    return by_commit
+
+
+def _one_commit(folder: Path, commits: dict[str, list[str]], allow_mixed: bool) -> str | None:
+    """The commit every file of the folder came from; None when unknown or mixed. A mixed folder is an error
+    unless ``allow_mixed``."""
+    if len(commits) == 1:
+        return next(iter(commits))
+    if len(commits) > 1 and not allow_mixed:
+        counts = sorted(commits.items(), key=lambda item: (-len(item[1]), item[0]))
+        parts = ", ".join(f"{commit[:12]}: {len(files)} file(s)" for commit, files in counts)
+        example = counts[-1][1][0]
+        raise UcdcrError(
+            f"{folder} is a mixed copy: its files come from {len(commits)} commits by huggingface_hub's download "
+            f"metadata ({parts}; e.g. {example} from {counts[-1][0][:12]}), so they may not belong together; "
+            "download the folder again at one revision, or give --allow-mixed to install it as it is"
+        )
+    return None
+
+
+def _check_revision(folder: Path, revision: str, commit: str | None, commits: dict[str, list[str]]) -> None:
+    """``revision`` (a commit, or its first digits) is the commit the copy's metadata gives."""
+    if commit is not None and commit.startswith(revision.lower()):
+        return
+    if not commits:
+        found = "its commit is unknown (it has no download metadata of huggingface_hub)"
+    elif commit is None:
+        found = f"its files come from {len(commits)} commits"
+    else:
+        found = f"its download metadata gives commit {commit}"
+    raise UcdcrError(
+        f"--revision {revision} is not what {folder} holds: {found}; leave --revision out to install the copy as "
+        "it is, or download that revision"
+    )
 
 
 # --- from the Hub --------------------------------------------------------------------------------------------
@@ -189,8 +301,11 @@ def _from_hub(
             record["files"] = files
             _install(result, read_layout(download / name), data_dir, key, record, move=True, report=report)
             shutil.rmtree(download / HUB_METADATA / name, ignore_errors=True)
+            shutil.rmtree(download / name, ignore_errors=True)  # what is left: the parts joined into one file
         except UcdcrError as exc:
             result.failed[key] = str(exc)
+        except OSError as exc:
+            result.failed[key] = _os_error(exc)
     return result
 
 
@@ -225,6 +340,12 @@ def _verify(download: Path, remote: dict[str, Any]) -> dict[str, dict[str, Any]]
 # --- shared --------------------------------------------------------------------------------------------------
 
 
+def _os_error(exc: OSError) -> str:
+    """An OSError as one line naming its file(s)."""
+    names = " -> ".join(str(name) for name in (exc.filename, exc.filename2) if name is not None)
+    return f"{names or 'a file'}: {reason(exc)}"
+
+
 def _record(repo: str | None, revision: str | None, commit: str | None, folder: str) -> dict[str, Any]:
     return {
         "release": RELEASE_REPO if repo is None else repo,
@@ -244,11 +365,12 @@ def _install(
     record: dict[str, Any],
     move: bool,
     report: Callable[[Installed], None] | None,
+    commits: dict[str, int] | None = None,
 ) -> None:
     spec = get(key)
     record.update(dataset=key, dataset_licence=spec.licence, citation=list(spec.citation))
     folder = install(layout, data_dir, key, record, move=move)
-    done = Installed(key, folder, record.get("commit"), layout.absent(spec.texts_redistributable))
+    done = Installed(key, folder, record.get("commit"), layout.absent(spec.texts_redistributable), commits or {})
     result.installed.append(done)
     if report is not None:
         report(done)

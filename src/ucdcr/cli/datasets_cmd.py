@@ -5,7 +5,9 @@ Every registered dataset (:func:`ucdcr.registry.all_specs`, in the paper's order
 manifest.
 
 Status (:attr:`ucdcr.download.DatasetStatus.state`): complete / manual (incomplete; the manifest has manual steps) /
-partial / missing. Fast by default (existence, sizes, tree file counts); ``--verify`` also checks every hash.
+partial / missing. Fast by default (existence, sizes, tree file counts); ``--verify`` also checks every hash. The
+same holds for an installed release, checked against what its ``release.json`` records was installed: a file of it
+missing, changed or added since is named in the "release" cell and in one error line per dataset, exit code 1.
 Printed like the other table commands (:func:`ucdcr.report.tables.print_tables`): fitted to the terminal, Markdown
 when piped, or ``--format md|csv|json|latex``.
 """
@@ -25,6 +27,7 @@ from ucdcr.cli.common import (
     check_format,
     console,
     friendly_errors,
+    print_message,
 )
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.registry import all_specs
@@ -53,7 +56,7 @@ def dataset_rows(raw_dir: Path, data_dir: Path, verify: bool = False) -> list[di
                 "raw": raw,
                 "missing": missing,
                 "built": "yes" if (data_dir / spec.id / BUILD_REPORT).exists() else "no",
-                "release": release_state(data_dir, spec.id),
+                **release_cells(data_dir, spec.id, verify),
             }
         )
     return rows
@@ -66,12 +69,28 @@ HEADERS = ("id", "paper name", "mentions", "licence", "status", "raw files", "bu
 def release_state(data_dir: Path, dataset_id: str) -> str:
     """The "release" cell: the commit of the installed release (``ucdcr download --release``), "local copy" when
     it came from one of unknown commit, or "no"."""
-    from ucdcr.io.release import provenance, release_path
+    return release_cells(data_dir, dataset_id)["release"]
 
-    record = provenance(release_path(data_dir, dataset_id))
+
+def release_cells(data_dir: Path, dataset_id: str, verify: bool = False) -> dict[str, str]:
+    """The "release" cell (:func:`release_state`; with what changed in the installed folder since it was
+    installed: sizes, and with ``verify`` every sha256, by its ``release.json``) and "release_changed" (each
+    changed file of the folder, one per line: ``<folder>/<file>: what``; "" when none)."""
+    from ucdcr.io.release import changed_files, provenance, release_path
+
+    folder = release_path(data_dir, dataset_id)
+    record = provenance(folder)
     if record is None:
-        return "no"
-    return str(record["commit"])[:12] if record.get("commit") else "local copy"
+        state = "no (a folder without release.json)" if folder.is_dir() else "no"
+        return {"release": state, "release_changed": ""}
+    state = str(record["commit"])[:12] if record.get("commit") else "local copy"
+    if record.get("commits"):
+        state = "mixed commits"
+    changed = changed_files(folder, hashes=verify)
+    if changed:
+        more = f" (+{len(changed) - 1} more)" if len(changed) > 1 else ""
+        state = f"{state}; CHANGED: {changed[0].split(':', 1)[0]}{more}"
+    return {"release": state, "release_changed": "\n".join(f"{folder}/{line}" for line in changed)}
 
 
 STATE_STYLE = {"complete": "green", "manual": "yellow", "partial": "yellow", "missing": "red"}
@@ -103,3 +122,14 @@ def register(app: typer.Typer) -> None:
         check_format(fmt)
         rows = dataset_rows(resolve_raw_dir(raw_dir), resolve_data_dir(data_dir), verify=verify)
         print_tables([datasets_table(rows)], fmt, console, output)
+        changed = [row for row in rows if row["release_changed"]]
+        for row in changed:  # one line per dataset: its first changed file
+            lines = row["release_changed"].splitlines()
+            more = f" (and {len(lines) - 1} more file(s))" if len(lines) > 1 else ""
+            print_message(
+                "error:",
+                f"{lines[0]}{more}: the installed release of {row['id']} changed since `ucdcr download --release` "
+                f"installed it; install it again with `ucdcr download --release {row['id']}`",
+            )
+        if changed:
+            raise typer.Exit(1)

@@ -50,12 +50,25 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         revision: Annotated[
-            str, typer.Option("--revision", metavar="REV", help="--release: branch, tag or commit of the release.")
-        ] = "main",
+            str | None,
+            typer.Option(
+                "--revision",
+                metavar="REV",
+                help="--release: branch, tag or commit of the release (default main); with --release-dir only a "
+                "commit, checked against the copy's download metadata.",
+            ),
+        ] = None,
         release_dir: Annotated[
             Path | None,
             input_folder_option("--release-dir", "--release: a local copy of the release repository (offline)."),
         ] = None,
+        allow_mixed: Annotated[
+            bool,
+            typer.Option(
+                "--allow-mixed",
+                help="--release-dir: install a copy whose files were downloaded at different commits (recorded).",
+            ),
+        ] = False,
         data_dir: DataDirOption = None,
     ) -> None:
         from ucdcr.download import download
@@ -63,8 +76,10 @@ def register(app: typer.Typer) -> None:
         if release or release_dir is not None:
             from ucdcr.cli.release import download_release_command
 
-            download_release_command(datasets, data_dir, revision, release_dir)
+            download_release_command(datasets, data_dir, revision, release_dir, allow_mixed)
             return
+        if revision is not None or allow_mixed:
+            raise UcdcrError("--revision and --allow-mixed are options of --release")
         if not datasets:
             raise UcdcrError("name the datasets to download, or 'all'")
         target = resolve_raw_dir(raw_dir)

@@ -61,7 +61,7 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     ``<id>@release`` names the authors' release installed by ``ucdcr download --release``
     (``<data-dir>/release/<id>``), and so does a plain id that is not built but released (docs/release.md).
     """
-    from ucdcr.io.release import PROVENANCE_FILE, release_root, strip_suffix
+    from ucdcr.io.release import PROVENANCE_FILE, release_root, strip_suffix, unrecorded_note
 
     as_path = Path(dataset)
     check_usable(as_path, "dataset")
@@ -82,9 +82,12 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
     if released or not _is_built(folder):  # the release of it (docs/release.md#side-by-side)
         if (release_root(root) / key / PROVENANCE_FILE).is_file():
             return release_root(root) / key
+        note = unrecorded_note(root, [key])
         if released:
-            raise UcdcrError(f"the release of {key!r} is not in {root} (run `ucdcr download --release {key}` first)")
-        raise UcdcrError(f"dataset {key!r} is not built in {root} (run `ucdcr build {key}` first)")
+            raise UcdcrError(
+                f"the release of {key!r} is not in {root} (run `ucdcr download --release {key}` first){note}"
+            )
+        raise UcdcrError(f"dataset {key!r} is not built in {root} (run `ucdcr build {key}` first){note}")
     return folder
 
 
