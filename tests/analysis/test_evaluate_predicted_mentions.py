@@ -328,3 +328,22 @@ def test_the_python_api_evaluates_predicted_mentions_against_another_file(
     assert joint[key.name] == 100 and joint["Δ"] == joint[response.name] - 100
     with pytest.raises(ValueError, match="unknown significance test"):
         ucdcr.evaluate(response, data_dir=data_dir, significance="t-test")
+
+
+def test_evaluate_without_datasets_takes_those_the_predictions_cover(tmp_path: Path) -> None:
+    from tests.fixtures.bench_dataset import write_bench_dataset
+
+    data_dir = tmp_path / "data"
+    tiny.write_tiny_dataset(data_dir / "np4e")
+    write_bench_dataset(data_dir / "other")
+    predictions = tmp_path / "p.json"
+    test_ids = [tiny.mention_id(i) for i, m in enumerate(tiny.MENTIONS) if tiny.DOCS[m[0]][0] == "test"]
+    predictions.write_text(json.dumps(dict.fromkeys(test_ids, 1)))
+    result = runner.invoke(app, ["evaluate", str(predictions), "--data-dir", str(data_dir), "--json"])
+    assert result.exit_code == 0, result.output
+    assert [d["dataset"] for d in json.loads(result.stdout)["datasets"]] == ["np4e"]
+    assert "evaluating np4e: the datasets the predictions cover (1 of 2 built" in result.stderr
+    stray = tmp_path / "stray.json"
+    stray.write_text(json.dumps({"NOPE_1": 1}))
+    result = runner.invoke(app, ["evaluate", str(stray), "--data-dir", str(data_dir)])
+    assert result.exit_code == 2 and "no mention id of the file belongs to a dataset of np4e, other" in result.output

@@ -435,6 +435,31 @@ def _listing(ids: Sequence[str], shown: int = _SHOWN) -> str:
     return listed + (f", … ({len(ids) - shown} more)" if len(ids) > shown else "")
 
 
+def covered_datasets(predictions: Predictions, folders: Mapping[str, Path]) -> tuple[dict[str, Path], str | None]:
+    """The datasets of ``folders`` that the predictions name a mention of (JSON, CSV: a mention id; CoNLL: a
+    document key), and a note saying which were chosen when that is not all of them; none is an error."""
+    from ucdcr.io.load import load_columns
+
+    column = "conll_doc_key" if predictions.by_span is not None else "mention_id"
+    named = {key[0] for key in predictions.by_span} if predictions.by_span is not None else set(predictions.by_id)
+    chosen = {
+        name: folder
+        for name, folder in folders.items()
+        if named.intersection(load_columns(folder, [column])[column].to_pylist())
+    }
+    if not chosen:
+        what = "document key" if column == "conll_doc_key" else "mention id"
+        raise FormatError(
+            predictions.path, f"no {what} of the file belongs to a dataset of {', '.join(folders) or 'the data dir'}"
+        )
+    if len(chosen) == len(folders):
+        return chosen, None
+    return chosen, (
+        f"evaluating {', '.join(chosen)}: the datasets the predictions cover ({len(chosen)} of {len(folders)} built; "
+        "--datasets chooses others)"
+    )
+
+
 def check_coverage(
     predictions: Mapping[str, str],
     tables: Mapping[str, pa.Table],

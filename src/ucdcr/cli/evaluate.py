@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
         significance: SignificanceOption = "bootstrap",
     ) -> None:
-        from ucdcr.analysis.evaluate import read_predictions
+        from ucdcr.analysis.evaluate import covered_datasets, read_predictions
         from ucdcr.report.paper_tables import (
             comparison_table,
             evaluation_results,
@@ -143,6 +143,10 @@ def register(app: typer.Typer) -> None:
         chosen = protocol_of(protocol, remove_singletons=remove_singletons)
         predicted = read_predictions(predictions, mentions.value)
         folders = selected_datasets(data_dir, datasets, source)
+        if datasets is None:  # the datasets the predictions cover, not every built one
+            folders, covered = covered_datasets(predicted, folders)
+            if covered:
+                err_console.print(f"[yellow]note:[/] {escape(covered)}", highlight=False, soft_wrap=True)
         evaluation = evaluation_results(predicted, folders, split, chosen)
         for note in evaluation.notes:
             err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
