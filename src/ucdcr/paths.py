@@ -23,16 +23,21 @@ from ucdcr.errors import UcdcrError
 _APP = "ucdcr"
 
 
+def platform_dir(kind: str) -> Path:
+    """The platform's default for ``kind`` ("data" or "raw"), without the environment variable."""
+    return Path(platformdirs.user_data_dir(_APP)) / kind
+
+
 def default_data_dir() -> Path:
     """Where built datasets live unless told otherwise."""
     env = os.environ.get("UCDCR_DATA_DIR")
-    return Path(env) if env else Path(platformdirs.user_data_dir(_APP)) / "data"
+    return Path(env) if env else platform_dir("data")
 
 
 def default_raw_dir() -> Path:
     """Where raw downloads live unless told otherwise."""
     env = os.environ.get("UCDCR_RAW_DIR")
-    return Path(env) if env else Path(platformdirs.user_data_dir(_APP)) / "raw"
+    return Path(env) if env else platform_dir("raw")
 
 
 def resolve_data_dir(data_dir: str | Path | None) -> Path:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
+import platformdirs
 import typer
 from rich.console import Console
 
@@ -83,7 +84,10 @@ def register(app: typer.Typer) -> None:
         cache_dir: Annotated[
             Path | None,
             typer.Option(
-                "--cache-dir", metavar="DIR", help="Encodings and results (default: $UCDCR_CACHE_DIR or user cache)."
+                "--cache-dir",
+                metavar="DIR",
+                help="Encodings, models and results (default: $UCDCR_CACHE_DIR, else "
+                f"{Path(platformdirs.user_cache_dir('ucdcr')) / 'benchmark'}).",
             ),
         ] = None,
         recompute: Annotated[

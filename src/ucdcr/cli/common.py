@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ucdcr.errors import UcdcrError
-from ucdcr.paths import check_usable, unusable
+from ucdcr.paths import check_usable, platform_dir, unusable
 from ucdcr.report.tables import FORMATS
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ DataDirOption = Annotated[
         envvar="UCDCR_DATA_DIR",
         metavar="DIR",
         callback=_folder_or_absent,
-        help="Folder of built datasets (default: the user data dir).",
+        help=f"Folder of built datasets (default: {platform_dir('data')}).",
     ),
 ]
 DatasetArgument = Annotated[str, typer.Argument(metavar="DATASET", help="Dataset id or path of a uCDCR folder.")]
@@ -193,7 +193,7 @@ RawDirOption = Annotated[
         envvar="UCDCR_RAW_DIR",
         metavar="DIR",
         callback=_folder_or_absent,
-        help="Folder of raw downloads (default: the user data dir).",
+        help=f"Folder of raw downloads (default: {platform_dir('raw')}).",
     ),
 ]
 DatasetsOption = Annotated[
