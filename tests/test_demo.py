@@ -169,8 +169,8 @@ def test_demo_prints_the_tables_and_writes_the_report(demo_run: tuple[Path, str]
     assert [row[1] for row in table6[2:]] == ["subtopic", "topic"]  # cross-subtopic chains -> topic level too
     index = (out / "report" / "index.html").read_text(encoding="utf-8")
     assert "Table 2: general statistics" in index and SAMPLE_NAME in index
-    # the figure that needs the extra says so
-    assert "Not drawn: needs the optional `embed` extra" in (out / "report" / "report.md").read_text(encoding="utf-8")
+    # the figure --no-embed leaves out says so
+    assert "Not drawn: turned off by --no-embed" in (out / "report" / "report.md").read_text(encoding="utf-8")
     assert (out / "report" / "figures" / "histogram_pd.png").stat().st_size > 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,9 @@ def folder(tmp_path: Path) -> Path:
     return write_bench_dataset(tmp_path / "data" / "toy")
 
 
+PROGRESS = re.compile(r"^\[ *(\d+m)?\d+s\] .* \(\d+/\d+ runs done(, ETA [^)]*)?\)$")
+
+
 def _cli(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "ucdcr", "benchmark", "--data-dir", str(folder.parent), "--datasets", "toy"]
     command += ["--cache-dir", str(folder.parent.parent / "cache"), *arguments]
@@ -69,7 +73,8 @@ def _cli(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(("systems", "expected"), CASES)
 def test_a_faulty_system_is_one_line_naming_it(folder: Path, systems: str, expected: str) -> None:
     done = _cli(folder, "--systems", systems)
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    # stderr is a pipe: the progress lines ("[  0s] ...", one per step) come first, then the one error line
+    lines = [line for line in done.stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and expected in lines[0], done.stderr
     assert "Traceback" not in done.stderr and "bug in ucdcr" not in done.stderr
