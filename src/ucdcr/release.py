@@ -271,7 +271,7 @@ def _check_revision(folder: Path, revision: str, commit: str | None, commits: di
 def _from_hub(
     ids: list[str] | None, data_dir: Path, revision: str, repo: str, report: Callable[[Installed], None] | None
 ) -> ReleaseResult:
-    from ucdcr import hub
+    import ucdcr.hub as hub
 
     hub.require_hub()
     commit, remote = hub.listing(repo, revision)

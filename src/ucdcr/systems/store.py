@@ -248,7 +248,7 @@ def machine() -> dict[str, Any]:
 
     import numpy
 
-    from ucdcr import __version__
+    from ucdcr.version import __version__
 
     cpu = platform.processor() or platform.machine()
     with contextlib.suppress(OSError):
