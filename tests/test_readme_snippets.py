@@ -44,6 +44,7 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
     assert namespace["table5"].title.startswith("Table 5")  # type: ignore[attr-defined]
     assert (data / "ecbplus" / "all_mentions.parquet").is_file()
     assert 0 < scores.conll_f1 < 1  # type: ignore[attr-defined]  # examples/response.conll differs from the key
+    assert scores.conll_f1_percent == int(scores.conll_f1 * 10000) / 100  # type: ignore[attr-defined]
     benchmarked = {(run.system, run.dataset) for run in namespace["result"].runs}  # type: ignore[attr-defined]
     assert benchmarked == {("same-head-in-doc", "ecbplus"), ("head-lemma", "ecbplus")}
     assert namespace["by_type"].title.startswith("Benchmark")  # type: ignore[attr-defined]

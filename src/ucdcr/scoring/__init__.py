@@ -6,7 +6,9 @@ Public API (pure functions; mentions are any hashable ids, clusters are iterable
 - ``score_documents({doc: (key, response)}, metrics="all") -> Scores``: counts summed over documents, then R/P/F1.
 - ``score_files(key_path, response_path, metrics="all") -> Scores``: two CoNLL-2012 files, documents matched by name.
 - ``Scores[metric]`` is a ``MetricScore`` with ``recall_num, recall_den, precision_num, precision_den`` (exact
-  floats), properties ``recall``, ``precision``, ``f1`` (fractions in [0, 1]), and ``Scores.conll_f1``.
+  floats), properties ``recall``, ``precision``, ``f1`` (fractions in [0, 1]) and ``recall_percent``,
+  ``precision_percent``, ``f1_percent`` (the percentages the tables print); ``Scores.conll_f1`` (a fraction) and
+  ``Scores.conll_f1_percent``.
 - ``truncate_percent(x)`` gives v8.01's printed percentage (``int(x*10000)/100``).
 
 The metrics are the rows of :data:`METRIC_TABLE` (``muc bcub ceafm ceafe blanc lea``; ``conll`` selects the three

@@ -31,7 +31,7 @@ from ucdcr.formats.conll2012 import ConllFile, read_conll
 from ucdcr.scoring.bootstrap import UnitCounts, split_units, unit_counts
 from ucdcr.scoring.mentions import identify_mentions
 from ucdcr.scoring.metrics import ALL, CONLL, METRIC_BY_NAME, METRIC_CHOICES, METRICS, DocumentOverlap, Metric
-from ucdcr.scoring.results import MetricScore
+from ucdcr.scoring.results import MetricScore, truncate_percent
 
 Clusters = Iterable[Iterable[Hashable]]
 Item = TypeVar("Item")
@@ -111,8 +111,14 @@ class Scores(Mapping[str, MetricScore]):
 
     @property
     def conll_f1(self) -> float:
-        """Unweighted mean of the MUC, B3 and CEAFe F1 (exact, not of the truncated printed values)."""
+        """Unweighted mean of the MUC, B3 and CEAFe F1 as a fraction in [0, 1] (exact, not of the truncated printed
+        values); :attr:`conll_f1_percent` is the percentage the tables print."""
         return CONLL.f1(self.metrics)
+
+    @property
+    def conll_f1_percent(self) -> float:
+        """The CoNLL F1 as ``ucdcr score`` and every table print it: a percentage truncated to two decimals."""
+        return truncate_percent(self.conll_f1)
 
     def as_dict(self) -> dict[str, object]:
         """Everything as plain JSON-ready values."""
@@ -123,6 +129,7 @@ class Scores(Mapping[str, MetricScore]):
         }
         if all(metric.name in self.metrics for metric in CONLL.parts):
             result["conll_f1"] = self.conll_f1
+            result["conll_f1_percent"] = self.conll_f1_percent
         result["repeated_response_mentions"] = self.repeated_response_mentions
         result["repeated_key_mentions"] = self.repeated_key_mentions
         result["repeated_twinless_mentions"] = self.repeated_twinless_mentions

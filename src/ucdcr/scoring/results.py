@@ -36,7 +36,11 @@ def harmonic_f1(recall: float, precision: float) -> float:
 
 @dataclass(frozen=True)
 class MetricScore:
-    """Recall and precision as numerator/denominator pairs; add two scores to sum their counts."""
+    """Recall and precision as numerator/denominator pairs; add two scores to sum their counts.
+
+    ``recall``, ``precision`` and ``f1`` are fractions in [0, 1] (as coval); the ``*_percent`` properties are the
+    percentages every ucdcr table prints (57.91 for 0.5791...).
+    """
 
     recall_num: float = 0
     recall_den: float = 0
@@ -54,6 +58,21 @@ class MetricScore:
     @property
     def f1(self) -> float:
         return harmonic_f1(self.recall, self.precision)
+
+    @property
+    def recall_percent(self) -> float:
+        """Recall as the tables and v8.01 print it: a percentage truncated to two decimals."""
+        return truncate_percent(self.recall)
+
+    @property
+    def precision_percent(self) -> float:
+        """Precision as the tables and v8.01 print it: a percentage truncated to two decimals."""
+        return truncate_percent(self.precision)
+
+    @property
+    def f1_percent(self) -> float:
+        """F1 as the tables and v8.01 print it: a percentage truncated to two decimals."""
+        return truncate_percent(self.f1)
 
     def __add__(self, other: MetricScore) -> MetricScore:
         return MetricScore(
