@@ -201,6 +201,7 @@ def test_the_public_names() -> None:
         "dataset_dir",
         "diversity_tables",
         "evaluate",
+        "forget_benchmark_runs",
         "list_datasets",
         "load",
         "load_hf",

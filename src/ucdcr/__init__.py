@@ -10,7 +10,7 @@ Public API (:mod:`ucdcr.api` unless said otherwise):
   dataset's folder; :func:`load`: a built dataset as a ``pyarrow.Table`` (mentions or tokens).
 - :func:`stats_tables`, :func:`diversity_tables`, :func:`baseline_tables`, :func:`evaluate`: the tables of
   ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate``; :func:`benchmark`: CDCR systems fitted, tuned and
-  scored on every dataset (``ucdcr benchmark``).
+  scored on every dataset (``ucdcr benchmark``); :func:`forget_benchmark_runs`: remove a system's stored runs.
 - :func:`load_hf` (:mod:`ucdcr.export.huggingface`, ``hf`` extra): a built dataset as a Hugging Face ``DatasetDict``;
   :func:`to_spacy_docs` (:mod:`ucdcr.export.spacy_docs`): its documents as spaCy ``Doc`` objects with the chains as
   span groups.
@@ -40,6 +40,7 @@ _PUBLIC: dict[str, str] = {
     "dataset_dir": "ucdcr.api",
     "diversity_tables": "ucdcr.api",
     "evaluate": "ucdcr.api",
+    "forget_benchmark_runs": "ucdcr.api",
     "list_datasets": "ucdcr.api",
     "load": "ucdcr.api",
     "load_hf": "ucdcr.export.huggingface",
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from ucdcr.api import dataset_dir as dataset_dir
     from ucdcr.api import diversity_tables as diversity_tables
     from ucdcr.api import evaluate as evaluate
+    from ucdcr.api import forget_benchmark_runs as forget_benchmark_runs
     from ucdcr.api import list_datasets as list_datasets
     from ucdcr.api import load as load
     from ucdcr.api import stats_tables as stats_tables

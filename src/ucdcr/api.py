@@ -24,7 +24,8 @@ folder loads with the same schema. ``mention_type="event"|"entity"`` keeps the m
 ``event_mentions.json`` / ``entity_mentions.json`` files, because the file a mention sits in (not its
 ``mention_type``) is what makes it an event or an entity.
 
-Benchmark: ``benchmark`` fits, tunes and tests CDCR systems on the built datasets (``ucdcr benchmark``).
+Benchmark: ``benchmark`` fits, tunes and tests CDCR systems on the built datasets (``ucdcr benchmark``);
+``forget_benchmark_runs`` removes a system's stored runs (``ucdcr benchmark --forget NAME``).
 
 Tables: ``stats_tables``, ``diversity_tables``, ``baseline_tables`` and ``evaluate`` return the tables the
 ``ucdcr stats``, ``diversity``, ``baseline`` and ``evaluate`` commands print
@@ -71,6 +72,7 @@ __all__ = [
     "dataset_dir",
     "diversity_tables",
     "evaluate",
+    "forget_benchmark_runs",
     "list_datasets",
     "load",
     "stats_tables",
@@ -279,7 +281,9 @@ def benchmark(
     protocol: "ucdcr" (the paper's; level: "subtopic", the default, or "topic") or "standard" (the published ECB+
         protocol; topics: "gold" or "predicted"; singletons: False removes one-mention chains from key and response).
     transfer: also fit on every dataset and test on every other (trainable systems).
-    cache_dir: encodings and the results file (default: env ``UCDCR_CACHE_DIR`` or the user cache dir).
+    cache_dir: encodings and the results file (default: env ``UCDCR_CACHE_DIR`` or the user cache dir). Every run
+        is stored there and shown by later ``ucdcr report`` leaderboards; :func:`forget_benchmark_runs` removes a
+        system's runs.
     recompute: ignore stored results (encodings stay cached).
     seeds: fit every trainable system with seeds 0 .. seeds-1 (the tables show the mean over seeds and their sd).
 
@@ -301,6 +305,22 @@ def benchmark(
         recompute=recompute,
         seeds=seeds,
     )
+
+
+def forget_benchmark_runs(system: str, cache_dir: str | Path | None = None) -> int:
+    """Remove every stored run of the system named ``system`` (each dataset, protocol and seed) from the results
+    file of ``cache_dir`` (default: as :func:`benchmark`), as ``ucdcr benchmark --forget NAME`` does, so that
+    ``ucdcr report`` no longer shows it; how many runs were removed. A name without a stored run is a
+    :class:`~ucdcr.errors.UcdcrError` naming the file and the systems it holds.
+
+    Example::
+
+        ucdcr.forget_benchmark_runs("same-head-in-doc")   # 1: the README's example system on ecbplus
+    """
+    from ucdcr.systems.cache import default_cache_dir
+    from ucdcr.systems.store import ResultStore
+
+    return ResultStore(Path(cache_dir) if cache_dir is not None else default_cache_dir()).forget(system)
 
 
 def benchmark_tables(result: Benchmark, resamples: int = 1000, significance: str = "bootstrap") -> list[ResultTable]:

@@ -41,6 +41,7 @@ from ucdcr.cli.common import (
     protocol_of,
     selected_datasets,
 )
+from ucdcr.errors import UcdcrError
 
 # The reference systems are named here, not read from ucdcr.systems.registry.BUILTIN, so that the CLI starts
 # without importing the systems (tests/test_cli_startup.py checks them against the registry).
@@ -54,7 +55,7 @@ HELP = (
     "or your own as module:attribute (a ucdcr.systems.System subclass). A dataset without a train split uses the "
     "model fitted on the dataset with the most training mentions, tuned on its own val split; the models table "
     "says which splits every number used. Results and encodings are stored in the cache dir and reused by later "
-    "runs and by `ucdcr report`."
+    "runs and by `ucdcr report`; --forget NAME removes a system's stored results."
 )
 
 
@@ -105,7 +106,21 @@ def register(app: typer.Typer) -> None:
         ] = 1,
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
         significance: SignificanceOption = "bootstrap",
+        forget: Annotated[
+            str | None,
+            typer.Option(
+                "--forget",
+                metavar="NAME",
+                help="Run nothing: remove every stored result of the system NAME (every dataset, protocol and "
+                "seed) from the cache dir's results file, so that `ucdcr report` no longer shows it.",
+            ),
+        ] = None,
     ) -> None:
+        if forget is not None:
+            if systems is not None:
+                raise UcdcrError("--forget runs no benchmark: give it without --systems")
+            _forget(forget, cache_dir)
+            return
         from ucdcr.report.benchmark_tables import benchmark_tables
         from ucdcr.report.tables import print_tables
         from ucdcr.systems.registry import BUILTIN
@@ -126,6 +141,36 @@ def register(app: typer.Typer) -> None:
             markup=False,
             soft_wrap=True,
         )
+        user = [name for name in result.systems if name not in BUILTIN]
+        if user and result.results_file is not None:
+            err_console.print(_forget_hint(user, result.results_file), highlight=False, markup=False, soft_wrap=True)
+
+
+def _forget(name: str, cache_dir: Path | None) -> None:
+    """``--forget NAME``: remove the stored runs of NAME and say how many, from which file."""
+    from ucdcr.systems.cache import default_cache_dir
+    from ucdcr.systems.store import ResultStore
+
+    store = ResultStore(cache_dir if cache_dir is not None else default_cache_dir())
+    removed = store.forget(name)
+    left = len(store.runs())
+    console.print(
+        f"removed {removed} stored run{'s' if removed != 1 else ''} of {name} from {store.path} ({left} left)",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def _forget_hint(user: list[str], results_file: Path) -> str:
+    """The last line after a benchmark of user systems: where their runs are stored and how to remove them."""
+    from ucdcr.systems.store import forget_command
+
+    commands = " and ".join(f"`{forget_command(name, results_file.parent)}`" for name in user)
+    return (
+        f"user system{'s' if len(user) > 1 else ''} {', '.join(user)}: stored in {results_file} and shown by every "
+        f"later `ucdcr report` of these datasets; remove with {commands}"
+    )
 
 
 @contextmanager

@@ -12,6 +12,8 @@
   note) and, when some of them have no train split, the mean over those that have one. Each system's mean is
   compared with the best mean by a paired test on the same resampled units (:mod:`ucdcr.scoring.bootstrap`): the
   difference with its interval, the p-value, and whether it is tied for first (not significantly below the best).
+  In the report, a note says where its rows came from (:func:`provenance_note`): the results file, which systems
+  are reference systems and, per user system, what it was run as and when, with the command that removes it.
 
 Uncertainty: every score carries its 95% bootstrap interval (``resamples`` 0: none), resampled from the units its
 run stored; a system run with several seeds shows the mean over its seeds (the interval of that mean) and the
@@ -22,13 +24,15 @@ different from the in-domain score of their column.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from statistics import fmean, stdev
 
 from ucdcr.analysis.protocol import DatasetMean, Protocol, column_comparisons, column_intervals, ucdcr_means
 from ucdcr.report.tables import Estimate, PValue, ResultTable
 from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Method, SeedMean, UnitData
+from ucdcr.systems.registry import BUILTIN
 from ucdcr.systems.runner import Benchmark
-from ucdcr.systems.store import StoredRun
+from ucdcr.systems.store import StoredRun, forget_command
 
 F1_COLUMNS = {"MUC": "F1_MUC", "B3": "F1_B3", "CEAFe": "F1_CEAF_E", "CoNLL": "F1_CONLL"}
 TYPES = ("joint", "event", "entity")
@@ -346,6 +350,32 @@ def leaderboard_table(
         "numbers (own n): not comparable between systems."
     )
     return table
+
+
+def provenance_note(runs: Sequence[StoredRun], systems: Sequence[str], results_file: Path) -> str:
+    """Where the rows of a table of stored runs came from: the results file; the reference systems (built into
+    ucdcr); per user system what it was run as (``StoredRun.origin``) and when its runs were stored (UTC dates), and
+    the command that removes its runs from the file."""
+    reference = [system for system in systems if system in BUILTIN]
+    user = [system for system in systems if system not in BUILTIN]
+    parts = [f"Rows from {results_file}"]
+    if reference:
+        parts.append(f"reference systems (built into ucdcr): {', '.join(reference)}")
+    if user:
+        described = ", ".join(f"{system} ({_origin([r for r in runs if r.system == system])})" for system in user)
+        command = forget_command(user[0] if len(user) == 1 else "NAME", results_file.parent)
+        parts += [f"user systems: {described}", f"remove a user system's stored runs with `{command}`"]
+    return "; ".join(parts) + "."
+
+
+def _origin(runs: Sequence[StoredRun]) -> str:
+    """What a system's runs were run as and when they were stored ("not recorded" for runs of an older ucdcr)."""
+    origins = sorted({run.origin for run in runs if run.origin})
+    dates = sorted({run.stored[:10] for run in runs if run.stored})
+    found = f"from {', '.join(origins)}" if origins else "origin not recorded"
+    if dates:
+        found += f", stored {dates[0]}" + (f" to {dates[-1]}" if len(dates) > 1 else "")
+    return found
 
 
 def _against_best(

@@ -11,8 +11,9 @@ Tables come from :mod:`ucdcr.report.paper_tables`, the functions the ``stats``, 
 commands print with (their default tables), so the report shows exactly what those commands show. When
 ``ucdcr benchmark`` has stored results for the report's datasets (the results file of the cache dir,
 :mod:`ucdcr.systems.store`, runs whose datasets have the same content), the report adds the benchmark section:
-the leaderboard, the scores and models tables, and per system with transfer runs its matrix and heatmap. Figures are
-described in :mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional
+the leaderboard (with a note naming the results file, the user systems among its rows, what they were run as and
+how to remove them), the scores and models tables, and per system with transfer runs its matrix and heatmap. Figures
+are described in :mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional
 ``embed`` extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from
 the network; every sample and t-SNE uses a fixed seed.
 """
@@ -137,7 +138,8 @@ def _benchmark_section(
     from ucdcr.systems.store import RESULTS_FILE, dataset_fingerprint, read_runs
 
     fingerprints = {name: dataset_fingerprint(folder) for name, folder in folders.items()}
-    stored = read_runs((cache_dir or default_cache_dir()) / RESULTS_FILE).values()
+    results_file = (cache_dir or default_cache_dir()) / RESULTS_FILE
+    stored = read_runs(results_file).values()
     runs = [
         run
         for run in stored
@@ -151,6 +153,7 @@ def _benchmark_section(
         systems = [name for name in BUILTIN if name in present] + sorted(present - set(BUILTIN))
         datasets = [name for name in folders if any(run.dataset == name for run in chosen)]
         leaderboard = bench.leaderboard_table(chosen, systems, datasets, protocol)
+        leaderboard.notes.append(bench.provenance_note(chosen, systems, results_file))
         tables = [leaderboard, *bench.run_tables(chosen, systems, datasets, protocol)]
         report.sections.append(Section(f"{BENCHMARK_TITLE}, {label} protocol", tables))
         for system in systems:

@@ -31,7 +31,7 @@ import importlib
 import importlib.metadata
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ucdcr.errors import UcdcrError
@@ -54,8 +54,11 @@ BUILTIN: dict[str, str] = {
 @dataclass(frozen=True)
 class SystemSpec:
     """A resolved system: its name in the tables, how to make one, its version, whether it learns from data (only
-    those get a transfer matrix), whether it needs the ``embed`` extra, and its identity (code, version and
-    configuration: :func:`~ucdcr.systems.identity.system_identity`; keys its stored results)."""
+    those get a transfer matrix), whether it needs the ``embed`` extra, its identity (code, version and
+    configuration: :func:`~ucdcr.systems.identity.system_identity`; keys its stored results) and its origin: what
+    it was given as, stored with its runs so that a report can say where a row came from (``module:attribute`` as
+    given or registered, ``entry point NAME = module:attribute``, or the ``module:qualname`` of a class or function
+    given in Python)."""
 
     name: str
     make: Callable[[], System] = field(compare=False)
@@ -63,6 +66,7 @@ class SystemSpec:
     trainable: bool
     needs_encoder: bool
     identity: str
+    origin: str = field(default="", compare=False)
 
 
 def system_names() -> list[str]:
@@ -80,7 +84,8 @@ def resolve_system(spec: str | type[System] | Callable[[], System]) -> SystemSpe
                 f"unknown system {spec!r}; registered systems: {', '.join(system_names())} "
                 "(or give module:attribute for your own)"
             )
-        return _from_object(_import(target or spec), spec if target else None)
+        origin = spec if target is None else target if spec in BUILTIN else f"entry point {spec} = {target}"
+        return replace(_from_object(_import(target or spec), spec if target else None), origin=origin)
     return _from_object(spec, None)
 
 
@@ -153,7 +158,16 @@ def _from_object(value: object, registered: str | None) -> SystemSpec:
         bool(system_class.trainable),
         bool(system_class.needs_encoder),
         system_identity(system_class, factory, instance),
+        _origin(value, system_class),
     )
+
+
+def _origin(value: object, system_class: type[System]) -> str:
+    """``module:qualname`` of a class or function given in Python (of the class it made, for another callable)."""
+    module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str):
+        return f"{module}:{qualname}"
+    return f"{system_class.__module__}:{system_class.__qualname__}"
 
 
 def _refuse_builtin_name(name: str, system_class: type[System]) -> None:

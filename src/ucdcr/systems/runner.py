@@ -55,7 +55,7 @@ from ucdcr.systems.cache import COMPUTE_CLOCK, default_cache_dir
 from ucdcr.systems.features import document_texts
 from ucdcr.systems.plan import Run, SplitRef
 from ucdcr.systems.registry import SystemSpec, resolve_system
-from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint, machine
+from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint, machine, now
 from ucdcr.systems.topics import document_clusters, tune_threshold, with_predicted_topics
 
 Progress = Callable[[str, int, int], None]
@@ -252,6 +252,8 @@ def benchmark(
                 protocol.label,
                 run.seed,
                 machine(),
+                spec.origin or None,
+                now(),
             )
             store.put(stored_run)
             result.runs.append(stored_run)

@@ -2,20 +2,25 @@
 
 One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`ucdcr.systems.cache`)::
 
-    {"format": "ucdcr-benchmark-results/3",
+    {"format": "ucdcr-benchmark-results/4",
      "runs": [{"key": "<sha256>", "system": "pairwise", "version": "1", "dataset": "ecbplus", "level": "subtopic",
                "protocol": "ucdcr/subtopic", "setting": "in-domain", "fit_on": "ecbplus train",
                "tune_on": "ecbplus val", "seed": 0,
                "model": "<what the system learned>", "datasets": {"ecbplus": "<fingerprint>"},
                "machine": {"cpu": "AMD EPYC ...", "threads": 2, "python": "3.11.7", "ucdcr": "0.1.0"},
+               "origin": "ucdcr.systems.pairwise:Pairwise", "stored": "2026-12-04T10:22:31+00:00",
                "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...},
                           "units": {"kind": "values", "units": [...], ...}}, ...]}]}
 
 ``units`` per mean: what its confidence interval and paired comparisons resample (:mod:`ucdcr.scoring.bootstrap`).
 ``machine``: where the run was computed (:func:`machine`); two machines of one kind can differ by more than a
-point for a trained system, so it is part of what a stored number means.
+point for a trained system, so it is part of what a stored number means. ``origin``: what the system was run as
+(:attr:`ucdcr.systems.registry.SystemSpec.origin`: the ``module:attribute`` given to ``--systems``, an entry point,
+the class given to :func:`ucdcr.benchmark`); ``stored``: when the run was computed (UTC). Both say where a row of
+``ucdcr report``'s leaderboard came from; a run stored before format ``/4`` has neither.
 
-The key of a run (:meth:`ResultStore.key`) is the SHA-256 of everything that computed it: the file format, the seed,
+The key of a run (:meth:`ResultStore.key`) is the SHA-256 of everything that computed it: the keys' format
+(:data:`KEY_FORMAT`), the seed,
 the system's name and identity (:func:`ucdcr.systems.identity.system_identity`: its code, version and
 configuration), the protocol (its label, e.g. ``ucdcr/subtopic`` or ``standard/gold-topics``), setting,
 fit/tune/test datasets and splits, the content fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256
@@ -24,10 +29,15 @@ system that uses the encoder, the vectors' identity (:func:`ucdcr.systems.vector
 files and libraries) and the hardware (:func:`ucdcr.systems.pair_encoder.hardware_identity`). So a rebuilt dataset,
 an edited or reconfigured system, another system of the same name or a new library version is never answered from an
 old run. A new run replaces the stored run of the same system name, protocol, setting, splits, datasets and seed:
-the file holds the latest numbers of each, the ones ``ucdcr report`` shows. A file of an older format (``/1``,
-``/2``) is read: its runs match no key (they have no units to resample) and are replaced as their systems run again.
-Runs are kept sorted by key; the file is rewritten atomically after each run, under a lock
-(``.benchmark-results.json.lock``), with the runs other benchmark processes added meanwhile: none is lost.
+the file holds the latest numbers of each, the ones ``ucdcr report`` shows. A file of an older format is read: the
+runs of ``/3`` (the format before ``origin`` and ``stored``) keep matching their keys; those of ``/1`` and ``/2``
+match no key (they have no units to resample) and are replaced as their systems run again. Runs are kept sorted by
+key; the file is rewritten atomically after each run, under a lock (``.benchmark-results.json.lock``), with the runs
+other benchmark processes added meanwhile: none is lost.
+
+Nothing is removed by itself: a user system's runs stay (and ``ucdcr report`` shows them) until
+:meth:`ResultStore.forget` removes every run of its name (``ucdcr benchmark --forget NAME``,
+:func:`ucdcr.forget_benchmark_runs`), under the same lock.
 """
 
 from __future__ import annotations
@@ -35,8 +45,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Mapping
+import shlex
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,15 +65,19 @@ if TYPE_CHECKING:
     from ucdcr.systems.registry import SystemSpec
 
 RESULTS_FILE = "benchmark-results.json"
-FORMAT = "ucdcr-benchmark-results/3"
-READABLE = (FORMAT, "ucdcr-benchmark-results/2", "ucdcr-benchmark-results/1")
-"""Formats read: older runs never match a ``/3`` key (module docstring)."""
+FORMAT = "ucdcr-benchmark-results/4"
+KEY_FORMAT = "ucdcr-benchmark-results/3"
+"""The format in every key: ``/4`` added ``origin`` and ``stored`` to the file and computes keys as ``/3`` did, so
+that a ``/3`` run is still reused."""
+READABLE = (FORMAT, KEY_FORMAT, "ucdcr-benchmark-results/2", "ucdcr-benchmark-results/1")
+"""Formats read: runs of ``/1`` and ``/2`` never match a key (module docstring)."""
 
 
 @dataclass(frozen=True)
 class StoredRun:
     """One run's scores: ``means`` = per type ("joint", "event", "entity") the protocol's mean scores and their
-    units; ``seed``: the system's seed; ``machine``: where it ran (:func:`machine`)."""
+    units; ``seed``: the system's seed; ``machine``: where it ran (:func:`machine`); ``origin``: what the system
+    was run as; ``stored``: when (ISO 8601, UTC; :func:`now`). None: stored before ucdcr recorded it."""
 
     key: str
     system: str
@@ -77,6 +93,8 @@ class StoredRun:
     protocol: str = "ucdcr/subtopic"
     seed: int = 0
     machine: dict[str, Any] | None = None
+    origin: str | None = None
+    stored: str | None = None
 
     def score(self, kind: str = "joint", column: str = "F1_CONLL") -> float | None:
         """A mean score of one type (None when the dataset has no mention of that type)."""
@@ -141,7 +159,7 @@ class ResultStore:
 
         involved = sorted({ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset})
         identity = {
-            "format": FORMAT,
+            "format": KEY_FORMAT,
             "seed": run.seed,
             "system": spec.name,
             "identity": spec.identity,
@@ -175,6 +193,50 @@ class ResultStore:
         if self._runs is None:
             self._runs = read_runs(self.path)
         return self._runs
+
+    def forget(self, system: str) -> int:
+        """Remove every stored run of the system named ``system`` (each protocol, dataset, seed and identity), under
+        the file's lock, the file rewritten atomically; how many runs were removed. A name with no stored run is one
+        error naming the file and the systems it holds."""
+        if not self.path.is_file():
+            raise UcdcrError(
+                f"no stored run of system {system!r}: {self.path} does not exist (no benchmark stored results in "
+                "this cache dir; see --cache-dir)"
+            )
+        with exclusive(self.path, "cache dir"):
+            runs = read_runs(self.path)
+            kept = {key: run for key, run in runs.items() if run.system != system}
+            if len(kept) == len(runs):
+                raise UcdcrError(
+                    f"no stored run of system {system!r} in {self.path}; stored systems: "
+                    f"{', '.join(stored_systems(runs.values())) or 'none'}"
+                )
+            adapter.write_json(self.path, {"format": FORMAT, "runs": [asdict(kept[key]) for key in sorted(kept)]})
+        self._runs = kept
+        return len(runs) - len(kept)
+
+
+def stored_systems(runs: Iterable[StoredRun]) -> list[str]:
+    """The system names of ``runs``: the reference systems in their order, then the others by name."""
+    from ucdcr.systems.registry import BUILTIN
+
+    present = {run.system for run in runs}
+    return [name for name in BUILTIN if name in present] + sorted(present - set(BUILTIN))
+
+
+def forget_command(system: str, cache_dir: Path) -> str:
+    """The command that removes the stored runs of ``system`` from the results file of ``cache_dir`` (with
+    ``--cache-dir`` unless it is the default cache dir)."""
+    from ucdcr.systems.cache import default_cache_dir
+
+    folder = Path(cache_dir)
+    option = "" if folder.resolve() == default_cache_dir().resolve() else f" --cache-dir {shlex.quote(str(folder))}"
+    return f"ucdcr benchmark --forget {shlex.quote(system)}{option}"
+
+
+def now() -> str:
+    """The time a run is stored (``StoredRun.stored``): ISO 8601 in UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def read_runs(path: Path) -> dict[str, StoredRun]:
@@ -217,6 +279,8 @@ def run_from_json(item: object, index: int) -> StoredRun:
         problem = "seed"
     if problem is None and not isinstance(item.get("machine"), dict | None):
         problem = "machine"
+    if problem is None:
+        problem = next((name for name in ("origin", "stored") if not isinstance(item.get(name), str | None)), None)
     if problem is not None:
         raise ValueError(f"run {index} has no valid {problem!r}")
     return StoredRun(**item)
