@@ -115,8 +115,9 @@ def register(app: typer.Typer) -> None:
 
     @export_app.command(
         "hf",
-        help="Write a Hugging Face dataset folder: Parquet per split (configs mentions and documents) and a dataset "
-        "card; `datasets.load_dataset(OUT)` opens it. Needs the hf extra.",
+        help="Write a Hugging Face dataset folder that `datasets.load_dataset(OUT)` and `datasets.load_from_disk(OUT)` "
+        "both open: Parquet per split (configs mentions and documents) with a dataset card, and the save_to_disk "
+        "copy (the tokens' in OUT/documents). Needs the hf extra.",
     )
     @friendly_errors
     def _hf(
@@ -136,6 +137,8 @@ def register(app: typer.Typer) -> None:
             console.print(f"{kind}: {shown} rows", highlight=False, markup=False)
         for note in export.notes:
             console.print(f"note: {note}", highlight=False, markup=False, soft_wrap=True)
+        for line in export.how_to_open():
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
         print_written(export.folder)
 
     @export_app.command(

@@ -6,27 +6,45 @@ which. Features are declared from the unified schema (:data:`ucdcr.schema.MENTIO
 :data:`ucdcr.schema.DOCUMENT_SCHEMA`, one row per token) with ``datasets.Features.from_arrow_schema``: list fields
 are sequences, ints int64, flags bool, as in the Parquet files.
 
-:func:`load_hf` returns the splits in memory. :func:`export_hf` writes a folder (the whole folder is replaced at
-once, :class:`~ucdcr.io.output_folder.OutputFolder`; only a new or empty folder or one an export wrote, never a
-data dir, raw dir or dataset folder: :mod:`ucdcr.export.target`)::
+:func:`load_hf` returns the splits in memory. :func:`export_hf` writes a folder that both loaders of ``datasets``
+open, ``datasets.load_dataset(out)`` and ``datasets.load_from_disk(out)`` (the whole folder is replaced at once,
+:class:`~ucdcr.io.output_folder.OutputFolder`; only a new or empty folder or one an export wrote, never a data dir,
+raw dir or dataset folder: :mod:`ucdcr.export.target`)::
 
     <out>/README.md                       dataset card: YAML header (configs, licence, pretty name) + text
-    <out>/mentions/<split>.parquet        config "mentions" (the default)
+    <out>/mentions/<split>.parquet        config "mentions" (the default), what load_dataset reads
     <out>/documents/<split>.parquet       config "documents", only where the texts may be redistributed
+    <out>/dataset_dict.json               load_from_disk(out): the mentions, a DatasetDict saved by save_to_disk
+    <out>/<split>/                          (data-00000-of-00001.arrow, dataset_info.json, state.json)
+    <out>/documents/dataset_dict.json     load_from_disk(out/documents): the tokens, saved the same way
+    <out>/documents/<split>/
     <out>/.ucdcr-export.json              the files the export wrote (so a later export may replace them)
+
+Each loader reads its own copy, written from the same tables: ``load_dataset`` follows the card's ``configs:`` to
+the Parquet files (small, what the Hub shows), ``load_from_disk`` memory-maps the Arrow files
+``DatasetDict.save_to_disk`` wrote (about ten times the size of the Parquet). Neither can do with the other's
+files -- ``load_from_disk`` opens only ``save_to_disk``'s layout, and ``load_dataset`` refuses a folder that holds a
+saved ``Dataset`` (``state.json`` at its top, which a saved ``DatasetDict`` has not) -- so both are written. The
+saved copy's fingerprints are digests of the Parquet files, so an export of the same build gives the same files.
 
 Parquet files are written by ``datasets.Dataset.to_parquet``, the card's YAML header by ``huggingface_hub``'s
 ``DatasetCardData``. The card gives the dataset's licence (a Hugging Face licence id where the manifest names a
 standard one, else ``other`` with the manifest's words), the per-split counts of the build report, the references
-of the original corpus (its manifest's ``citation``) and of uCDCR. A dataset whose texts may not be redistributed
+of the original corpus (its manifest's ``citation``) and of uCDCR; the saved copy's ``DatasetInfo`` carries the
+licence and the references too. A dataset whose texts may not be redistributed
 (:attr:`~ucdcr.registry.DatasetSpec.texts_redistributable`) gets no document config, and its card says so.
+
+``datasets`` reaches files through fsspec, which reads ``::`` in a path as a chain of URLs: it would write such a
+path's files elsewhere, and neither loader could open it, so an ``out`` whose path holds ``::`` is refused.
 
 Needs the ``hf`` extra; without it, one error names the extra and how to install it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +55,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ucdcr.errors import FormatError, UcdcrError
-from ucdcr.io.arrow_paths import arrow_target
 from ucdcr.io.atomic import write_errors
 from ucdcr.records import SPLITS
 from ucdcr.schema import BUILD_REPORT, DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTION_SCHEMA
@@ -46,6 +63,9 @@ HF_SPLIT_NAMES: dict[str, str] = {"train": "train", "val": "validation", "test":
 """Our split -> its Hugging Face name."""
 KINDS: dict[str, pa.Schema] = {"mentions": MENTION_SCHEMA, "documents": DOCUMENT_SCHEMA}
 """The configs: one row per mention, one row per token."""
+ROWS: dict[str, str] = {"mentions": "one row per mention", "documents": "one row per token"}
+SAVED_AT: dict[str, str] = {"mentions": ".", "documents": "documents"}
+"""Where in an exported folder each config's ``save_to_disk`` copy is (what ``load_from_disk`` opens)."""
 HF_LICENCES: dict[str, str] = {
     "CC BY 3.0": "cc-by-3.0",
     "CC BY 4.0": "cc-by-4.0",
@@ -105,9 +125,22 @@ def split_tables(table: pa.Table) -> dict[str, pa.Table]:
     return {split: part for split, part in parts.items() if part.num_rows}
 
 
-def _dataset(datasets: ModuleType, table: pa.Table, schema: pa.Schema, split: str) -> Any:
+def _dataset(
+    datasets: ModuleType,
+    table: pa.Table,
+    schema: pa.Schema,
+    split: str,
+    info: dict[str, str] | None = None,
+    fingerprint: str | None = None,
+) -> Any:
+    """A ``datasets.Dataset`` of ``table`` with the features of ``schema`` (and ``info``'s DatasetInfo fields)."""
     features = datasets.Features.from_arrow_schema(schema)
-    return datasets.Dataset(table, info=datasets.DatasetInfo(features=features), split=datasets.NamedSplit(split))
+    return datasets.Dataset(
+        table,
+        info=datasets.DatasetInfo(features=features, **(info or {})),
+        split=datasets.NamedSplit(split),
+        fingerprint=fingerprint,
+    )
 
 
 @dataclass
@@ -119,10 +152,24 @@ class HfExport:
     rows: dict[str, dict[str, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
+    def how_to_open(self) -> list[str]:
+        """One line per config: the two calls of ``datasets`` that open it (absolute paths, ready to paste)."""
+        folder = self.folder.resolve()
+        lines = []
+        for kind in self.rows:
+            saved = folder if SAVED_AT[kind] == "." else folder / SAVED_AT[kind]
+            config = "" if kind == "mentions" else f", {kind!r}"
+            lines.append(
+                f"open the {kind} with datasets.load_from_disk({str(saved)!r}) "
+                f"or datasets.load_dataset({str(folder)!r}{config})"
+            )
+        return lines
+
 
 def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None = None) -> HfExport:
-    """Write a built dataset as a Hugging Face dataset folder ``out`` (layout and card in the module docstring);
-    ``datasets.load_dataset(out)`` then gives its mentions as a ``DatasetDict``."""
+    """Write a built dataset as a Hugging Face dataset folder ``out`` (layout and card in the module docstring):
+    ``datasets.load_dataset(out)`` and ``datasets.load_from_disk(out)`` then give its mentions as a ``DatasetDict``,
+    ``load_dataset(out, "documents")`` and ``load_from_disk(out / "documents")`` its tokens."""
     datasets = require_datasets()
     from ucdcr.export import target
     from ucdcr.io.load import consistent
@@ -132,6 +179,7 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
 
     folder = dataset_dir(dataset, data_dir)
     target.check_replaceable(Path(out), target.check_folder(out, folder, data_dir))
+    check_fsspec_path(out)
 
     def write(staging: Path) -> HfExport:
         """Everything read from one build of ``folder`` (the caller repeats this after a rebuild meanwhile)."""
@@ -148,7 +196,9 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
         else:
             kinds.append("documents")
         for kind in kinds:
-            result.rows[kind] = _write_config(datasets, load(folder, kind=kind), kind, staging)  # type: ignore[arg-type]
+            info = _info(spec, kind)
+            table = load(folder, kind=kind)  # type: ignore[arg-type]
+            result.rows[kind] = _write_config(datasets, table, kind, staging, info)
         (staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
         written = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
         target.mark(staging, written)
@@ -168,17 +218,44 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     return result
 
 
-def _write_config(datasets: ModuleType, table: pa.Table, kind: str, folder: Path) -> dict[str, int]:
-    """One config's Parquet file per non-empty split; the rows written per split."""
-    rows = {}
+def check_fsspec_path(out: str | Path) -> None:
+    """Refuse an ``out`` whose absolute path holds ``::`` (module docstring): fsspec, through which ``datasets``
+    writes and reads, takes it for a chain of URLs."""
+    if "::" in os.path.abspath(out):
+        raise UcdcrError(
+            f"--out {out}: its path holds '::', which Hugging Face datasets (fsspec) reads as a chain of URLs: "
+            "it would write the files elsewhere and could not load them; choose a folder whose path has no '::'"
+        )
+
+
+def _info(spec: Any, kind: str) -> dict[str, str]:
+    """The DatasetInfo fields of the saved copy of one config: what it is, its licence, its references."""
+    return {
+        "description": f"{spec.paper_name} in the uCDCR unified format, config {kind}: {ROWS[kind]} "
+        f"(`ucdcr export hf {spec.id}`; the card is README.md)",
+        "citation": "\n\n".join([*spec.citation, UCDCR_CITATION]),
+        "license": spec.licence,
+        "config_name": kind,
+    }
+
+
+def _write_config(
+    datasets: ModuleType, table: pa.Table, kind: str, folder: Path, info: dict[str, str]
+) -> dict[str, int]:
+    """One config: a Parquet file per non-empty split (for ``load_dataset``), then the same splits saved with
+    ``DatasetDict.save_to_disk`` at :data:`SAVED_AT` (for ``load_from_disk``); the rows written per split."""
+    saved = {}
     for split, part in split_tables(table).items():
         name = HF_SPLIT_NAMES[split]
         path = folder / kind / f"{name}.parquet"
         path.parent.mkdir(parents=True, exist_ok=True)
-        with arrow_target(path) as target:
-            _dataset(datasets, part, KINDS[kind], name).to_parquet(target)
-        rows[name] = part.num_rows
-    return rows
+        with open(path, "wb") as handle:  # a Python file: no path goes through fsspec (nor Arrow, for non-UTF-8)
+            _dataset(datasets, part, KINDS[kind], name).to_parquet(handle)
+        with open(path, "rb") as handle:
+            fingerprint = hashlib.file_digest(handle, "sha256").hexdigest()[:16]  # same build, same files
+        saved[name] = _dataset(datasets, part, KINDS[kind], name, info=info, fingerprint=fingerprint)
+    datasets.DatasetDict(saved).save_to_disk(os.fspath((folder / SAVED_AT[kind]).absolute()))
+    return {name: split.num_rows for name, split in saved.items()}
 
 
 def read_build_report(folder: Path) -> dict[str, Any]:
@@ -246,10 +323,7 @@ def _card_text(spec: Any, report: dict[str, Any], export: HfExport) -> str:
         "(the default): one row per mention, the 29 fields of the "
         "uCDCR unified format. Config `documents`: one row per token of every document.",
         "",
-        "```python",
-        "import datasets",
-        'mentions = datasets.load_dataset("path/to/this/folder")  # DatasetDict: train, validation, test',
-        "```",
+        *_loading_text(export),
         "",
         "## Licence",
         "",
@@ -270,6 +344,36 @@ def _card_text(spec: Any, report: dict[str, Any], export: HfExport) -> str:
     lines += ["The original corpus:", "", *[f"- {reference}" for reference in spec.citation], ""]
     lines += ["The unified format (uCDCR):", "", "```bibtex", UCDCR_CITATION, "```", ""]
     return "\n".join(lines)
+
+
+def _loading_text(export: HfExport) -> list[str]:
+    """The card's part on opening the folder with either loader, and on which files each one reads."""
+    documents = "documents" in export.rows
+    lines = [
+        "## Loading",
+        "",
+        f"Both loaders of `datasets` open this folder, each as a `DatasetDict` ({', '.join(export.rows['mentions'])}):",
+        "",
+        "```python",
+        "import datasets",
+        'mentions = datasets.load_dataset("path/to/this/folder")  # the Parquet files, config mentions',
+        'mentions = datasets.load_from_disk("path/to/this/folder")  # the same rows, saved by save_to_disk',
+    ]
+    if documents:
+        lines += [
+            'tokens = datasets.load_dataset("path/to/this/folder", "documents")',
+            'tokens = datasets.load_from_disk("path/to/this/folder/documents")',
+        ]
+    saved = "`dataset_dict.json` and the split folders" + (", here and in `documents/`," if documents else "")
+    parquet = "`mentions/*.parquet`" + (" and `documents/*.parquet`" if documents else "")
+    return [
+        *lines,
+        "```",
+        "",
+        f"`load_dataset` reads {parquet}, as the `configs` of this card's header say; {saved} are the copy "
+        "`DatasetDict.save_to_disk` wrote, which `load_from_disk` opens. To publish the dataset on the Hub, "
+        "uploading this card and the Parquet files is enough.",
+    ]
 
 
 COUNT_COLUMNS = ("documents", "tokens", "mentions", "event_mentions", "entity_mentions", "chains", "singletons")
