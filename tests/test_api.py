@@ -295,16 +295,20 @@ def test_py_typed_is_in_the_wheel(tmp_path: Path) -> None:
 # --- build ---------------------------------------------------------------------------------------------------
 
 
-def test_build_one_dataset_and_several(tmp_path: Path) -> None:
+def test_build_one_dataset_and_several(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     raw = write_ecbplus_raw(tmp_path / "raw")
     report = ucdcr.build("ecbplus", raw_dir=raw, data_dir=tmp_path / "data")
+    assert "documents)" in capsys.readouterr().err  # a line per stage by default, as `ucdcr build`
     assert isinstance(report, BuildReport) and report.dataset == "ecbplus"
     # fixtures/raw/ecbplus.py: 13 mentions in validated sentences; with all_sentences one more (sentence 1 of 1_1ecb)
     assert report.counts["mentions_written"] == 13
     assert list_datasets(tmp_path / "data", built_only=True) == ["ecbplus"]
     assert load("ecbplus", data_dir=tmp_path / "data").num_rows == 13
-    reports = ucdcr.build(["ecbplus"], raw_dir=raw, data_dir=tmp_path / "more", options={"all_sentences": True})
+    reports = ucdcr.build(
+        ["ecbplus"], raw_dir=raw, data_dir=tmp_path / "more", options={"all_sentences": True}, progress=False
+    )
     assert [r.counts["mentions_written"] for r in reports] == [14]  # the option reached the reader
+    assert capsys.readouterr().err == ""  # progress=False: silent
 
 
 def test_build_reads_the_dirs_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

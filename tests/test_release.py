@@ -345,9 +345,19 @@ def test_a_release_without_texts_gives_one_error_for_text_exports(built: Path, t
 
 
 def test_compare_build_with_release(built: Path, data: Path) -> None:
-    output = _run("compare", "ecbplus", "--data-dir", str(data), "--build", str(built), "-f", "json")
-    matched, agreeing, _reasons = json.loads(output)
+    result = CliRunner().invoke(
+        app, ["compare", "ecbplus", "--data-dir", str(data), "--build", str(built), "-f", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    matched, agreeing, _reasons = json.loads(result.stdout)
     by_text = matched["rows"][0]
+    steps = [line.split("] ", 1)[1] for line in result.stderr.splitlines()]  # a line per step with its time
+    assert steps == [
+        f"reading our build {built}",
+        f"reading the release {data / 'release' / 'ecbplus'}",
+        f"pairing {by_text['release']:,} release mentions with {by_text['build']:,} of ours",
+        "done",
+    ]
     assert by_text["measure"] == "mentions by (document, sentence, text)"
     assert by_text["recall %"] == by_text["precision %"] == 100.0
     assert {row["field"]: row["%"] for row in agreeing["rows"]}["head lemma"] == 100.0

@@ -88,7 +88,7 @@ def build(
     raw_dir: str | Path | None = None,
     data_dir: str | Path | None = None,
     jobs: int = 1,
-    progress: bool = False,
+    progress: bool = True,
     options: Mapping[str, Any] | None = None,
     executor: str = "local",
     ray_address: str | None = None,
@@ -99,7 +99,7 @@ def build(
     raw_dir: str | Path | None = None,
     data_dir: str | Path | None = None,
     jobs: int = 1,
-    progress: bool = False,
+    progress: bool = True,
     options: Mapping[str, Any] | None = None,
     executor: str = "local",
     ray_address: str | None = None,
@@ -109,7 +109,7 @@ def build(
     raw_dir: str | Path | None = None,
     data_dir: str | Path | None = None,
     jobs: int = 1,
-    progress: bool = False,
+    progress: bool = True,
     options: Mapping[str, Any] | None = None,
     executor: str = "local",
     ray_address: str | None = None,
@@ -120,7 +120,8 @@ def build(
         error (e.g. :class:`~ucdcr.errors.MissingRawData` naming the missing files) stops there.
     raw_dir: where the raw files are (default: env ``UCDCR_RAW_DIR`` or the user data dir; see ``ucdcr download``).
     data_dir: where built datasets go (default: env ``UCDCR_DATA_DIR`` or the user data dir).
-    jobs: worker processes for the per-document stages. progress: a line on stderr as each stage begins and ends.
+    jobs: worker processes for the per-document stages.
+    progress: a line on stderr as each stage begins and ends (the default, as ``ucdcr build``); False: silent.
     executor: "local" (process pool) or "ray" (Ray actors, the ``dist`` extra; on the cluster at ``ray_address`` or a
         local Ray); the output is the same.
     options: reader options by name, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+);

@@ -23,6 +23,7 @@ differing stretch gets one category (:data:`CATEGORIES`); a window counts once p
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
@@ -217,14 +218,18 @@ def _text(tokens: list[str]) -> str:
     return "".join("".join(tokens).split()).replace("``", '"').replace("''", '"')
 
 
-def agreement(ours: str | Path, theirs: str | Path) -> dict[str, Any]:
+def agreement(ours: str | Path, theirs: str | Path, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Mention, head, context and chain-link agreement of our build (``ours``) with the release (``theirs``), and
     the reasons of the differences (module docstring): ``reasons`` counts release mentions (and paired mentions
     with another span or head), ``build_reasons`` our mentions without a partner. Mentions are paired by
     (document, sentence, text), each release mention with at most one of ours: a mention with the same span first,
-    else the first unpaired one with that text."""
+    else the first unpaired one with that text. ``progress`` is told each step as it begins."""
+    say = progress or (lambda step: None)
+    say(f"reading our build {ours}")
     mine = load_mentions(Path(ours), columns=_AGREEMENT_COLUMNS).to_pylist()
+    say(f"reading the release {theirs}")
     reference = load_mentions(Path(theirs), columns=_AGREEMENT_COLUMNS).to_pylist()
+    say(f"pairing {len(reference):,} release mentions with {len(mine):,} of ours")
     by_span: dict[tuple, list[int]] = {}
     by_text: dict[tuple, list[int]] = {}
     for index, row in enumerate(mine):

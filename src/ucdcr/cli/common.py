@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 import traceback
 from collections.abc import Callable
 from enum import StrEnum
@@ -47,6 +48,24 @@ def print_message(label: str, text: str, style: str = "bold red", to: Console | 
     """``label`` in ``style`` followed by ``text`` as it is (brackets in ``text`` are not rich markup), unwrapped."""
     separator = "" if label.endswith("\n") else " "
     (to or err_console).print(Text.assemble((label, style), separator, text), soft_wrap=True, highlight=False)
+
+
+def duration_label(seconds: float) -> str:
+    """``1m05s`` or ``42s``: an elapsed time or ETA in a progress line."""
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes}m{rest:02d}s" if minutes else f"{rest}s"
+
+
+def step_lines(to: Console | None = None) -> Callable[[str], None]:
+    """A printer of plain progress lines for a command's steps, ``[    12s] reading the release``: the time since
+    this call, then the step, on stderr (a terminal or a log file alike)."""
+    started = time.monotonic()
+
+    def say(step: str) -> None:
+        label = f"[{duration_label(time.monotonic() - started):>7}] "
+        (to or err_console).print(label + step, markup=False, highlight=False, soft_wrap=True)
+
+    return say
 
 
 def print_error(exc: UcdcrError) -> None:

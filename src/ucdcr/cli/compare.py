@@ -20,6 +20,7 @@ from ucdcr.cli.common import (
     console,
     friendly_errors,
     input_folder_option,
+    step_lines,
 )
 from ucdcr.errors import UcdcrError
 from ucdcr.report.tables import ResultTable
@@ -134,4 +135,7 @@ def register(app: typer.Typer) -> None:
         for folder in (ours, theirs):
             if not is_dataset_folder(folder):
                 raise UcdcrError(f"{folder} is not a dataset folder (no all_mentions.parquet or */*_mentions.json)")
-        print_tables(compare_tables(agreement(ours, theirs), spec.id), fmt, console, output)
+        say = step_lines()
+        figures = agreement(ours, theirs, progress=say)
+        say("done")
+        print_tables(compare_tables(figures, spec.id), fmt, console, output)
