@@ -268,7 +268,9 @@ def test_cli_download_goes_on_after_a_manual_dataset(
     assert result.exit_code == 1
     assert "gvc: manual steps needed" in result.output and "Ask the authors for secret.csv." in result.output
     assert "ecbplus: a/sentences.csv: copied from mirror" in result.output
-    assert "not fetched -- manual steps needed: gvc" in result.output
+    assert result.output.rstrip().endswith(
+        "can build: ecbplus; cannot build: gvc (needs secret.csv)"
+    )  # the last line: what `ucdcr build` can make now
 
 
 def test_status_fast_and_verified(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -472,4 +474,4 @@ def test_cli_download_all_goes_on_after_a_network_failure(
     assert "`ucdcr download np4e` fetches" not in result.output  # not the command just run
     assert f"ecbplus -> {(raw / 'ECBplus').resolve()}" in result.output  # where the files go
     assert "ecbplus: a/sentences.csv: copied from mirror" in result.output  # the next dataset went on
-    assert result.output.rstrip().endswith("not fetched -- failed: np4e")
+    assert result.output.rstrip().endswith("can build: ecbplus; cannot build: np4e (needs remote.csv); download failed: np4e")

@@ -122,6 +122,47 @@ def dataset_status(dataset_id: str, raw_dir: Path, verify: bool = True) -> Datas
     return DatasetStatus(spec.manifest.dataset, entries, bool(spec.manifest.manual_steps))
 
 
+@dataclass(frozen=True)
+class Buildable:
+    """What a build can make of a dataset's raw files: every split, some (``splits``: those a present stand-in
+    covers, ``without``: those still lacking, ``needs``: the missing entries), or nothing."""
+
+    dataset: str
+    state: str  # "all", "some" or "none"
+    splits: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """``cerec (val, test; train needs data/COLING/cerec.zip)``, ``np4e`` or ``gvc (needs train.csv, ...)``."""
+        needs = ", ".join(self.needs)
+        if self.state == "all":
+            return self.dataset
+        if self.state == "some":
+            return f"{self.dataset} ({', '.join(self.splits)}; {', '.join(self.without)} needs {needs})"
+        return f"{self.dataset} (needs {needs})"
+
+
+def buildable(dataset_id: str, raw_dir: Path) -> Buildable:
+    """Which splits a build can make from the raw dir, from the manifest: all when nothing required is lacking;
+    else, when every lacking entry names its split ``members``, the splits whose member has a present stand-in
+    (an entry's ``stands_in_for``); else none."""
+    status = dataset_status(dataset_id, raw_dir, verify=False)
+    if status.complete:
+        return Buildable(status.dataset, "all")
+    entries = {entry.path: entry for entry in get(dataset_id).manifest.files}
+    present = {entry.path for entry in status.entries if entry.ok}
+    lacking = [entries[path] for path in status.missing if path in entries]
+    stand_ins = {final for path in present for final in entries[path].stands_in_for if path in entries}
+    if len(lacking) != len(status.missing) or not all(entry.members for entry in lacking):
+        return Buildable(status.dataset, "none", needs=tuple(status.missing))
+    splits = [split for entry in lacking for split, member in entry.members.items() if member in stand_ins]
+    without = [split for entry in lacking for split, member in entry.members.items() if member not in stand_ins]
+    if not splits:
+        return Buildable(status.dataset, "none", needs=tuple(status.missing))
+    return Buildable(status.dataset, "some", tuple(splits), tuple(without), tuple(status.missing))
+
+
 def _entry_status(folder: Path, entry: ManifestEntry, verify: bool) -> EntryStatus:
     target = folder / entry.path
     if not target.exists():

@@ -44,3 +44,23 @@ def test_build(built: Any, raw_dir: Path) -> None:
     assert report.parse_rate >= 97.0
     # the declared val/test counts (ucdcr/datasets/cerec.py: paper Table 12 and the brackets counted in the files)
     assert report.count_differences == []
+
+
+def test_download_says_what_can_be_built(raw_dir: Path, tmp_path: Path) -> None:
+    """`download cerec --mirror` from the partial copy: exit 0 and a last line naming the splits the reader builds
+    (the same splits test_reader finds available) and what train needs."""
+    from typer.testing import CliRunner
+
+    from ucdcr.cli.app import app
+
+    result = CliRunner().invoke(app, ["download", "cerec", "--raw-dir", str(tmp_path), "--mirror", str(raw_dir)])
+    assert result.exit_code == 0, result.output
+    if _final_release(raw_dir):
+        assert "can build" not in result.output  # nothing lacking: no summary line
+        return
+    spec = get("cerec")
+    unavailable = set(spec.read(tmp_path / spec.raw_folder).unavailable_splits)
+    assert unavailable == {"train"}
+    assert result.stderr.rstrip().splitlines()[-1] == (
+        "can build some splits: cerec (val, test; train needs data/COLING/cerec.zip)"
+    )

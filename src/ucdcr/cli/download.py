@@ -3,22 +3,35 @@
 Each dataset first names its raw folder (absolute), then one line per file with what happened (a failed file is
 named once, there). A dataset whose required files cannot be fetched (no network, HTTP error, a broken archive,
 ...) then prints what is missing, the manual steps, the expected files with their hashes and where to put them by
-hand, and the others go on; the exit code is 1 when only manual steps are missing, 2 when a download failed
-otherwise, 0 when all are there.
+hand, and the others go on. The last line says what ``ucdcr build`` can then make: whole datasets, some splits
+(a dataset whose lacking file has a stand-in for some splits, e.g. CEREC's val and test) and what it cannot. The
+exit code is 0 when every dataset can be built (if only in part, as the last line says), 1 when one cannot be built
+until manual steps are done, 2 when a download failed otherwise.
 """
 
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ucdcr.cli.common import DataDirOption, RawDirOption, console, friendly_errors, input_folder_option, print_message
+from ucdcr.cli.common import (
+    DataDirOption,
+    RawDirOption,
+    console,
+    err_console,
+    friendly_errors,
+    input_folder_option,
+    print_message,
+)
 from ucdcr.errors import DownloadError, ManualDownloadRequired, UcdcrError
 from ucdcr.paths import resolve_raw_dir
 from ucdcr.registry import dataset_ids, get
+
+if TYPE_CHECKING:
+    from ucdcr.download import Buildable
 
 
 def expand_ids(names: list[str]) -> list[str]:
@@ -71,7 +84,7 @@ def register(app: typer.Typer) -> None:
         ] = False,
         data_dir: DataDirOption = None,
     ) -> None:
-        from ucdcr.download import download
+        from ucdcr.download import buildable, download
 
         if release or release_dir is not None:
             from ucdcr.cli.release import download_release_command
@@ -83,7 +96,6 @@ def register(app: typer.Typer) -> None:
         if not datasets:
             raise UcdcrError("name the datasets to download, or 'all'")
         target = resolve_raw_dir(raw_dir)
-        manual: list[str] = []
         failed: list[str] = []
         for dataset_id in expand_ids(datasets):
             folder = (target / get(dataset_id).raw_folder).resolve()
@@ -91,15 +103,16 @@ def register(app: typer.Typer) -> None:
             try:
                 download(dataset_id, target, mirror, report=partial(_print_fetched, dataset_id))
             except ManualDownloadRequired as exc:  # each failed file was printed as it happened: the summary
-                manual.append(dataset_id)
                 print_message(f"{dataset_id}: manual steps needed\n", exc.summary, style="yellow")
             except UcdcrError as exc:  # a failed dataset does not stop the others
                 failed.append(dataset_id)
                 print_message(
                     f"{dataset_id}: not fetched\n", exc.summary if isinstance(exc, DownloadError) else str(exc)
                 )
-        if manual or failed:
-            print_message("not fetched --", _not_fetched_line(manual, failed), style="")
+        outcomes = [buildable(dataset_id, target) for dataset_id in expand_ids(datasets)]
+        if any(outcome.state != "all" for outcome in outcomes) or failed:
+            err_console.print(_buildable_line(outcomes, failed), markup=False, highlight=False, soft_wrap=True)
+        if failed or any(outcome.state == "none" for outcome in outcomes):
             raise typer.Exit(2 if failed else 1)
 
 
@@ -107,7 +120,13 @@ def _print_fetched(dataset_id: str, item: Any) -> None:
     console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False, soft_wrap=True, markup=False)
 
 
-def _not_fetched_line(manual: list[str], failed: list[str]) -> str:
-    parts = [f"manual steps needed: {', '.join(manual)}"] if manual else []
-    parts += [f"failed: {', '.join(failed)}"] if failed else []
+def _buildable_line(outcomes: list[Buildable], failed: list[str]) -> str:
+    """The last line: what ``ucdcr build`` can make now (whole datasets, or some splits) and what it cannot."""
+    whole = [outcome.describe() for outcome in outcomes if outcome.state == "all"]
+    some = [outcome.describe() for outcome in outcomes if outcome.state == "some"]
+    none = [outcome.describe() for outcome in outcomes if outcome.state == "none"]
+    parts = [f"can build: {', '.join(whole)}"] if whole else []
+    parts += [f"can build some splits: {', '.join(some)}"] if some else []
+    parts += [f"cannot build: {', '.join(none)}"] if none else []
+    parts += [f"download failed: {', '.join(failed)}"] if failed else []
     return "; ".join(parts)
