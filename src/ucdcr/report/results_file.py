@@ -17,7 +17,8 @@ Rendering: a document marks each generated table with an HTML comment pair::
     <!-- /results -->
 
 where the name is ``leaderboard``, ``scores`` or ``models`` and a protocol label, optionally followed by
-``systems=a,b`` and ``datasets=x,y`` to select runs. :func:`render_docs` rewrites every marked block from the file
+``systems=a,b`` and ``datasets=x,y`` to select runs and ``brief`` (the README's form: without the columns that
+repeat another, and with the protocol note only). :func:`render_docs` rewrites every marked block from the file
 (``ucdcr results render``); with ``check=True`` it changes nothing and returns the files whose blocks differ (the
 test suite runs that).
 """
@@ -103,7 +104,8 @@ def render_table(runs: Sequence[StoredRun], spec: str) -> ResultTable:
         raise UcdcrError(
             f"results marker {spec!r}: expected '<{'|'.join(TABLES)}> <protocol> [systems=..] [datasets=..]'"
         )
-    kind, label, options = words[0], words[1], _options(words[2:], spec)
+    brief = "brief" in words[2:]
+    kind, label, options = words[0], words[1], _options([word for word in words[2:] if word != "brief"], spec)
     chosen = [run for run in runs if run.protocol == label]
     if options.get("systems"):
         chosen = [run for run in chosen if run.system in options["systems"]]
@@ -116,10 +118,21 @@ def render_table(runs: Sequence[StoredRun], spec: str) -> ResultTable:
     datasets = options.get("datasets") or sorted({run.dataset for run in chosen})
     protocol = Protocol.from_label(label)
     if kind == "leaderboard":
-        return leaderboard_table(chosen, systems, datasets, protocol)
-    if kind == "scores":
-        return score_table(chosen, systems, datasets, protocol)
-    return models_table(chosen, systems, datasets)
+        table = leaderboard_table(chosen, systems, datasets, protocol)
+    elif kind == "scores":
+        table = score_table(chosen, systems, datasets, protocol)
+    else:
+        table = models_table(chosen, systems, datasets)
+    return _brief(table, datasets) if brief else table
+
+
+def _brief(table: ResultTable, datasets: Sequence[str]) -> ResultTable:
+    """The table without the mean over one dataset (it repeats the dataset's column) and its count, and with the
+    first note (the protocol) alone."""
+    dropped = {"mean", "n"} if len(datasets) == 1 else set()
+    columns = [column for column in table.columns if column not in dropped]
+    rows = [{key: value for key, value in row.items() if key not in dropped} for row in table.rows]
+    return ResultTable(table.title, columns, rows, table.digits, table.notes[:1], table.styles)
 
 
 def _options(words: Sequence[str], spec: str) -> dict[str, list[str]]:
@@ -127,7 +140,7 @@ def _options(words: Sequence[str], spec: str) -> dict[str, list[str]]:
     for word in words:
         name, _, value = word.partition("=")
         if name not in ("systems", "datasets") or not value:
-            raise UcdcrError(f"results marker {spec!r}: unknown option {word!r} (systems=a,b or datasets=x,y)")
+            raise UcdcrError(f"results marker {spec!r}: unknown option {word!r} (systems=a,b, datasets=x,y or brief)")
         options[name] = value.split(",")
     return options
 
