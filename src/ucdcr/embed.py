@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import UcdcrError
-from ucdcr.extras import install_hint
+from ucdcr.extras import needs
 
 EXTRA = "embed"
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -45,7 +45,7 @@ def require_sentence_encoder() -> Any:
     """The encoder (loaded once per process); a UcdcrError naming the extra when it is not installed."""
     encoder = load_sentence_encoder()
     if encoder is None:
-        raise UcdcrError(f"this needs the optional `{EXTRA}` extra ({PACKAGE}): {install_hint(EXTRA)}")
+        raise UcdcrError(f"the MiniLM encoder {needs(EXTRA)}")
     return encoder
 
 

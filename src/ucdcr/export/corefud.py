@@ -58,15 +58,9 @@ MENTION_FIELDS = (
 
 def require_udapi() -> ModuleType:
     """The ``udapi`` module, or a UcdcrError naming the ``corefud`` extra."""
-    try:
-        import udapi
-    except ImportError:
-        from ucdcr.extras import install_hint
+    from ucdcr.extras import require
 
-        raise UcdcrError(
-            f"CorefUD export needs the optional `corefud` extra (the `udapi` package): {install_hint('corefud')}"
-        ) from None
-    return udapi
+    return require("udapi", "corefud", "CorefUD export")
 
 
 @dataclass

@@ -89,15 +89,9 @@ UCDCR_CITATION = """@misc{zhukova2026piecingcrossdocumentcoreferenceresolution,
 
 def require_datasets() -> ModuleType:
     """The ``datasets`` module, or a UcdcrError naming the ``hf`` extra."""
-    try:
-        import datasets
-    except ImportError:
-        from ucdcr.extras import install_hint
+    from ucdcr.extras import require
 
-        raise UcdcrError(
-            f"Hugging Face export needs the optional `hf` extra (the `datasets` package): {install_hint('hf')}"
-        ) from None
-    return datasets
+    return require("datasets", "hf", "Hugging Face export")
 
 
 def load_hf(dataset: str | Path, data_dir: str | Path | None = None, kind: str = "mentions") -> Any:

@@ -13,8 +13,9 @@ commands print with (their default tables), so the report shows exactly what tho
 :mod:`ucdcr.systems.store`, runs whose datasets have the same content), the report adds the benchmark section:
 the leaderboard (with a note naming the results file, the user systems among its rows, what they were run as and
 how to remove them), the scores and models tables, and per system with transfer runs its matrix and heatmap. Figures
-are described in :mod:`ucdcr.report.figures`. A figure that cannot be drawn here (the mention map needs the optional
-``embed`` extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from
+are described in :mod:`ucdcr.report.figures`; they need the optional ``plot`` extra (without it one entry names the
+extra instead of every figure). A figure that cannot be drawn here (the mention map needs the optional ``embed``
+extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from
 the network; every sample and t-SNE uses a fixed seed.
 """
 
@@ -29,7 +30,7 @@ import pyarrow as pa
 
 from ucdcr.analysis.chains import chain_ids
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms
-from ucdcr.extras import install_hint
+from ucdcr.extras import install_hint, missing
 from ucdcr.io.atomic import write_text
 from ucdcr.io.load import load_mentions
 from ucdcr.report import figures, paper_tables
@@ -99,22 +100,34 @@ def build_report(
         report.sections.append(Section(title, builder(folders, progress=on_dataset)))
     say("benchmark results")
     report.figures += _benchmark_section(report, folders, out_dir, cache_dir)
-    data = []
-    for name, folder in folders.items():
-        say(f"loading {name}")
-        data.append(_dataset_data(name, folder))
-    report.figures += _diversity_figures(data, out_dir, say)
-    report.figures += _distribution_figures(data, out_dir, say)
-    say("t-SNE map of documents")
-    report.figures.append(_document_map(data, out_dir))
-    say("t-SNE map of mentions")
-    report.figures.append(_mention_map(data, out_dir, embed))
+    without_plot = missing("plot")
+    if without_plot:  # every figure needs the plot extra: one entry says so, not one per figure
+        report.figures.append(FigureEntry(NO_FIGURES_TITLE, NO_FIGURES_CAPTION, missing=without_plot))
+    else:
+        report.figures += _figures(folders, out_dir, embed, say)
     say("writing index.html, report.md")
     tables = [table for section in report.sections for table in section.tables]
     write_text(out_dir / "tables.json", render(tables, "json"))
     write_text(out_dir / "report.md", render_markdown(report))
     write_text(out_dir / "index.html", render_html(report))
     return report
+
+
+def _figures(folders: dict[str, Path], out_dir: Path, embed: bool | None, say: Progress) -> list[FigureEntry]:
+    data = []
+    for name, folder in folders.items():
+        say(f"loading {name}")
+        data.append(_dataset_data(name, folder))
+    drawn = _diversity_figures(data, out_dir, say) + _distribution_figures(data, out_dir, say)
+    say("t-SNE map of documents")
+    drawn.append(_document_map(data, out_dir))
+    say("t-SNE map of mentions")
+    drawn.append(_mention_map(data, out_dir, embed))
+    return drawn
+
+
+NO_FIGURES_TITLE = "All figures (histograms, distributions, t-SNE maps, transfer heatmaps)"
+NO_FIGURES_CAPTION = "The report's figures are drawn with matplotlib and scikit-learn, which the `plot` extra installs."
 
 
 TABLE_SECTIONS: tuple[tuple[str, Callable[..., list[ResultTable]]], ...] = (  # each takes (folders, progress=)
@@ -158,7 +171,7 @@ def _benchmark_section(
         report.sections.append(Section(f"{BENCHMARK_TITLE}, {label} protocol", tables))
         for system in systems:
             matrix = bench.transfer_matrix(chosen, system, datasets)
-            if matrix:
+            if matrix and not missing("plot"):  # without the plot extra, build_report says so once
                 file = f"figures/transfer_{system}_{label.replace('/', '_')}.png"
                 figures.plot_heatmap(matrix, datasets, f"{system}: CoNLL F1 ({label} protocol)", out_dir / file)
                 result.append(

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ucdcr.embed import load_sentence_encoder  # noqa: F401  (the mention map's encoder, used as figures.load_sentence_encoder)
+from ucdcr.extras import require
 from ucdcr.io.atomic import atomic_path, write_errors
 
 SEED = 0
@@ -30,7 +31,7 @@ _DISTINCT_ORDER = (*range(0, 20, 2), *range(1, 20, 2))  # tab20: the 10 strong h
 
 
 def _pyplot():
-    import matplotlib
+    matplotlib = require("matplotlib", "plot", "drawing a figure")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -47,6 +47,7 @@ from typing import Any
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
+from ucdcr.extras import extra_of, needs, require
 from ucdcr.records import SPLITS
 from ucdcr.scoring.bootstrap import UnitCounts, UnitValues
 from ucdcr.systems import adapter
@@ -162,6 +163,7 @@ class _DatasetSplits:
         on ``tuning``'s ``tune_split`` (once per tuning split); what was learned, for the models table."""
         source = f"{tuning.name} {tune_split}"
         if source not in self._topic_notes:
+            require("sklearn", "bench", "--topics predicted")  # TF-IDF of the documents
             texts = _texts(tuning, tune_split)
             table = tuning.table(tune_split)
             gold = dict(zip(table["conll_doc_key"].to_pylist(), table["subtopic_id"].to_pylist(), strict=True))
@@ -365,6 +367,8 @@ def _failures(spec: SystemSpec, call: str) -> Iterator[None]:
     except UcdcrError:
         raise
     except (Exception, SystemExit) as exc:  # SystemExit: a system that calls sys.exit
+        if isinstance(exc, ModuleNotFoundError) and (extra := extra_of(exc.name, ("bench", "embed"))):
+            raise UcdcrError(f"system {spec.name} {needs(extra)}") from exc  # e.g. scikit-learn, torch
         raise UcdcrError(
             f"system {spec.name} failed in {call}: {type(exc).__name__}: {exc} (the fault is in the system's code)"
         ) from exc

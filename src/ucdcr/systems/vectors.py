@@ -136,9 +136,9 @@ def _encodings(data: SplitData) -> Encodings:
 def _encode(items: Sequence[MentionInput]) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """Span and sentence vectors (float32 bytes) of the given inputs, one forward pass per distinct word list, each
     in a batch of its own on one thread (module docstring)."""
+    transformer = require_sentence_encoder()[0]  # the embed extra's error before torch is imported
     import torch
 
-    transformer = require_sentence_encoder()[0]
     by_words: dict[tuple[str, ...], list[MentionInput]] = {}
     for item in items:
         by_words.setdefault(item.words, []).append(item)
