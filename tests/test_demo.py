@@ -38,8 +38,9 @@ SPLIT_FILE = SAMPLE / "ucdcr-meta" / "train_val_test_split.json"
 SUBTOPIC_FILE = SAMPLE / "ucdcr-meta" / "subtopic_names.json"
 FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
 README_FIRST_COMMAND = "pip install -e . && ucdcr demo"
-TEST_COMMAND = (
-    "pip install -e '.[test]' && ruff check . && ruff format --check . && mypy && pytest"  # lint, types, tests
+TEST_COMMAND = (  # every extra, the dependency check, lint, types, then the unit and the integration lane
+    "pip install -e '.[all,test]' && deptry src && ruff check . && ruff format --check . && mypy"
+    ' && pytest -m "not integration" -x --durations=20 && pytest -m integration --durations=20'
 )
 
 
