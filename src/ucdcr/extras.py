@@ -69,7 +69,10 @@ def needs(extra: str) -> str:
 
 
 def require(module: str, extra: str, what: str) -> ModuleType:
-    """``import module`` (which ``extra`` installs), or a UcdcrError of one line: ``<what> needs the optional ...``."""
+    """``import module`` (which ``extra`` installs), or a UcdcrError of one line: ``<what> needs the optional ...``.
+
+    It imports by name, which ``deptry`` does not see: a module that ucdcr imports only here would look unused to it.
+    Where a part imports the module nowhere else, write the import statement and raise ``needs()`` on ImportError."""
     try:
         return importlib.import_module(module)
     except ImportError:

@@ -58,9 +58,13 @@ MENTION_FIELDS = (
 
 def require_udapi() -> ModuleType:
     """The ``udapi`` module, or a UcdcrError naming the ``corefud`` extra."""
-    from ucdcr.extras import require
+    try:
+        import udapi  # an import statement, which deptry sees (extras.require imports by name)
+    except ImportError:
+        from ucdcr.extras import needs
 
-    return require("udapi", "corefud", "CorefUD export")
+        raise UcdcrError(f"CorefUD export {needs('corefud')}") from None
+    return udapi
 
 
 @dataclass

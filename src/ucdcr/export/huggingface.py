@@ -89,9 +89,13 @@ UCDCR_CITATION = """@misc{zhukova2026piecingcrossdocumentcoreferenceresolution,
 
 def require_datasets() -> ModuleType:
     """The ``datasets`` module, or a UcdcrError naming the ``hf`` extra."""
-    from ucdcr.extras import require
+    try:
+        import datasets  # an import statement, which deptry sees (extras.require imports by name)
+    except ImportError:
+        from ucdcr.extras import needs
 
-    return require("datasets", "hf", "Hugging Face export")
+        raise UcdcrError(f"Hugging Face export {needs('hf')}") from None
+    return datasets
 
 
 def load_hf(dataset: str | Path, data_dir: str | Path | None = None, kind: str = "mentions") -> Any:
