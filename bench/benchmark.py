@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from final_run import add_final_flag, benchmark_output, notice
-from ucdcr.systems.store import RESULTS_FILE
+from ucdcr.systems.framework.store import RESULTS_FILE
 
 TIMING = re.compile(r"(\d+) runs \((\d+) reused .*\) in ([\d.]+) s, ([\d.]+) s of it encoding")
 

@@ -61,7 +61,7 @@ def _line(label: str, seconds: list[float]) -> None:
 def _in_process(args: argparse.Namespace, cache: Path) -> None:
     from ucdcr.api import dataset_folders, make_protocol
     from ucdcr.report.benchmark_tables import benchmark_tables
-    from ucdcr.systems.runner import benchmark
+    from ucdcr.systems.framework.runner import benchmark
 
     folders = dataset_folders(args.datasets.split(","), args.data_dir)
     result = benchmark(

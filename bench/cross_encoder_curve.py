@@ -37,9 +37,9 @@ from typing import Any
 import ucdcr
 from final_run import add_final_flag, notice
 from ucdcr.embed import MODEL_NAME
-from ucdcr.systems.cross_encoder import CrossEncoder, CrossEncoderOptions
-from ucdcr.systems.ensemble import Ensemble
-from ucdcr.systems.pair_encoder import PairEncoderConfig
+from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
+from ucdcr.systems.reference.cross_encoder import CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.reference.ensemble import Ensemble
 
 VAL = re.compile(r"val CoNLL F1 ([\d.]+)\)")  # the first: the ensemble's own, before its parts'
 TRAINED = re.compile(r"(trained in [\d.]+ min|read from the model cache)")
@@ -91,7 +91,7 @@ class Budget:
 
 def run_line(point: Point, run: Any, load: str, final: bool) -> str:
     """One run's line: the training, the val CoNLL F1 of the tuning and, in a final run only, the test CoNLL F1 of
-    every kind (``run``: a :class:`~ucdcr.systems.store.StoredRun`)."""
+    every kind (``run``: a :class:`~ucdcr.systems.framework.store.StoredRun`)."""
     val = VAL.search(run.model)
     trained = TRAINED.search(run.model)
     line = f"{point}, {run.system}: {trained.group(1) if trained else '?'}; val CoNLL F1 {val.group(1) if val else '?'}"
@@ -125,7 +125,8 @@ def main() -> None:
     add_final_flag(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    logging.getLogger("ucdcr.systems.pair_encoder").setLevel(logging.WARNING)  # the per-30-s lines: not needed here
+    # the per-30-s lines: not needed here
+    logging.getLogger("ucdcr.systems.parts.pair_encoder").setLevel(logging.WARNING)
     cache = args.cache_dir or Path(tempfile.mkdtemp(prefix="ucdcr-curve-"))
     print(notice(args.final), flush=True)
     print(

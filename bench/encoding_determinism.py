@@ -6,7 +6,7 @@ the machine's load may change), and prints min and median seconds:
 
 - before: the v1 way, padded batches of 32 inputs sorted by length, torch on its default number of threads;
 - one, all threads (with ``--all-threads-too``): a batch of one per input, default threads;
-- after: a batch of one per input on one thread (:func:`ucdcr.systems.vectors._encode`, what the benchmark runs).
+- after: a batch of one per input on one thread (:func:`ucdcr.systems.parts.vectors._encode`, what the benchmark runs).
 
 Then the ratios to "before", how many vectors of each way are bit-identical to "after", and whether "after" gives
 bit-identical vectors when the inputs come in reverse order (it must). The load average is printed before each
@@ -31,8 +31,8 @@ import numpy as np
 import torch
 
 from ucdcr.embed import require_sentence_encoder
-from ucdcr.systems import vectors
-from ucdcr.systems.vectors import MentionInput, _encode, _unit
+from ucdcr.systems.parts import vectors
+from ucdcr.systems.parts.vectors import MentionInput, _encode, _unit
 
 Vectors = tuple[dict[str, bytes], dict[str, bytes]]
 Encoder = Callable[[Sequence[MentionInput]], Vectors]

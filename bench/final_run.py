@@ -11,7 +11,7 @@ test scores. The tables kept are named (a table added to ``ucdcr benchmark`` lat
 here).
 
 The runner still predicts and scores the test split and stores those scores in the cache dir's results file
-(``src/ucdcr/systems/runner.py``): the flag keeps them off the screen, it does not skip computing them.
+(``src/ucdcr/systems/framework/runner.py``): the flag keeps them off the screen, it does not skip computing them.
 """
 
 from __future__ import annotations

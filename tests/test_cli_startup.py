@@ -51,12 +51,3 @@ def test_score_on_the_readme_example_imports_no_scipy() -> None:
     loaded = _modules_after(code)
     assert "ucdcr.scoring.metrics" in loaded  # it did score
     assert sorted(name for name in loaded if name.split(".")[0] == "scipy") == []
-
-
-def test_benchmark_help_names_every_reference_system() -> None:
-    # written out in the CLI module so that start-up does not import the systems
-    from ucdcr.cli import benchmark as benchmark_cli
-    from ucdcr.systems.registry import BUILTIN
-
-    names = benchmark_cli.HELP.split("Systems: the reference systems ")[1].split(" (those")[0]
-    assert names.replace(" and ", ", ").split(", ") == list(BUILTIN)

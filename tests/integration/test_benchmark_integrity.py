@@ -13,8 +13,8 @@ from tests.fixtures.spy import Spy, chain_derived, paths_in
 import ucdcr
 from ucdcr.io.load import dataset_id
 from ucdcr.registry import gold_fields_of
-from ucdcr.systems.base import GOLD_TOKEN_COLUMN
-from ucdcr.systems.runner import benchmark
+from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN
+from ucdcr.systems.framework.runner import benchmark
 
 DATASETS = ("ecbplus", "np4e", "meantime", "cd2cr", "cerec")
 

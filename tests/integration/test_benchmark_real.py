@@ -12,7 +12,7 @@ from tests.conftest import require_module
 from ucdcr.embed import encoder_available
 from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.paper_tables import baseline_results
-from ucdcr.systems.runner import benchmark
+from ucdcr.systems.framework.runner import benchmark
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
 from ucdcr.report.results_file import FORMAT, collect, read_entries, render_docs
-from ucdcr.systems.runner import benchmark
-from ucdcr.systems.store import RESULTS_FILE
+from ucdcr.systems.framework.runner import benchmark
+from ucdcr.systems.framework.store import RESULTS_FILE
 
 runner = CliRunner()
 DOC = """# Results

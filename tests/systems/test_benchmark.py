@@ -21,7 +21,7 @@ from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.paper_tables import baseline_results
 from ucdcr.report.tables import render
 from ucdcr.systems import SplitData, System
-from ucdcr.systems.runner import benchmark
+from ucdcr.systems.framework.runner import benchmark
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

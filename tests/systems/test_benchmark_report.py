@@ -8,7 +8,7 @@ from tests.fixtures.bench_dataset import write_bench_dataset
 
 from ucdcr.report.benchmark_tables import leaderboard_table
 from ucdcr.report.build_report import BENCHMARK_TITLE, Report, _benchmark_section, build_report
-from ucdcr.systems.runner import benchmark
+from ucdcr.systems.framework.runner import benchmark
 
 
 def test_report_has_the_leaderboard_and_the_transfer_heatmap(tmp_path: Path) -> None:

@@ -20,8 +20,9 @@ from ucdcr.errors import UcdcrError
 from ucdcr.report.benchmark_tables import benchmark_tables
 from ucdcr.report.tables import render
 from ucdcr.systems import SplitData
-from ucdcr.systems import candidates as candidates_module
-from ucdcr.systems.candidates import (
+from ucdcr.systems.framework.runner import benchmark
+from ucdcr.systems.parts import candidates as candidates_module
+from ucdcr.systems.parts.candidates import (
     Candidates,
     LinkRecall,
     candidate_pairs,
@@ -29,7 +30,8 @@ from ucdcr.systems.candidates import (
     coreferent_lemma_pairs,
     link_recall,
 )
-from ucdcr.systems.cross_encoder import (
+from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
+from ucdcr.systems.reference.cross_encoder import (
     COMMITTEE,
     CrossEncoder,
     CrossEncoderCommittee,
@@ -37,9 +39,7 @@ from ucdcr.systems.cross_encoder import (
     mean_of_scored,
     pair_distances,
 )
-from ucdcr.systems.ensemble import EnsembleCommittee
-from ucdcr.systems.pair_encoder import PairEncoderConfig
-from ucdcr.systems.runner import benchmark
+from ucdcr.systems.reference.ensemble import EnsembleCommittee
 
 TINY = PairEncoderConfig(window=12, side_tokens=16, epochs=2, pairs_per_epoch=24, batch_size=8, threads=1)
 
@@ -162,7 +162,7 @@ def test_a_committee_of_committees_or_of_one_model_twice_is_an_error() -> None:
 
 
 def test_an_encoder_that_is_no_folder_is_an_error_naming_it(tmp_path: Path) -> None:
-    from ucdcr.systems.pair_encoder import load_encoder
+    from ucdcr.systems.parts.pair_encoder import load_encoder
 
     _encoder()
     with pytest.raises(UcdcrError, match="'/no/such/model' is neither all-MiniLM-L6-v2 nor a folder"):
@@ -170,7 +170,7 @@ def test_an_encoder_that_is_no_folder_is_an_error_naming_it(tmp_path: Path) -> N
 
 
 def test_mentions_are_marked_in_their_sentence_and_cut_around_them() -> None:
-    from ucdcr.systems.pair_encoder import load_encoder, mark
+    from ucdcr.systems.parts.pair_encoder import load_encoder, mark
 
     _encoder()
     encoder = load_encoder(TINY)
@@ -198,7 +198,7 @@ def test_pair_distances_weigh_pairs_across_documents_and_fill_the_unscored() -> 
 
 
 def test_the_ensemble_averages_the_two_systems_distances_the_pruned_pairs_included() -> None:
-    from ucdcr.systems.ensemble import _trees
+    from ucdcr.systems.reference.ensemble import _trees
 
     pairwise = np.array([0.9, 0.2, 0.4])  # pairs (0, 1), (0, 2), (1, 2)
     probability = np.array([0.9, np.nan, 0.2])  # the cross-encoder did not score (0, 2): a non-candidate
@@ -284,11 +284,13 @@ def test_a_committee_trains_each_model_once_and_describes_them_all(tmp_path: Pat
 
 
 def test_the_three_model_systems_are_named_for_the_command_line() -> None:
-    from ucdcr.systems.registry import resolve_system
+    from ucdcr.systems.framework.registry import resolve_system
 
-    assert resolve_system("ucdcr.systems.cross_encoder:CrossEncoderCommittee").name == "cross-encoder-3"
-    ensemble = resolve_system("ucdcr.systems.ensemble:EnsembleCommittee")
-    assert ensemble.name == "ensemble-3" and ensemble.trainable
+    committee = resolve_system("cross-encoder-3")  # registered, opt-in
+    assert committee.origin == "ucdcr.systems.reference.cross_encoder:CrossEncoderCommittee"
+    assert resolve_system("ucdcr.systems.reference.cross_encoder:CrossEncoderCommittee") == committee
+    ensemble = resolve_system("ensemble-3")
+    assert ensemble.origin == "ucdcr.systems.reference.ensemble:EnsembleCommittee" and ensemble.trainable
     assert EnsembleCommittee().cross.options == COMMITTEE
 
 
@@ -305,7 +307,7 @@ def test_an_encoder_folder_without_token_types_trains_and_scores(tmp_path: Path)
 
 
 def test_the_ensemble_averages_both_systems_with_a_weight_tuned_on_val(tmp_path: Path) -> None:
-    from ucdcr.systems.ensemble import WEIGHTS, Ensemble
+    from ucdcr.systems.reference.ensemble import WEIGHTS, Ensemble
 
     _encoder()
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}

@@ -22,8 +22,8 @@ from ucdcr.errors import UcdcrError
 from ucdcr.report.benchmark_tables import provenance_note
 from ucdcr.report.build_report import Report, _benchmark_section
 from ucdcr.systems import System
-from ucdcr.systems.registry import BUILTIN, resolve_system
-from ucdcr.systems.store import FORMAT, KEY_FORMAT, RESULTS_FILE, ResultStore, StoredRun, read_runs
+from ucdcr.systems.framework.registry import BUILTIN, resolve_system
+from ucdcr.systems.framework.store import FORMAT, KEY_FORMAT, RESULTS_FILE, ResultStore, StoredRun, read_runs
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 MY_SYSTEMS = (
@@ -105,7 +105,7 @@ def test_runs_record_what_their_system_was_run_as_and_when(tmp_path: Path) -> No
     before = datetime.now(UTC).replace(microsecond=0)
     result = ucdcr.benchmark([OneCluster, "head-lemma"], [folder], cache_dir=tmp_path / "cache")
     origins = {run.system: run.origin for run in result.runs}
-    assert origins == {"one-cluster": f"{__name__}:OneCluster", "head-lemma": BUILTIN["head-lemma"]}
+    assert origins == {"one-cluster": f"{__name__}:OneCluster", "head-lemma": BUILTIN["head-lemma"].target}
     stored = [datetime.fromisoformat(run.stored or "") for run in result.runs]
     assert all(before <= moment <= datetime.now(UTC) for moment in stored)
 
@@ -113,7 +113,7 @@ def test_runs_record_what_their_system_was_run_as_and_when(tmp_path: Path) -> No
 def test_origin_of_a_module_attribute_and_of_an_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib.metadata import EntryPoint
 
-    from ucdcr.systems import registry
+    from ucdcr.systems.framework import registry
 
     assert resolve_system(f"{__name__}:OneCluster").origin == f"{__name__}:OneCluster"
     point = EntryPoint("mine", f"{__name__}:OneCluster", registry.ENTRY_POINT_GROUP)

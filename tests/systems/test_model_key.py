@@ -1,4 +1,4 @@
-"""The cross-encoder's model cache key (:func:`ucdcr.systems.pair_encoder.model_key`): one key per configuration,
+"""The cross-encoder's model cache key (:func:`ucdcr.systems.parts.pair_encoder.model_key`): one key per configuration,
 training examples and encoder, and per device and hardware the model trains on (a model trained on a GPU has other
 weights than a CPU run would train, so it is never served to one)."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from tests.conftest import require_module
 
-from ucdcr.systems.pair_encoder import (
+from ucdcr.systems.parts.pair_encoder import (
     MarkedMention,
     PairEncoderConfig,
     TrainingExamples,

@@ -8,7 +8,7 @@ import multiprocessing
 from dataclasses import asdict
 from pathlib import Path
 
-from ucdcr.systems.store import FORMAT, RESULTS_FILE, ResultStore, StoredRun, read_runs
+from ucdcr.systems.framework.store import FORMAT, RESULTS_FILE, ResultStore, StoredRun, read_runs
 
 
 def stored_run(key: str, dataset: str = "") -> StoredRun:

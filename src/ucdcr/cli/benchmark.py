@@ -1,4 +1,4 @@
-"""`ucdcr benchmark`: fit, tune and test CDCR systems on every built dataset (:mod:`ucdcr.systems.runner`).
+"""`ucdcr benchmark`: fit, tune and test CDCR systems on every built dataset (:mod:`ucdcr.systems.framework.runner`).
 
 Tables on stdout (:mod:`ucdcr.report.benchmark_tables`), progress, the systems' messages (a cross-encoder's training
 progress) and the timing line on stderr.
@@ -42,18 +42,38 @@ from ucdcr.cli.common import (
     selected_datasets,
 )
 from ucdcr.errors import UcdcrError
+from ucdcr.systems.framework.registry import BUILTIN, default_systems
 
-# The reference systems are named here, not read from ucdcr.systems.registry.BUILTIN, so that the CLI starts
-# without importing the systems (tests/test_cli_startup.py checks them against the registry).
+
+def systems_help() -> str:
+    """The help's paragraph on systems: the built-in systems, the default ones first, and the extras they need, all
+    read from the registry (:data:`~ucdcr.systems.framework.registry.BUILTIN`, a module that imports no system)."""
+    default = default_systems()
+    opt_in = [name for name, builtin in BUILTIN.items() if not builtin.default]
+    extras: dict[str, list[str]] = {}
+    for name, builtin in BUILTIN.items():
+        if builtin.extra:
+            extras.setdefault(builtin.extra, []).append(name)
+    needs = "; ".join(
+        f"{_listed(names)} need{'s' if len(names) == 1 else ''} `{extra}`" for extra, names in extras.items()
+    )
+    opt = f" and the opt-in {_listed(opt_in)} (named with --systems)" if opt_in else ""
+    return (
+        f"Systems: the reference systems {_listed(default)} (the default){opt}; extras: {needs}. Also the systems of "
+        "the entry-point group ucdcr.systems, or your own as module:attribute (a ucdcr.systems.System subclass)."
+    )
+
+
+def _listed(names: list[str]) -> str:
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 HELP = (
     "Benchmark CDCR systems: fit on each dataset's train split, tune on its val split, predict its test split, "
     "score with the chosen protocol (as `ucdcr evaluate`): --protocol ucdcr (the paper's, default) or standard "
     "(the published ECB+ results': every gold mention, singletons kept, clustering within topics, one "
     "meta-document). A system sees every test mention without gold-derived fields.\n\n"
-    "Systems: the reference systems head-lemma, lemma-baseline, lemma-pairs, embedding, pairwise, cross-encoder and "
-    "ensemble (those from embedding on need the `embed` extra, lemma-pairs the `bench` extra), systems of the "
-    "entry-point group ucdcr.systems, or your own as module:attribute (a ucdcr.systems.System subclass). "
-    "A dataset without a train split uses the "
+    f"{systems_help()} A dataset without a train split uses the "
     "model fitted on the dataset with the most training mentions, tuned on its own val split; the models table "
     "says which splits every number used. Results and encodings are stored in the cache dir and reused by later "
     "runs and by `ucdcr report`; --forget NAME removes a system's stored results."
@@ -69,7 +89,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--systems",
                 metavar="NAMES",
-                help="Comma-separated system names or module:attribute (default: every reference system).",
+                help="Comma-separated system names or module:attribute (default: the reference systems but the "
+                "opt-in ones).",
             ),
         ] = None,
         data_dir: DataDirOption = None,
@@ -124,13 +145,12 @@ def register(app: typer.Typer) -> None:
             return
         from ucdcr.report.benchmark_tables import benchmark_tables
         from ucdcr.report.tables import print_tables
-        from ucdcr.systems.registry import BUILTIN
-        from ucdcr.systems.runner import benchmark
+        from ucdcr.systems.framework.runner import benchmark
 
         check_format(fmt)
         check_significance(significance)
         chosen = protocol_of(protocol, level, topics, remove_singletons)
-        names = [name.strip() for name in systems.split(",") if name.strip()] if systems else list(BUILTIN)
+        names = [name.strip() for name in systems.split(",") if name.strip()] if systems else default_systems()
         folders = selected_datasets(data_dir, datasets, source)
         with progress_display() as show, system_messages(err_console):
             result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute, seeds)
@@ -149,8 +169,8 @@ def register(app: typer.Typer) -> None:
 
 def _forget(name: str, cache_dir: Path | None) -> None:
     """``--forget NAME``: remove the stored runs of NAME and say how many, from which file."""
-    from ucdcr.systems.cache import default_cache_dir
-    from ucdcr.systems.store import ResultStore
+    from ucdcr.systems.framework.cache import default_cache_dir
+    from ucdcr.systems.framework.store import ResultStore
 
     store = ResultStore(cache_dir if cache_dir is not None else default_cache_dir())
     removed = store.forget(name)
@@ -165,7 +185,7 @@ def _forget(name: str, cache_dir: Path | None) -> None:
 
 def _forget_hint(user: list[str], results_file: Path) -> str:
     """The last line after a benchmark of user systems: where their runs are stored and how to remove them."""
-    from ucdcr.systems.store import forget_command
+    from ucdcr.systems.framework.store import forget_command
 
     commands = " and ".join(f"`{forget_command(name, results_file.parent)}`" for name in user)
     return (

@@ -37,7 +37,7 @@ def _collect(
     ] = None,
 ) -> None:
     from ucdcr.report.results_file import collect
-    from ucdcr.systems.store import RESULTS_FILE
+    from ucdcr.systems.framework.store import RESULTS_FILE
 
     found = commit or _head()
     added = collect(cache_dir / RESULTS_FILE, results, found, _list(systems), _list(datasets), _list(protocols))

@@ -30,9 +30,9 @@ from statistics import fmean, stdev
 from ucdcr.analysis.protocol import DatasetMean, Protocol, column_comparisons, column_intervals, ucdcr_means
 from ucdcr.report.tables import Estimate, PValue, ResultTable
 from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Method, SeedMean, UnitData
-from ucdcr.systems.registry import BUILTIN
-from ucdcr.systems.runner import Benchmark
-from ucdcr.systems.store import StoredRun, forget_command
+from ucdcr.systems.framework.registry import BUILTIN
+from ucdcr.systems.framework.runner import Benchmark
+from ucdcr.systems.framework.store import StoredRun, forget_command
 
 F1_COLUMNS = {"MUC": "F1_MUC", "B3": "F1_B3", "CEAFe": "F1_CEAF_E", "CoNLL": "F1_CONLL"}
 TYPES = ("joint", "event", "entity")

@@ -10,7 +10,7 @@ Layout of the output folder::
 Tables come from :mod:`ucdcr.report.paper_tables`, the functions the ``stats``, ``diversity`` and ``baseline``
 commands print with (their default tables), so the report shows exactly what those commands show. When
 ``ucdcr benchmark`` has stored results for the report's datasets (the results file of the cache dir,
-:mod:`ucdcr.systems.store`, runs whose datasets have the same content), the report adds the benchmark section:
+:mod:`ucdcr.systems.framework.store`, runs whose datasets have the same content), the report adds the benchmark section:
 the leaderboard (with a note naming the results file, the user systems among its rows, what they were run as and
 how to remove them), the scores and models tables, and per system with transfer runs its matrix and heatmap. Figures
 are described in :mod:`ucdcr.report.figures`; they need the optional ``plot`` extra (without it one entry names the
@@ -146,9 +146,9 @@ def _benchmark_section(
     """The stored benchmark runs of these datasets, one section per protocol: tables and transfer heatmaps."""
     from ucdcr.analysis.protocol import Protocol, protocol_order
     from ucdcr.report import benchmark_tables as bench
-    from ucdcr.systems.cache import default_cache_dir
-    from ucdcr.systems.registry import BUILTIN
-    from ucdcr.systems.store import RESULTS_FILE, dataset_fingerprint, read_runs
+    from ucdcr.systems.framework.cache import default_cache_dir
+    from ucdcr.systems.framework.registry import BUILTIN
+    from ucdcr.systems.framework.store import RESULTS_FILE, dataset_fingerprint, read_runs
 
     fingerprints = {name: dataset_fingerprint(folder) for name, folder in folders.items()}
     results_file = (cache_dir or default_cache_dir()) / RESULTS_FILE

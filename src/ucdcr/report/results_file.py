@@ -5,9 +5,9 @@ The file (``docs/results/benchmark.json`` in the repository)::
     {"format": "ucdcr-results/1",
      "entries": [{"commit": "<git commit of the code that computed the run>", "run": {<a stored run>}}, ...]}
 
-Each ``run`` is a run of the benchmark's results store (:class:`ucdcr.systems.store.StoredRun`: system, dataset,
-protocol, setting, splits, seed, scores and the units their intervals resample, the machine and versions). Entries
-are added from a cache dir by :func:`collect` (a newer run replaces the entry of the same slot, as in the store)
+Each ``run`` is a run of the benchmark's results store (:class:`ucdcr.systems.framework.store.StoredRun`: system,
+dataset, protocol, setting, splits, seed, scores and the units their intervals resample, the machine and versions).
+Entries are added from a cache dir by :func:`collect` (a newer run replaces the entry of the same slot, as in the store)
 and kept sorted, so the file diffs cleanly.
 
 Rendering: a document marks each generated table with an HTML comment pair::
@@ -37,8 +37,8 @@ from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_text
 from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table
 from ucdcr.report.tables import ResultTable, to_markdown
-from ucdcr.systems.registry import BUILTIN
-from ucdcr.systems.store import StoredRun, read_runs, run_from_json
+from ucdcr.systems.framework.registry import BUILTIN
+from ucdcr.systems.framework.store import StoredRun, read_runs, run_from_json
 
 FORMAT = "ucdcr-results/1"
 TABLES = ("leaderboard", "scores", "models")

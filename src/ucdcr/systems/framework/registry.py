@@ -1,8 +1,8 @@
-"""The benchmark's systems by name: the reference systems, entry points and ``module:attribute``.
+"""The benchmark's systems by name: the built-in systems (:data:`BUILTIN`), entry points and ``module:attribute``.
 
 A system is named on the command line (``--systems``) or in :func:`ucdcr.benchmark` by
 
-- a registered name: the reference systems of :data:`BUILTIN` and the names of the entry points of the group
+- a registered name: the built-in systems of :data:`BUILTIN` and the names of the entry points of the group
   :data:`ENTRY_POINT_GROUP`, which a third-party package declares in its ``pyproject.toml``::
 
       [project.entry-points."ucdcr.systems"]
@@ -10,55 +10,90 @@ A system is named on the command line (``--systems``) or in :func:`ucdcr.benchma
 
 - ``module:attribute``: any importable module (the current folder is on the path) and an attribute of it.
 
-The attribute is a :class:`~ucdcr.systems.base.System` subclass or a function without arguments that returns a
-System; a new instance is made for every fit, so nothing leaks from one dataset to the next. Anything else is an
-error naming what was found.
+The attribute is a :class:`~ucdcr.systems.framework.base.System` subclass or a function without arguments that
+returns a System; a new instance is made for every fit, so nothing leaks from one dataset to the next. Anything else
+is an error naming what was found.
 
-The names of :data:`BUILTIN` belong to the reference systems: a system of another class whose name (its ``name``
+Adding a built-in system is one line of :data:`BUILTIN`: its name, where it is (``module:attribute``, a module of
+:mod:`ucdcr.systems.reference`), the extra it needs and whether it runs by default; the CLI's help, the default
+set and the order of the tables follow from it (tests/systems/test_registry.py checks that every System of the
+reference package with a ``name`` is registered). The table names the modules, it does not import them: a system is
+imported when it is resolved, and the framework imports no reference system.
+
+The names of :data:`BUILTIN` belong to the built-in systems: a system of another class whose name (its ``name``
 attribute, or its class name) is one of them is an error, and so is an entry point named like one, or two entry
-points of one name with different targets, so that results stored under a name (:mod:`ucdcr.systems.store`) are
-always that system's. A resolved system carries its :func:`~ucdcr.systems.identity.system_identity` (code,
-version, configuration), which keys its stored results.
+points of one name with different targets, so that results stored under a name
+(:mod:`ucdcr.systems.framework.store`) are always that system's. A resolved system carries its
+:func:`~ucdcr.systems.framework.identity.system_identity` (code, version, configuration), which keys its stored
+results.
 
-The names are looked up here rather than with ``catalogue`` (spaCy's registry library), which reads the entry points
-once at its first import, imports every entry point to list the names, and lets an entry point win over a built-in
-name: the three things the rules above exclude (see also :mod:`ucdcr.registry`).
+The names are held by :class:`ucdcr.registries.Registry`, the registry class of the datasets too. This module
+imports no system and no heavy library at its top (the CLI lists :data:`BUILTIN` in its help from here).
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from importlib.metadata import EntryPoint
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ucdcr.errors import UcdcrError
-from ucdcr.systems.base import System
-from ucdcr.systems.identity import system_identity
+from ucdcr.registries import Registry
+
+if TYPE_CHECKING:
+    from ucdcr.systems.framework.base import System
 
 ENTRY_POINT_GROUP = "ucdcr.systems"
-BUILTIN: dict[str, str] = {
-    "head-lemma": "ucdcr.systems.head_lemma:HeadLemma",
-    "lemma-baseline": "ucdcr.systems.head_lemma:LemmaBaseline",
-    "lemma-pairs": "ucdcr.systems.lemma_pairs:LemmaPairs",
-    "embedding": "ucdcr.systems.embedding:Embedding",
-    "pairwise": "ucdcr.systems.pairwise:Pairwise",
-    "cross-encoder": "ucdcr.systems.cross_encoder:CrossEncoder",
-    "ensemble": "ucdcr.systems.ensemble:Ensemble",
-}
-"""The reference systems, in the order of the benchmark's tables."""
+
+
+@dataclass(frozen=True)
+class BuiltinSystem:
+    """A built-in system: ``target``, where it is (``module:attribute``); ``extra``, the optional extra it needs
+    (None: the core); ``default``, whether it runs when no system is named (False: opt-in, named with
+    ``--systems``)."""
+
+    target: str
+    extra: str | None = None
+    default: bool = True
+
+
+BUILTIN: Registry[BuiltinSystem] = Registry(
+    "system",
+    ENTRY_POINT_GROUP,
+    {
+        "head-lemma": BuiltinSystem("ucdcr.systems.reference.head_lemma:HeadLemma"),
+        "lemma-baseline": BuiltinSystem("ucdcr.systems.reference.head_lemma:LemmaBaseline"),
+        "lemma-pairs": BuiltinSystem("ucdcr.systems.reference.lemma_pairs:LemmaPairs", "bench"),
+        "embedding": BuiltinSystem("ucdcr.systems.reference.embedding:Embedding", "embed"),
+        "pairwise": BuiltinSystem("ucdcr.systems.reference.pairwise:Pairwise", "embed"),
+        "cross-encoder": BuiltinSystem("ucdcr.systems.reference.cross_encoder:CrossEncoder", "embed"),
+        "ensemble": BuiltinSystem("ucdcr.systems.reference.ensemble:Ensemble", "embed"),
+        "cross-encoder-3": BuiltinSystem(
+            "ucdcr.systems.reference.cross_encoder:CrossEncoderCommittee", "embed", default=False
+        ),
+        "ensemble-3": BuiltinSystem("ucdcr.systems.reference.ensemble:EnsembleCommittee", "embed", default=False),
+    },
+)
+"""The built-in (reference) systems, in the order of the benchmark's tables: one line each."""
+
+
+def default_systems() -> list[str]:
+    """The systems a benchmark runs when none is named: the built-in systems that are not opt-in."""
+    return [name for name, builtin in BUILTIN.items() if builtin.default]
 
 
 @dataclass(frozen=True)
 class SystemSpec:
-    """A resolved system: its name in the tables, how to make one, its version, whether it learns from data (only
-    those get a transfer matrix), whether it needs the ``embed`` extra, its identity (code, version and
-    configuration: :func:`~ucdcr.systems.identity.system_identity`; keys its stored results) and its origin: what
-    it was given as, stored with its runs so that a report can say where a row came from (``module:attribute`` as
-    given or registered, ``entry point NAME = module:attribute``, or the ``module:qualname`` of a class or function
-    given in Python)."""
+    """A resolved system: its name in the tables, how to make one, its version, whether it learns from data (only those
+    get a transfer matrix), whether it needs the ``embed`` extra, its identity (code, version and configuration:
+    :func:`~ucdcr.systems.framework.identity.system_identity`; keys its stored results) and its origin: what it was
+    given as, stored with its runs so that a report can say where a row came from (``module:attribute`` as given or
+    registered, ``entry point NAME = module:attribute``, or the ``module:qualname`` of a class or function given in
+    Python)."""
 
     name: str
     make: Callable[[], System] = field(compare=False)
@@ -70,8 +105,8 @@ class SystemSpec:
 
 
 def system_names() -> list[str]:
-    """The registered names: the reference systems, then the entry points in name order."""
-    extra = sorted(point.name for point in _entry_points() if point.name not in BUILTIN)
+    """The registered names: the built-in systems, then the entry points in name order."""
+    extra = sorted({point.name for point in _entry_points() if point.name not in BUILTIN})
     return [*BUILTIN, *extra]
 
 
@@ -89,15 +124,15 @@ def resolve_system(spec: str | type[System] | Callable[[], System]) -> SystemSpe
     return _from_object(spec, None)
 
 
-def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+def _entry_points() -> list[EntryPoint]:
+    return BUILTIN.entry_points()
 
 
 def _registered_target(name: str) -> str | None:
-    """The ``module:attribute`` registered under ``name``: the reference system's, else the entry point's; an entry
-    point that takes a reference system's name, or two entry points of that name, is an error."""
+    """The ``module:attribute`` registered under ``name``: the built-in system's, else the entry point's; an entry
+    point that takes a built-in system's name, or two entry points of that name, is an error."""
     points = list(dict.fromkeys(point.value for point in _entry_points() if point.name == name))
-    builtin = BUILTIN.get(name)
+    builtin = BUILTIN[name].target if name in BUILTIN else None
     if builtin is not None:
         clash = [value for value in points if value != builtin]
         if clash:
@@ -136,6 +171,9 @@ def _import(target: str) -> object:
 
 
 def _from_object(value: object, registered: str | None) -> SystemSpec:
+    from ucdcr.systems.framework.base import System
+    from ucdcr.systems.framework.identity import system_identity
+
     factory: Callable[[], System] | None = None
     if isinstance(value, type) and issubclass(value, System):
         system_class: type[System] = value
@@ -171,8 +209,8 @@ def _origin(value: object, system_class: type[System]) -> str:
 
 
 def _refuse_builtin_name(name: str, system_class: type[System]) -> None:
-    """A system named like a reference system must be that reference system (module docstring)."""
-    builtin = BUILTIN.get(name)
+    """A system named like a built-in system must be that built-in system (module docstring)."""
+    builtin = BUILTIN[name].target if name in BUILTIN else None
     if builtin is not None and _import(builtin) is not system_class:
         raise UcdcrError(
             f"system {system_class.__qualname__} from module {system_class.__module__} uses the name of the "
@@ -183,6 +221,8 @@ def _refuse_builtin_name(name: str, system_class: type[System]) -> None:
 def _maker(value: Callable[[], object]) -> Callable[[], System]:
     """A function making a new System from a class or factory; what the user's code raises, or a value that is no
     System, is one error naming it."""
+
+    from ucdcr.systems.framework.base import System
 
     def make() -> System:
         try:

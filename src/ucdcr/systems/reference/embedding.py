@@ -1,9 +1,9 @@
 """``embedding``: average-linkage clustering of MiniLM mention-in-context vectors.
 
 Every mention is the mean of the all-MiniLM-L6-v2 subword vectors of its words, encoded inside its sentence
-(:mod:`ucdcr.systems.vectors`; ``embed`` extra). Inside each evaluation unit and type (event / entity), mentions
-are clustered by average linkage on the cosine distance (:mod:`ucdcr.systems.clustering`), cut at the distance
-threshold with the best mean CoNLL F1 on the validation split (:func:`~ucdcr.systems.clustering.tune_distance`).
+(:mod:`ucdcr.systems.parts.vectors`; ``embed`` extra). Inside each evaluation unit and type (event / entity), mentions
+are clustered by average linkage on the cosine distance (:mod:`ucdcr.systems.parts.clustering`), cut at the distance
+threshold with the best mean CoNLL F1 on the validation split (:func:`~ucdcr.systems.parts.clustering.tune_distance`).
 Nothing else is learned, so the training split is not read. A distance-thresholded agglomerative clustering of
 contextual mention embeddings is the unsupervised baseline of the CDCR literature (e.g. Cattan et al. 2021,
 "Cross-document Coreference Resolution over Predicted Mentions", cluster with agglomerative clustering over learned
@@ -16,9 +16,9 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
-from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import COARSE, Dendrogram, average_linkage, condensed, cut, tune_distance
-from ucdcr.systems.vectors import encodings
+from ucdcr.systems.framework.base import SplitData, System
+from ucdcr.systems.parts.clustering import COARSE, Dendrogram, average_linkage, condensed, cut, tune_distance
+from ucdcr.systems.parts.vectors import encodings
 
 
 class Embedding(System):

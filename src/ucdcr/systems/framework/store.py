@@ -1,6 +1,6 @@
 """The benchmark's results file: every run's scores, reused by a later ``ucdcr benchmark`` and by ``ucdcr report``.
 
-One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`ucdcr.systems.cache`)::
+One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`ucdcr.systems.framework.cache`)::
 
     {"format": "ucdcr-benchmark-results/4",
      "runs": [{"key": "<sha256>", "system": "pairwise", "version": "1", "dataset": "ecbplus", "level": "subtopic",
@@ -8,32 +8,31 @@ One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`uc
                "tune_on": "ecbplus val", "seed": 0,
                "model": "<what the system learned>", "datasets": {"ecbplus": "<fingerprint>"},
                "machine": {"cpu": "AMD EPYC ...", "threads": 2, "python": "3.11.7", "ucdcr": "0.1.0"},
-               "origin": "ucdcr.systems.pairwise:Pairwise", "stored": "2026-12-04T10:22:31+00:00",
+               "origin": "ucdcr.systems.reference.pairwise:Pairwise", "stored": "2026-12-04T10:22:31+00:00",
                "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...},
                           "units": {"kind": "values", "units": [...], ...}}, ...]}]}
 
 ``units`` per mean: what its confidence interval and paired comparisons resample (:mod:`ucdcr.scoring.bootstrap`).
-``machine``: where the run was computed (:func:`machine`); two machines of one kind can differ by more than a
-point for a trained system, so it is part of what a stored number means. ``origin``: what the system was run as
-(:attr:`ucdcr.systems.registry.SystemSpec.origin`: the ``module:attribute`` given to ``--systems``, an entry point,
-the class given to :func:`ucdcr.benchmark`); ``stored``: when the run was computed (UTC). Both say where a row of
+``machine``: where the run was computed (:func:`machine`); two machines of one kind can differ by more than a point for
+a trained system, so it is part of what a stored number means. ``origin``: what the system was run as
+(:attr:`ucdcr.systems.framework.registry.SystemSpec.origin`: the ``module:attribute`` given to ``--systems``, an entry
+point, the class given to :func:`ucdcr.benchmark`); ``stored``: when the run was computed (UTC). Both say where a row of
 ``ucdcr report``'s leaderboard came from; a run stored before format ``/4`` has neither.
 
 The key of a run (:meth:`ResultStore.key`) is the SHA-256 of everything that computed it: the keys' format
-(:data:`KEY_FORMAT`), the seed,
-the system's name and identity (:func:`ucdcr.systems.identity.system_identity`: its code, version and
-configuration), the protocol (its label, e.g. ``ucdcr/subtopic`` or ``standard/gold-topics``), setting,
-fit/tune/test datasets and splits, the content fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256
-of the mention files), the lemmatiser's identity (:func:`ucdcr.systems.lemmas.lemmatizer_identity`) and, for a
-system that uses the encoder, the vectors' identity (:func:`ucdcr.systems.vectors.vectors_identity`: the encoder's
-files and libraries) and the hardware (:func:`ucdcr.systems.pair_encoder.hardware_identity`). So a rebuilt dataset,
-an edited or reconfigured system, another system of the same name or a new library version is never answered from an
-old run. A new run replaces the stored run of the same system name, protocol, setting, splits, datasets and seed:
-the file holds the latest numbers of each, the ones ``ucdcr report`` shows. A file of an older format is read: the
-runs of ``/3`` (the format before ``origin`` and ``stored``) keep matching their keys; those of ``/1`` and ``/2``
-match no key (they have no units to resample) and are replaced as their systems run again. Runs are kept sorted by
-key; the file is rewritten atomically after each run, under a lock (``.benchmark-results.json.lock``), with the runs
-other benchmark processes added meanwhile: none is lost.
+(:data:`KEY_FORMAT`), the seed, the system's name and identity
+(:func:`ucdcr.systems.framework.identity.system_identity`: its code, version and configuration), the protocol (its
+label, e.g. ``ucdcr/subtopic`` or ``standard/gold-topics``), setting, fit/tune/test datasets and splits, the content
+fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files) and what the run computed
+with beyond the code (:mod:`ucdcr.systems.framework.environment`): the lemmatiser's identity and, for a system that uses
+the encoder, the encoder's (its files and libraries) and the hardware's. So a rebuilt dataset, an edited or reconfigured
+system, another system of the same name or a new library version is never answered from an old run. A new run replaces
+the stored run of the same system name, protocol, setting, splits, datasets and seed: the file holds the latest numbers
+of each, the ones ``ucdcr report`` shows. A file of an older format is read: the runs of ``/3`` (the format before
+``origin`` and ``stored``) keep matching their keys; those of ``/1`` and ``/2`` match no key (they have no units to
+resample) and are replaced as their systems run again. Runs are kept sorted by key; the file is rewritten atomically
+after each run, under a lock (``.benchmark-results.json.lock``), with the runs other benchmark processes added
+meanwhile: none is lost.
 
 Nothing is removed by itself: a user system's runs stay (and ``ucdcr report`` shows them) until
 :meth:`ResultStore.forget` removes every run of its name (``ucdcr benchmark --forget NAME``,
@@ -58,11 +57,11 @@ from ucdcr.io.atomic import write_errors
 from ucdcr.io.output_folder import exclusive
 from ucdcr.schema import MENTIONS_PARQUET
 from ucdcr.scoring.bootstrap import UnitData, unit_data_from_json
-from ucdcr.systems import adapter
+from ucdcr.systems.framework import adapter
 
 if TYPE_CHECKING:
-    from ucdcr.systems.plan import Run
-    from ucdcr.systems.registry import SystemSpec
+    from ucdcr.systems.framework.plan import Run
+    from ucdcr.systems.framework.registry import SystemSpec
 
 RESULTS_FILE = "benchmark-results.json"
 FORMAT = "ucdcr-benchmark-results/4"
@@ -154,8 +153,12 @@ class ResultStore:
 
     def key(self, spec: SystemSpec, run: Run, protocol: str, fingerprints: Mapping[str, str]) -> str:
         """The key of a run (module docstring); ``protocol``: the protocol's label."""
-        from ucdcr.systems.lemmas import lemmatizer_identity
-        from ucdcr.systems.vectors import vectors_identity
+        from ucdcr.systems.framework.environment import (
+            default_device,
+            encoder_identity,
+            hardware_identity,
+            lemmatizer_identity,
+        )
 
         involved = sorted({ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset})
         identity = {
@@ -170,8 +173,8 @@ class ResultStore:
             "dataset": run.dataset,
             "datasets": {name: fingerprints[name] for name in involved},
             "lemmatizer": lemmatizer_identity(),
-            "encoder": vectors_identity() if spec.needs_encoder else "",
-            "hardware": _hardware() if spec.needs_encoder else "",
+            "encoder": encoder_identity() if spec.needs_encoder else "",
+            "hardware": hardware_identity(default_device()) if spec.needs_encoder else "",
         }
         return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
@@ -218,7 +221,7 @@ class ResultStore:
 
 def stored_systems(runs: Iterable[StoredRun]) -> list[str]:
     """The system names of ``runs``: the reference systems in their order, then the others by name."""
-    from ucdcr.systems.registry import BUILTIN
+    from ucdcr.systems.framework.registry import BUILTIN
 
     present = {run.system for run in runs}
     return [name for name in BUILTIN if name in present] + sorted(present - set(BUILTIN))
@@ -227,7 +230,7 @@ def stored_systems(runs: Iterable[StoredRun]) -> list[str]:
 def forget_command(system: str, cache_dir: Path) -> str:
     """The command that removes the stored runs of ``system`` from the results file of ``cache_dir`` (with
     ``--cache-dir`` unless it is the default cache dir)."""
-    from ucdcr.systems.cache import default_cache_dir
+    from ucdcr.systems.framework.cache import default_cache_dir
 
     folder = Path(cache_dir)
     option = "" if folder.resolve() == default_cache_dir().resolve() else f" --cache-dir {shlex.quote(str(folder))}"
@@ -293,13 +296,6 @@ def _is_mean(mean: object) -> bool:
         and isinstance(mean.get("scores"), dict)
         and all(isinstance(value, int | float) for value in mean["scores"].values())
     )
-
-
-def _hardware() -> str:
-    """What decides an encoder system's arithmetic (a model trained on a GPU is not a CPU run's)."""
-    from ucdcr.systems.pair_encoder import PairEncoderConfig, device_of, hardware_identity
-
-    return hardware_identity(device_of(PairEncoderConfig()))
 
 
 @cache

@@ -11,7 +11,7 @@ candidate when
   ``j`` is one of the ``limit`` partners of ``i`` by the lemma rule nearest to ``i`` (or ``i`` of ``j``'s), or
 - (neighbour rule) ``j`` is one of the ``neighbours`` nearest mentions of ``i``, or ``i`` of ``j``'s.
 
-Nearest is by the cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.vectors`), ties broken by
+Nearest is by the cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.parts.vectors`), ties broken by
 the lower row. The ``limit`` bounds the pairs of a unit to ``n * (limit + neighbours)``, where frequent lemmas
 (pronouns, "say") would otherwise link almost every pair of a large unit.
 
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ucdcr.systems.base import SplitData
-from ucdcr.systems.features import head_lemmas
-from ucdcr.systems.vectors import encodings
+from ucdcr.systems.framework.base import SplitData
+from ucdcr.systems.parts.features import head_lemmas
+from ucdcr.systems.parts.vectors import encodings
 
 
 @dataclass(frozen=True)

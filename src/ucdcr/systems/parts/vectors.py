@@ -19,10 +19,10 @@ products split their sums differently; measured on this package's CPU wheel, ``b
 and an agglomerative clustering cut at a tuned threshold can turn such bits into different clusters. The cost is
 measured by the same script.
 
-Vectors are cached (:mod:`ucdcr.systems.cache`) under :func:`vectors_identity` (the encoder's weights and
-libraries, :func:`ucdcr.embed.encoder_identity`, numpy's version and :data:`VERSION`) and the exact input, so a
-mention seen once (in any dataset or run) is never encoded again, and the encoder is not even loaded when every
-vector is cached. Change :data:`VERSION` whenever the computation changes.
+Vectors are cached (:mod:`ucdcr.systems.framework.cache`) under :func:`vectors_identity` (the encoder's weights and
+libraries and numpy's version, :func:`ucdcr.systems.framework.environment.encoder_identity`, and :data:`VERSION`)
+and the exact input, so a mention seen once (in any dataset or run) is never encoded again, and the encoder is not
+even loaded when every vector is cached. Change :data:`VERSION` whenever the computation changes.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ucdcr.embed import encoder_identity, require_sentence_encoder
-from ucdcr.systems.base import SplitData
-from ucdcr.systems.cache import COMPUTE_CLOCK, EncodingCache
+from ucdcr.embed import require_sentence_encoder
+from ucdcr.systems.framework.base import SplitData
+from ucdcr.systems.framework.cache import COMPUTE_CLOCK, EncodingCache
+from ucdcr.systems.framework.environment import encoder_identity
 
 WINDOW = 96  # words: MiniLM reads at most 256 subwords, ~1.3 subwords per word in news text
 DIMENSIONS = 384
@@ -97,8 +98,8 @@ def mention_inputs(data: SplitData) -> list[MentionInput]:
 
 
 def vectors_identity() -> str:
-    """What computes a cached vector (module docstring): keys the cache and the stored results of encoder systems."""
-    return f"{encoder_identity()} numpy {np.__version__} vectors {VERSION}"
+    """What computes a cached vector (module docstring): keys the cache."""
+    return f"{encoder_identity()} vectors {VERSION}"
 
 
 def encodings(data: SplitData) -> Encodings:

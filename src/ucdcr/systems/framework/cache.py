@@ -3,11 +3,11 @@
 One SQLite file, ``<cache dir>/encodings.sqlite3``, table ``entries(key BLOB PRIMARY KEY, value BLOB)``. A key is
 the SHA-256 of ``namespace`` + NUL + ``text``. The namespace names what was computed and everything that computed
 it, so a value is never answered for another computation: e.g. ``"span:" +``
-:func:`ucdcr.systems.vectors.vectors_identity` (the SHA-256 of the encoder's model files, the versions of torch,
+:func:`ucdcr.systems.parts.vectors.vectors_identity` (the SHA-256 of the encoder's model files, the versions of torch,
 tokenizers, transformers, sentence-transformers, the model package and numpy, the vectors' own version) or
-``"lemmas:" +`` :func:`ucdcr.systems.lemmas.lemmatizer_identity` (spaCy's version, the model's name and version).
+``"lemmas:" +`` :func:`ucdcr.systems.parts.lemmas.lemmas_identity` (spaCy's version, the model's name and version).
 The text is the exact input (e.g. the words of a sentence and the mention's place in it, as JSON), and a value
-depends on that input alone (no batching effect, :mod:`ucdcr.systems.vectors`), so which runs filled the cache
+depends on that input alone (no batching effect, :mod:`ucdcr.systems.parts.vectors`), so which runs filled the cache
 never changes what a run gets. Values are bytes (float32 vectors, UTF-8 JSON). Each batch of new entries is one
 transaction, so an interrupted run keeps what it finished and a crash never leaves half an entry. The default cache
 dir is the platform's user cache dir + ``/benchmark`` (env ``UCDCR_CACHE_DIR``, option ``--cache-dir``).

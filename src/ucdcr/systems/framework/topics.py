@@ -1,7 +1,7 @@
 """Predicted topics: the document clusters a system clusters within under ``--topics predicted`` (standard
 protocol), as Barhom et al. 2019 cluster the test documents before coreference instead of using the gold topics.
 
-Rule: each document is its text (:func:`ucdcr.systems.features.document_texts`: the token table where texts are
+Rule: each document is its text (:func:`document_texts`: the token table where texts are
 shared, else the union of its mentions' context windows) as a TF-IDF vector (:data:`VECTORIZER`, L2-normalised,
 fitted on the split's own documents); documents are clustered by average-linkage agglomerative
 clustering on the cosine distance, cut at a distance threshold. The threshold is the value of
@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pyarrow as pa
 
-from ucdcr.systems.adapter import PREDICTED_TOPIC
+from ucdcr.systems.framework.adapter import PREDICTED_TOPIC
+from ucdcr.systems.framework.base import SplitData
 
 THRESHOLDS: tuple[float, ...] = tuple(round(0.3 + 0.025 * step, 3) for step in range(28))
 """Candidate cosine-distance thresholds: 0.3 to 0.975 in steps of 0.025 (news articles of one event share few
@@ -37,6 +38,25 @@ VECTORIZER = {
 }
 """TF-IDF of the document texts: words of 2+ characters starting with a letter and their bigrams, English stop
 words removed, sublinear tf; words and bigrams of a single document are left out where that leaves any."""
+
+
+def document_texts(data: SplitData) -> dict[str, str]:
+    """Document key -> text: the token table's tokens where texts are shared, else the mentions' context windows."""
+    tokens = data.tokens
+    if tokens is not None and tokens.num_rows:
+        from ucdcr.schema import DOC_KEY_COLUMN
+
+        ordered = tokens.sort_by([(DOC_KEY_COLUMN, "ascending"), ("token_id_global", "ascending")])
+        words: dict[str, list[str]] = {}
+        for key, token in zip(ordered[DOC_KEY_COLUMN].to_pylist(), ordered["token"].to_pylist(), strict=True):
+            words.setdefault(key, []).append(token)
+        texts = {key: " ".join(parts) for key, parts in words.items()}
+        if all(key in texts for key in data.column("conll_doc_key")):
+            return texts
+    windows: dict[str, dict[str, None]] = {}
+    for key, context in zip(data.column("conll_doc_key"), data.column("mention_context"), strict=True):
+        windows.setdefault(key, {})[" ".join(context)] = None
+    return {key: " ".join(parts) for key, parts in windows.items()}
 
 
 def document_clusters(texts: Mapping[str, str], threshold: float) -> dict[str, str]:

@@ -1,23 +1,23 @@
 """``pairwise``: mention-pair classifiers trained on the training split, clustered by average linkage.
 
-The classic mention-pair architecture of CDCR (e.g. Barhom et al. 2019; Cattan et al. 2021, whose pairwise
-scorer is also clustered by average-linkage agglomerative clustering), with gradient-boosted tree models
-(scikit-learn's HistGradientBoostingClassifier, one per kind: event, entity) over hand-made and embedding features
-(:data:`ucdcr.systems.features.FEATURES`: head-lemma equality and the head-lemma pair's coreference counts in train,
-MiniLM mention and sentence cosines and how far a pair is from each mention's nearest neighbour, document TF-IDF
-cosines over the split and inside the unit, same predicted document cluster inside the unit, argument overlap,
-same document / sentence, NER and POS agreement, token and sentence-lemma overlap, length difference).
+The classic mention-pair architecture of CDCR (e.g. Barhom et al. 2019; Cattan et al. 2021, whose pairwise scorer is
+also clustered by average-linkage agglomerative clustering), with gradient-boosted tree models (scikit-learn's
+HistGradientBoostingClassifier, one per kind: event, entity) over hand-made and embedding features
+(:data:`ucdcr.systems.parts.features.FEATURES`: head-lemma equality and the head-lemma pair's coreference counts in
+train, MiniLM mention and sentence cosines and how far a pair is from each mention's nearest neighbour, document TF-IDF
+cosines over the split and inside the unit, same predicted document cluster inside the unit, argument overlap, same
+document / sentence, NER and POS agreement, token and sentence-lemma overlap, length difference).
 
 Steps of ``fit``:
 
-1. Predicted document clusters inside a unit (:class:`~ucdcr.systems.features.UnitDocuments`): the distance
+1. Predicted document clusters inside a unit (:class:`~ucdcr.systems.parts.features.UnitDocuments`): the distance
    threshold whose clusters of every training unit's documents agree best with its gold subtopics
-   (:func:`~ucdcr.systems.features.tune_document_threshold`; ECB+ topics hold two events, one per subtopic). At
+   (:func:`~ucdcr.systems.parts.features.tune_document_threshold`; ECB+ topics hold two events, one per subtopic). At
    test time only the texts are read.
 2. Entities (and any kind but events) first: training pairs are every pair of mentions (singletons included: a
    system never knows which mentions a protocol scores) in one unit and of one kind of the training split(s),
    labelled coreferent or not by the gold chains; their head-lemma statistics come from the other folds of the
-   training units (:func:`~ucdcr.systems.features.fold_stats`), so that no pair counts itself. Beyond
+   training units (:func:`~ucdcr.systems.parts.features.fold_stats`), so that no pair counts itself. Beyond
    :data:`MAX_PAIRS` pairs of a kind, a seeded sample of that size is drawn (every coreferent pair when they are at
    most half of it), and features are computed for those pairs only. The kind's distance threshold is tuned on
    val.
@@ -27,7 +27,7 @@ Steps of ``fit``:
    events' sets.
 4. Inside each unit and kind, the distance of two mentions is 1 - P(coreferent), clustered by average linkage
    and cut at a threshold: one common threshold, then each kind's in turn, with the best CoNLL F1 of the run's
-   protocol on the validation split (:func:`~ucdcr.systems.clustering.tune_distance`).
+   protocol on the validation split (:func:`~ucdcr.systems.parts.clustering.tune_distance`).
 
 Deterministic: seeded samples, tree models without randomness (no early stopping, no subsampling).
 """
@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 
 from ucdcr.errors import UcdcrError
-from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import (
+from ucdcr.systems.framework.base import SplitData, System
+from ucdcr.systems.parts.clustering import (
     COARSE,
     Dendrogram,
     average_linkage,
@@ -51,7 +51,7 @@ from ucdcr.systems.clustering import (
     tune_by_kind,
     tune_distance,
 )
-from ucdcr.systems.features import (
+from ucdcr.systems.parts.features import (
     FOLDS,
     LemmaPairStats,
     RowFeatures,

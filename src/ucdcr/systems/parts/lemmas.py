@@ -3,8 +3,8 @@
 A mention record has the lemma of its head only; the ``lemma-pairs`` and ``pairwise`` systems compare whole
 sentences by their content lemmas. A sentence (``mention_context[a:b]``, the words as the build tokenised them;
 a blank word becomes ``_``) is lemmatised as a pre-tokenised spaCy Doc by the tagger, attribute ruler and
-lemmatizer of the build's model; the lemmas are cached (:mod:`ucdcr.systems.cache`) under
-:func:`lemmatizer_identity` (spaCy's version, the model's name and version, this module's version) and the exact
+lemmatizer of the build's model; the lemmas are cached (:mod:`ucdcr.systems.framework.cache`) under
+:func:`lemmas_identity` (spaCy's version, the model's name and version, this module's version) and the exact
 words.
 
 Content lemmas (:func:`content_lemmas`): lower-cased lemmas with at least one letter or digit that are not NLTK
@@ -18,9 +18,9 @@ import time
 from collections.abc import Sequence
 
 from ucdcr.analysis.diversity import english_stopwords
-from ucdcr.errors import UcdcrError
-from ucdcr.systems.base import SplitData
-from ucdcr.systems.cache import COMPUTE_CLOCK, EncodingCache
+from ucdcr.systems.framework.base import SplitData
+from ucdcr.systems.framework.cache import COMPUTE_CLOCK, EncodingCache
+from ucdcr.systems.framework.environment import lemmatizer_identity
 
 _PIPES = ("tok2vec", "tagger", "attribute_ruler", "lemmatizer")
 _VERSION = "v1"
@@ -60,7 +60,7 @@ def sentence_lemmas(sentences: Sequence[tuple[str, ...]], data: SplitData) -> di
     distinct = list(dict.fromkeys(sentences))
     keys = {words: json.dumps(words, ensure_ascii=False) for words in distinct}
     cache = EncodingCache(data.cache_dir)
-    namespace = f"lemmas:{lemmatizer_identity()}"
+    namespace = f"lemmas:{lemmas_identity()}"
     stored = cache.get(namespace, list(keys.values()))
     missing = [words for words in distinct if keys[words] not in stored]
     started = time.perf_counter()
@@ -80,15 +80,8 @@ def sentence_lemmas(sentences: Sequence[tuple[str, ...]], data: SplitData) -> di
     return {words: json.loads(stored[keys[words]]) for words in distinct}
 
 
-def lemmatizer_identity() -> str:
-    """What computes the cached lemmas: spaCy's version, the name and version of the model :func:`load_nlp` loads
-    (read from its package, not loaded; ``missing`` when there is none) and :data:`_VERSION`. It keys the cached
-    lemmas and every stored benchmark result."""
-    from ucdcr.pipeline.nlp import model_info
-
-    try:
-        info = model_info()
-    except (ImportError, UcdcrError):
-        info = {}
-    model = f"{info['model']} {info['model_version']}" if info else "model missing"
-    return f"spacy {info.get('spacy', 'missing')} {model} lemmas {_VERSION}"
+def lemmas_identity() -> str:
+    """What computes the cached lemmas: the lemmatiser
+    (:func:`~ucdcr.systems.framework.environment.lemmatizer_identity`: spaCy's version, the model's name and
+    version) and :data:`_VERSION`. It keys the cached lemmas."""
+    return f"{lemmatizer_identity()} lemmas {_VERSION}"

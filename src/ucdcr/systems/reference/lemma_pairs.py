@@ -5,8 +5,8 @@ Coreference Resolution into Two Tractable Problems" (Findings of ACL 2023): two 
 and one type (event / entity) are linked when
 
 - their lower-cased head lemmas are equal, or
-- their head-lemma pair was coreferent somewhere in the training split (:class:`~ucdcr.systems.features.
-  LemmaPairStats`) and the Jaccard overlap of their sentences' content lemmas (:mod:`ucdcr.systems.lemmas`) is at
+- their head-lemma pair was coreferent somewhere in the training split (:class:`~ucdcr.systems.parts.features.
+  LemmaPairStats`) and the Jaccard overlap of their sentences' content lemmas (:mod:`ucdcr.systems.parts.lemmas`) is at
   least a threshold,
 
 and the clusters are the connected components of the links. The threshold is the value of :data:`THRESHOLDS`
@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import grid, linked_components, tune
-from ucdcr.systems.features import LemmaPairStats, fold_stats, head_lemmas, jaccard, row_features
+from ucdcr.systems.framework.base import SplitData, System
+from ucdcr.systems.parts.clustering import grid, linked_components, tune
+from ucdcr.systems.parts.features import LemmaPairStats, fold_stats, head_lemmas, jaccard, row_features
 
 THRESHOLDS: tuple[float, ...] = (*grid(0.0, 0.5, 0.025), 1.01)
 

@@ -25,7 +25,7 @@ What a split holds (:class:`SplitData`), whatever the protocol:
 Every table has the mention fields of :data:`ucdcr.schema.MENTION_SCHEMA` (minus the hidden ones) plus ``type``
 ("event"/"entity": the file of the mention, the coarse kind given with gold mentions) and, when the run clusters
 within predicted topics, :data:`~ucdcr.analysis.protocol.PREDICTED_TOPIC`. A system must not change them. Systems
-are registered by name (:mod:`ucdcr.systems.registry`).
+are registered by name (:mod:`ucdcr.systems.framework.registry`).
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from typing import Any, ClassVar, TypeVar
 
 import pyarrow as pa
 
-from ucdcr.systems import adapter
-from ucdcr.systems.adapter import Level, Protocol, unit_scoped
+from ucdcr.systems.framework import adapter
+from ucdcr.systems.framework.adapter import Level, Protocol, unit_scoped
 
 T = TypeVar("T")
 
@@ -54,7 +54,7 @@ class SplitData:
     dataset: the dataset's name; split: "train", "val" or "test"; protocol: the run's protocol (its
     :attr:`~ucdcr.analysis.protocol.Protocol.unit_column` names the units a system clusters within); mentions: the
     table; gold: whether the gold fields are present (train and val); cache_dir: where encoder outputs are cached
-    (:mod:`ucdcr.systems.cache`; None: the user cache dir); token_table: the token table, or token_loader: a
+    (:mod:`ucdcr.systems.framework.cache`; None: the user cache dir); token_table: the token table, or token_loader: a
     function that reads it on first use (None where texts are not shared).
     """
 
@@ -130,9 +130,9 @@ class SplitData:
 class System:
     """A CDCR system for ``ucdcr benchmark`` (see the module docstring); subclass it and override ``predict``.
 
-    name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for
-    trainable systems only); needs_encoder: whether it needs the ``embed`` extra; version: stored results are keyed by
-    the system's code and configuration (:mod:`ucdcr.systems.identity`) and by this: change it for what the code
+    name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for trainable
+    systems only); needs_encoder: whether it needs the ``embed`` extra; version: stored results are keyed by the
+    system's code and configuration (:mod:`ucdcr.systems.framework.identity`) and by this: change it for what the code
     does not show (a data file it reads, a library outside ucdcr and its own package).
     """
 

@@ -3,22 +3,22 @@
 The architecture of the strong CDCR systems since 2021 (Caciularu et al. 2021; Held et al. 2021; Ahmed et al. 2023),
 at the size a 2-core CPU trains: the encoder (default all-MiniLM-L6-v2, 22.7M parameters, the ``embed`` extra's
 weights; any saved Hugging Face encoder by ``PairEncoderConfig.encoder``) is fine-tuned on mention pairs, each
-mention marked in its sentence (:mod:`ucdcr.systems.pair_encoder`). One model scores both kinds (events and
+mention marked in its sentence (:mod:`ucdcr.systems.parts.pair_encoder`). One model scores both kinds (events and
 entities): a pair is always of one kind, and the kinds share what a coreferent pair looks like; each kind gets its
 own clustering threshold.
 
 Steps of ``fit``:
 
-1. Candidates (:mod:`ucdcr.systems.candidates`): head-lemma pairs found in one gold chain of the training split(s)
-   (:func:`~ucdcr.systems.candidates.coreferent_lemma_pairs`), same head lemma, or ``neighbours`` nearest in
+1. Candidates (:mod:`ucdcr.systems.parts.candidates`): head-lemma pairs found in one gold chain of the training split(s)
+   (:func:`~ucdcr.systems.parts.candidates.coreferent_lemma_pairs`), same head lemma, or ``neighbours`` nearest in
    MiniLM mention vectors. Training pairs: the candidates inside each gold topic and kind of the training split(s),
    labelled by the gold chains, each pair's two sides in a seeded random order. Neither depends on the protocol's
    units, so one model serves every protocol (and the transfer matrix).
 2. The model is trained (or read from the model cache: same configuration, training pairs, libraries, device and
-   hardware, :func:`~ucdcr.systems.pair_encoder.model_key`).
-3. Predicted document clusters inside a unit, as ``pairwise`` makes them (:class:`~ucdcr.systems.features.
+   hardware, :func:`~ucdcr.systems.parts.pair_encoder.model_key`).
+3. Predicted document clusters inside a unit, as ``pairwise`` makes them (:class:`~ucdcr.systems.parts.features.
    UnitDocuments`; threshold: the best agreement of the training units' document clusters with their gold
-   subtopics, :func:`~ucdcr.systems.features.tune_document_threshold`). A sentence alone rarely tells two
+   subtopics, :func:`~ucdcr.systems.parts.features.tune_document_threshold`). A sentence alone rarely tells two
    earthquakes of one ECB+ topic apart; the documents do. The literature clusters documents before coreference
    (Barhom et al. 2019; Cattan et al. 2021); here the clusters weigh the pair scores instead of cutting, since
    in some corpora (MEANTIME: one article per subtopic) coreference crosses them.
@@ -30,15 +30,15 @@ Steps of ``fit``:
    scored pairs join). Each unit and kind is clustered by average linkage. The weight (:data:`DOCUMENT_WEIGHTS`),
    the fill (:data:`FILL_DISTANCES`; a tie goes to the first pair of values, 1 and 1) and the distance
    thresholds are tuned for the run's protocol: one common threshold, then each kind's
-   (:func:`~ucdcr.systems.clustering.tune_by_kind`). The share of val's gold links kept by the candidates (the
+   (:func:`~ucdcr.systems.parts.clustering.tune_by_kind`). The share of val's gold links kept by the candidates (the
    pruning's recall) is reported.
 
 A committee (``CrossEncoderOptions.averaged_with``): further models, each built by steps 1-2 with its own options
 (another seed, other candidates). Every model scores its own candidates; a pair's P(coreferent) is the mean over the
 models that scored it, and a pair none of them scored is a non-candidate. Step 4 is as for one model; the recall
-reported is that of all the models' candidates together. :data:`COMMITTEE` (the systems ``cross-encoder-3`` and,
-with ``pairwise``, ``ensemble-3``: ``--systems ucdcr.systems.cross_encoder:CrossEncoderCommittee``) is the default
-model, the default with seed 1, and the default on candidates ``neighbours=20, limit=30``: three times the training.
+reported is that of all the models' candidates together. :data:`COMMITTEE` (the systems ``cross-encoder-3`` and, with
+``pairwise``, ``ensemble-3``; opt-in: ``--systems cross-encoder-3,ensemble-3``) is the default model, the default with
+seed 1, and the default on candidates ``neighbours=20, limit=30``: three times the training.
 
 ``predict`` scores the test split's candidates inside the run's units the same way. Only spans, words, ucdcr's
 predicted lemmas and the kind are read from val and test; the gold of val is read for tuning and the recall only.
@@ -56,8 +56,8 @@ from functools import partial
 import numpy as np
 
 from ucdcr.errors import UcdcrError
-from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.candidates import (
+from ucdcr.systems.framework.base import SplitData, System
+from ucdcr.systems.parts.candidates import (
     Candidates,
     LinkRecall,
     candidate_pairs,
@@ -65,15 +65,15 @@ from ucdcr.systems.candidates import (
     coreferent_lemma_pairs,
     link_recall,
 )
-from ucdcr.systems.clustering import (
+from ucdcr.systems.parts.clustering import (
     COARSE,
     Dendrogram,
     average_linkage,
     cut_by_kind,
     tune_cut,
 )
-from ucdcr.systems.features import tune_document_threshold, unit_documents
-from ucdcr.systems.pair_encoder import (
+from ucdcr.systems.parts.features import tune_document_threshold, unit_documents
+from ucdcr.systems.parts.pair_encoder import (
     Encoder,
     MarkedMention,
     PairEncoderConfig,
@@ -84,7 +84,7 @@ from ucdcr.systems.pair_encoder import (
     score_pairs,
     train_model,
 )
-from ucdcr.systems.vectors import mention_input
+from ucdcr.systems.parts.vectors import mention_input
 
 TRAINING_UNIT = "topic_id"
 DOCUMENT_WEIGHTS = (1.0, 0.5, 0.0)
@@ -95,9 +95,9 @@ FILL_DISTANCES = (1.0, 0.9, 0.8, 0.7)
 
 @dataclass(frozen=True)
 class CrossEncoderOptions:
-    """The system's options: the pair encoder's (:class:`~ucdcr.systems.pair_encoder.PairEncoderConfig`) and the
+    """The system's options: the pair encoder's (:class:`~ucdcr.systems.parts.pair_encoder.PairEncoderConfig`) and the
     candidates' ``neighbours`` (nearest mentions kept per mention) and ``limit`` (lemma-rule partners kept per
-    mention), :mod:`ucdcr.systems.candidates`."""
+    mention), :mod:`ucdcr.systems.parts.candidates`."""
 
     encoder: PairEncoderConfig = field(default_factory=PairEncoderConfig)
     neighbours: int = 5

@@ -1,7 +1,7 @@
 """``ensemble``: the ``pairwise`` and ``cross-encoder`` distances averaged, clustered by average linkage.
 
 Model averaging of the feature-based pair classifier (gradient-boosted trees over lemma, embedding, document and
-argument features, :mod:`ucdcr.systems.pairwise`) and the fine-tuned transformer (:mod:`ucdcr.systems.
+argument features, :mod:`ucdcr.systems.reference.pairwise`) and the fine-tuned transformer (:mod:`ucdcr.systems.
 cross_encoder`), which err differently: the trees see the documents and the training statistics of lemma pairs,
 the transformer reads the two sentences together.
 
@@ -11,14 +11,14 @@ alpha * P(cross-encoder) + (1 - alpha) * P(pairwise) and its distance 1 - P; for
 score (not a candidate), P(cross-encoder) is 1 - ``fill`` inside one predicted document cluster and 0 across two
 (the "fill rule", ``rule="fill"``, the default). Inside each unit and kind, average linkage on these distances.
 ``alpha`` (:data:`WEIGHTS`, from 0, ``pairwise`` alone, to 1, the cross-encoder alone), ``fill``
-(:data:`~ucdcr.systems.cross_encoder.FILL_DISTANCES`; a tie to the first pair of values) and the distance
+(:data:`~ucdcr.systems.reference.cross_encoder.FILL_DISTANCES`; a tie to the first pair of values) and the distance
 thresholds (one common threshold, then each kind's) are tuned together on val for the run's protocol.
 ``rule="own"`` (version 2) averages instead the distances each system clusters with alone (the cross-encoder's own
 tuned weight across document clusters and fill). The fill rule was chosen on val: mean over ECB+, NP4E, MEANTIME
 and CD2CR 71.38 against 71.14 for version 2 (docs/benchmark.md, "How the defaults were chosen").
 
 ``ensemble-3`` (:class:`EnsembleCommittee`) is the same with the cross-encoder committee of three models
-(:data:`~ucdcr.systems.cross_encoder.COMMITTEE`): P(cross-encoder) is their mean.
+(:data:`~ucdcr.systems.reference.cross_encoder.COMMITTEE`): P(cross-encoder) is their mean.
 """
 
 from __future__ import annotations
@@ -29,16 +29,16 @@ from typing import Literal
 import numpy as np
 
 from ucdcr.errors import UcdcrError
-from ucdcr.systems.base import SplitData, System
-from ucdcr.systems.clustering import (
+from ucdcr.systems.framework.base import SplitData, System
+from ucdcr.systems.parts.clustering import (
     COARSE,
     Dendrogram,
     average_linkage,
     cut_by_kind,
     tune_cut,
 )
-from ucdcr.systems.cross_encoder import COMMITTEE, FILL_DISTANCES, CrossEncoder, CrossEncoderOptions
-from ucdcr.systems.pairwise import Pairwise
+from ucdcr.systems.reference.cross_encoder import COMMITTEE, FILL_DISTANCES, CrossEncoder, CrossEncoderOptions
+from ucdcr.systems.reference.pairwise import Pairwise
 
 Rule = Literal["fill", "own"]
 RULES: tuple[Rule, ...] = ("fill", "own")
@@ -112,7 +112,7 @@ class Ensemble(System):
 
 
 class EnsembleCommittee(Ensemble):
-    """``ensemble`` whose cross-encoder is the three-model committee :data:`~ucdcr.systems.cross_encoder.
+    """``ensemble`` whose cross-encoder is the three-model committee :data:`~ucdcr.systems.reference.cross_encoder.
     COMMITTEE` (another committee by ``options``)."""
 
     name = "ensemble-3"

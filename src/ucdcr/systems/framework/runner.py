@@ -14,24 +14,25 @@ Runs (:class:`Run`): a system, the split it is fitted on, the split it is tuned 
   (and tuned on it too); one without a val split is tuned on its train split. The diagonal (A = A) is the
   in-domain run where A has both splits, so it is computed once.
 
-Seeds (``seeds``): a trainable system runs once per seed 0 .. seeds-1 (:attr:`~ucdcr.systems.base.System.seed`, set
-before ``fit``); a system that learns nothing runs with seed 0 only. Every run keeps its seed, and the tables give
-the mean and standard deviation over seeds beside each seed's bootstrap interval.
+Seeds (``seeds``): a trainable system runs once per seed 0 .. seeds-1
+(:attr:`~ucdcr.systems.framework.base.System.seed`, set before ``fit``); a system that learns nothing runs with seed 0
+only. Every run keeps its seed, and the tables give the mean and standard deviation over seeds beside each seed's
+bootstrap interval.
 
-What a system sees (:class:`~ucdcr.systems.base.SplitData`): train and val = every mention of the split with its
-gold fields; test = every mention of the split (singletons included) without the fields its dataset declares
-gold-derived, without any path to the dataset, and with no sign of which mentions the protocol scores. Units: a
-system clusters within the protocol's units (subtopics or topics; with predicted topics, the document clusters of
-:mod:`ucdcr.systems.topics`, tuned on the tuning split's gold topics); its cluster ids are made unique per unit
-before scoring. Predictions are checked as ``ucdcr evaluate`` checks a file (a cluster id that is not a string or a
-number, a prediction for a mention that is not a test mention of the dataset: the same error messages) and must
-cover every test mention; the protocol then selects what it scores from the gold and the predictions alike.
+What a system sees (:class:`~ucdcr.systems.framework.base.SplitData`): train and val = every mention of the split with
+its gold fields; test = every mention of the split (singletons included) without the fields its dataset declares
+gold-derived, without any path to the dataset, and with no sign of which mentions the protocol scores. Units: a system
+clusters within the protocol's units (subtopics or topics; with predicted topics, the document clusters of
+:mod:`ucdcr.systems.framework.topics`, tuned on the tuning split's gold topics); its cluster ids are made unique per
+unit before scoring. Predictions are checked as ``ucdcr evaluate`` checks a file (a cluster id that is not a string or a
+number, a prediction for a mention that is not a test mention of the dataset: the same error messages) and must cover
+every test mention; the protocol then selects what it scores from the gold and the predictions alike.
 
-Stored results (:mod:`ucdcr.systems.store`): every run is stored under a key made of the system's identity, the
-protocol, the datasets' content fingerprints (and the encoder's identity for encoder-based systems); a later run
-with the same key reuses the stored scores without loading a model, and ``ucdcr report`` shows them. A system is
-fitted once per (fit split, tune split) and predicts only the runs of that fit that are not stored (adding
-``--transfer`` or a dataset to a run that is stored predicts the new runs alone).
+Stored results (:mod:`ucdcr.systems.framework.store`): every run is stored under a key made of the system's identity,
+the protocol, the datasets' content fingerprints (and the encoder's identity for encoder-based systems); a later run
+with the same key reuses the stored scores without loading a model, and ``ucdcr report`` shows them. A system is fitted
+once per (fit split, tune split) and predicts only the runs of that fit that are not stored (adding ``--transfer`` or a
+dataset to a run that is stored predicts the new runs alone).
 """
 
 from __future__ import annotations
@@ -50,14 +51,13 @@ from ucdcr.errors import UcdcrError
 from ucdcr.extras import extra_of, needs, require
 from ucdcr.records import SPLITS
 from ucdcr.scoring.bootstrap import UnitCounts, UnitValues
-from ucdcr.systems import adapter
-from ucdcr.systems.base import GOLD_TOKEN_COLUMN, SplitData, System
-from ucdcr.systems.cache import COMPUTE_CLOCK, default_cache_dir
-from ucdcr.systems.features import document_texts
-from ucdcr.systems.plan import Run, SplitRef
-from ucdcr.systems.registry import SystemSpec, resolve_system
-from ucdcr.systems.store import ResultStore, StoredRun, dataset_fingerprint, machine, now
-from ucdcr.systems.topics import document_clusters, tune_threshold, with_predicted_topics
+from ucdcr.systems.framework import adapter
+from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN, SplitData, System
+from ucdcr.systems.framework.cache import COMPUTE_CLOCK, default_cache_dir
+from ucdcr.systems.framework.plan import Run, SplitRef
+from ucdcr.systems.framework.registry import SystemSpec, resolve_system
+from ucdcr.systems.framework.store import ResultStore, StoredRun, dataset_fingerprint, machine, now
+from ucdcr.systems.framework.topics import document_clusters, document_texts, tune_threshold, with_predicted_topics
 
 Progress = Callable[[str, int, int], None]
 """progress(description, done, total): called before each step and once at the end."""
@@ -159,8 +159,8 @@ class _DatasetSplits:
         return self._splits[split]
 
     def predict_topics(self, tuning: _DatasetSplits, tune_split: str) -> str:
-        """Predicted topics (:mod:`ucdcr.systems.topics`) for every split of this dataset, with the threshold tuned
-        on ``tuning``'s ``tune_split`` (once per tuning split); what was learned, for the models table."""
+        """Predicted topics (:mod:`ucdcr.systems.framework.topics`) for every split of this dataset, with the threshold
+        tuned on ``tuning``'s ``tune_split`` (once per tuning split); what was learned, for the models table."""
         source = f"{tuning.name} {tune_split}"
         if source not in self._topic_notes:
             require("sklearn", "bench", "--topics predicted")  # TF-IDF of the documents

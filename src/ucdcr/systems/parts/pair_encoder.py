@@ -2,7 +2,7 @@
 
 Input of a pair (the cross-encoder of Caciularu et al. 2021 and Ahmed et al. 2023): ``[CLS] A [SEP] B [SEP]``, where
 each side is the words of the mention's sentence (cut to ``window`` words around the mention, as
-:func:`ucdcr.systems.vectors.mention_input` cuts them) with the mention between two marker tokens ``<m>`` and
+:func:`ucdcr.systems.parts.vectors.mention_input` cuts them) with the mention between two marker tokens ``<m>`` and
 ``</m>`` (added to the tokenizer's vocabulary; their embeddings are drawn, seeded, from a normal distribution with
 the mean and covariance of the existing embeddings: transformers' ``mean_resizing``), cut to ``side_tokens``
 subwords around the mention. Side A has token type 0, side B type 1, where the encoder has token types (BERT and
@@ -22,15 +22,16 @@ Determinism: the encoder's weights, the new tokens, the head, dropout and every 
 padding changes the last bits of its outputs, so scores are computed in a fixed order of the pairs (the batches
 are a function of the pair list alone): the same model and pairs give the same scores in every run.
 
-A trained model is cached as ``<cache dir>/cross-encoder/<key>.pt`` (written atomically); the key
-(:func:`model_key`) is the SHA-256 of the configuration (``threads`` and ``precision`` included; not
-``score_batch_size``, which does not touch training; ``device`` as resolved, below), the hardware it trains on
-(:func:`hardware_identity`: the device torch trains on, ``cpu`` or ``cuda``, and what decides the arithmetic
-there: on a CPU the vector instructions torch's kernels use and whether it has the BF16 units; on a GPU its name,
-compute capability and the CUDA and cuDNN versions), the encoder's identity (its files' SHA-256 and the versions of
-torch, tokenizers and transformers), the exact training examples (token ids, mention positions, labels) and
-:data:`VERSION`. A second benchmark run on the same hardware reads it instead of training again; a model trained on
-a GPU is never served to a CPU run (nor the reverse), since it has other weights than the run would train.
+A trained model is cached as ``<cache dir>/cross-encoder/<key>.pt`` (written atomically); the key (:func:`model_key`) is
+the SHA-256 of the configuration (``threads`` and ``precision`` included; not ``score_batch_size``, which does not touch
+training; ``device`` as resolved, below), the hardware it trains on
+(:func:`~ucdcr.systems.framework.environment.hardware_identity`: the device torch trains on, ``cpu`` or ``cuda``, and
+what decides the arithmetic there: on a CPU the vector instructions torch's kernels use and whether it has the BF16
+units; on a GPU its name, compute capability and the CUDA and cuDNN versions), the encoder's identity (its files'
+SHA-256 and the versions of torch, tokenizers and transformers), the exact training examples (token ids, mention
+positions, labels) and :data:`VERSION`. A second benchmark run on the same hardware reads it instead of training again;
+a model trained on a GPU is never served to a CPU run (nor the reverse), since it has other weights than the run would
+train.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ import numpy as np
 from ucdcr.embed import MODEL_NAME, encoder_identity, require_sentence_encoder
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_bytes
+from ucdcr.systems.framework.environment import default_device, hardware_identity, require_torch
 
 VERSION = "1"
 MARKERS = ("<m>", "</m>")
@@ -186,16 +188,6 @@ def encoder_files_identity(encoder: str) -> str:
         )
     versions = " ".join(f"{name} {metadata.version(name)}" for name in ("torch", "tokenizers", "transformers"))
     return f"{folder.name} files sha256:{digest.hexdigest()} {versions}"
-
-
-def require_torch() -> Any:
-    """torch, or the ``embed`` extra's error."""
-    try:
-        import torch
-    except ImportError:
-        require_sentence_encoder()
-        raise
-    return torch
 
 
 # --- inputs -------------------------------------------------------------------------------------------------------
@@ -334,29 +326,6 @@ def model_key(config: PairEncoderConfig, examples: TrainingExamples, identity: s
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-CPU_UNITS = (("avx512_bf16", "_is_avx512_bf16_supported"), ("amx", "_is_amx_tile_supported"))
-"""The BF16 units of a CPU (the name in :func:`hardware_identity`, torch.cpu's probe): bfloat16 autocast runs on
-them where present."""
-
-
-def hardware_identity(device: str) -> str:
-    """The device a model trains on (``cpu`` or ``cuda``) and what decides its arithmetic there (the same
-    configuration and examples give other weights on other hardware): on a CPU the vector instruction set torch's
-    kernels dispatch to (``torch.backends.cpu.get_cpu_capability()``, e.g. ``AVX2``, ``AVX512``) and the BF16 units
-    present (:data:`CPU_UNITS`); on a GPU its name, compute capability and the CUDA and cuDNN versions. The
-    intra-op threads (the split of a matrix product's sums) are ``threads`` in the configuration."""
-    torch = require_torch()
-    if device == "cuda":
-        index = torch.cuda.current_device()
-        major, minor = torch.cuda.get_device_capability(index)
-        return (
-            f"cuda {torch.cuda.get_device_name(index)} (compute capability {major}.{minor}), "
-            f"CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}"
-        )
-    units = [name for name, probe in CPU_UNITS if getattr(torch.cpu, probe, lambda: False)()]
-    return f"cpu {torch.backends.cpu.get_cpu_capability()}{''.join(f' +{unit}' for unit in units)}"
-
-
 def device_of(config: PairEncoderConfig) -> str:
     """The device a model of ``config`` trains and scores on: ``config.device``, or ``cuda`` where torch sees a GPU,
     else ``cpu``."""
@@ -365,7 +334,7 @@ def device_of(config: PairEncoderConfig) -> str:
         if config.device == "cuda" and not torch.cuda.is_available():
             raise UcdcrError("cross-encoder option device is cuda, but torch sees no GPU")
         return config.device
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    return default_device()
 
 
 def train_model(

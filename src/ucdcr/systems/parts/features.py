@@ -15,7 +15,7 @@ same_head                  lower-cased head words equal
 lemma_pair_coreferent      log(1 + coreferent training pairs with this head-lemma pair)
 lemma_pair_seen            log(1 + training pairs with this head-lemma pair)
 lemma_pair_rate            coreferent / seen training pairs (-1 when never seen)
-mention_cosine             cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.vectors`)
+mention_cosine             cosine of the MiniLM mention-in-context vectors (:mod:`ucdcr.systems.parts.vectors`)
 mention_cosine_margin      mean of the two mentions' gaps between their best cosine in the group and this
                            pair's (0: mutual nearest neighbours)
 lemma_frequency            log(1 + the smaller count of other mentions of the group sharing a mention's
@@ -36,16 +36,16 @@ same_sentence              1/0
 same_ner                   2 same named-entity label, 1 both "O", 0 different
 same_head_pos              head parts of speech equal
 token_overlap              Jaccard overlap of the lower-cased mention tokens
-sentence_lemma_overlap     Jaccard overlap of the sentences' content lemmas (:mod:`ucdcr.systems.lemmas`)
+sentence_lemma_overlap     Jaccard overlap of the sentences' content lemmas (:mod:`ucdcr.systems.parts.lemmas`)
 length_difference          |difference| of the mention lengths in tokens
 =========================  ===============================================================================
 
-Documents' TF-IDF over the split (sublinear tf, English stop words removed) is fit on the split's own documents:
-their text from the token table where texts are shared, else the union of the split's mention context windows.
-Inside a unit (:class:`UnitDocuments`), the unit's documents get their own TF-IDF
-(:data:`ucdcr.systems.topics.VECTORIZER`), so that the words of the whole topic weigh little and those of one of
-its events much; their average-linkage tree is cut into predicted document clusters. Nothing here reads a gold
-field of the split it describes, except :func:`fold_stats` and :func:`tune_document_threshold` (training splits).
+Documents' TF-IDF over the split (sublinear tf, English stop words removed) is fit on the split's own documents: their
+text from the token table where texts are shared, else the union of the split's mention context windows. Inside a unit
+(:class:`UnitDocuments`), the unit's documents get their own TF-IDF (:data:`ucdcr.systems.framework.topics.VECTORIZER`),
+so that the words of the whole topic weigh little and those of one of its events much; their average-linkage tree is cut
+into predicted document clusters. Nothing here reads a gold field of the split it describes, except :func:`fold_stats`
+and :func:`tune_document_threshold` (training splits).
 """
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from ucdcr.systems.base import SplitData
-from ucdcr.systems.lemmas import content_lemmas
+from ucdcr.systems.framework.base import SplitData
+from ucdcr.systems.framework.topics import VECTORIZER, document_texts
+from ucdcr.systems.parts.lemmas import content_lemmas
 
 FOLDS = 5
 FEATURES: tuple[str, ...] = (
@@ -195,7 +196,7 @@ class RowFeatures:
 
 def row_features(data: SplitData, with_vectors: bool = True, document_threshold: float | None = None) -> RowFeatures:
     """The row features of a split (cached per split); ``with_vectors`` adds the MiniLM vectors
-    (:func:`ucdcr.systems.vectors.encodings`, needs the ``embed`` extra); ``document_threshold`` the predicted
+    (:func:`ucdcr.systems.parts.vectors.encodings`, needs the ``embed`` extra); ``document_threshold`` the predicted
     document clusters of every unit cut at that distance (:meth:`UnitDocuments.clusters`; None: one cluster per
     unit)."""
     from dataclasses import replace
@@ -205,7 +206,7 @@ def row_features(data: SplitData, with_vectors: bool = True, document_threshold:
         features = replace(features, document_clusters=features.unit_documents.clusters(document_threshold))
     if not with_vectors:
         return features
-    from ucdcr.systems.vectors import encodings
+    from ucdcr.systems.parts.vectors import encodings
 
     vectors = encodings(data)
     return replace(features, mention_vectors=vectors.mentions, sentence_vectors=vectors.sentences)
@@ -295,29 +296,10 @@ def _document_vectors(data: SplitData) -> sparse.csr_matrix:
     return sparse.csr_matrix(matrix[[position[key] for key in data.column("conll_doc_key")]])
 
 
-def document_texts(data: SplitData) -> dict[str, str]:
-    """Document key -> text: the token table's tokens where texts are shared, else the mentions' context windows."""
-    tokens = data.tokens
-    if tokens is not None and tokens.num_rows:
-        from ucdcr.schema import DOC_KEY_COLUMN
-
-        ordered = tokens.sort_by([(DOC_KEY_COLUMN, "ascending"), ("token_id_global", "ascending")])
-        words: dict[str, list[str]] = {}
-        for key, token in zip(ordered[DOC_KEY_COLUMN].to_pylist(), ordered["token"].to_pylist(), strict=True):
-            words.setdefault(key, []).append(token)
-        texts = {key: " ".join(parts) for key, parts in words.items()}
-        if all(key in texts for key in data.column("conll_doc_key")):
-            return texts
-    windows: dict[str, dict[str, None]] = {}
-    for key, context in zip(data.column("conll_doc_key"), data.column("mention_context"), strict=True):
-        windows.setdefault(key, {})[" ".join(context)] = None
-    return {key: " ".join(parts) for key, parts in windows.items()}
-
-
 @dataclass(frozen=True)
 class UnitDocuments:
     """The documents of every unit of a split compared inside their unit: per unit, the TF-IDF cosines of its
-    documents (:data:`ucdcr.systems.topics.VECTORIZER` fitted on the unit's documents only, so that the words
+    documents (:data:`ucdcr.systems.framework.topics.VECTORIZER` fitted on the unit's documents only, so that the words
     shared by the whole topic weigh little and those of one event weigh much) and their average-linkage tree."""
 
     unit: np.ndarray  # row -> unit index
@@ -355,8 +337,6 @@ def unit_documents(data: SplitData) -> UnitDocuments:
 def _unit_documents(data: SplitData) -> UnitDocuments:
     from scipy.cluster.hierarchy import linkage
     from sklearn.feature_extraction.text import TfidfVectorizer
-
-    from ucdcr.systems.topics import VECTORIZER
 
     texts = document_texts(data)
     keys = data.column("conll_doc_key")

@@ -6,7 +6,7 @@
 - :func:`linked_components`: the connected components of a graph of links (transitive closure), for rule-based
   linking.
 - :func:`tune`: the candidate value with the best protocol score on the validation split (the mean CoNLL F1 of
-  its units, :meth:`~ucdcr.systems.base.SplitData.conll_f1`); a tie goes to the first candidate in the given
+  its units, :meth:`~ucdcr.systems.framework.base.SplitData.conll_f1`); a tie goes to the first candidate in the given
   order, so tuning is deterministic. :func:`tune_distance`: the same for a distance threshold in [0.05, 0.95],
   coarse to fine: the grid of step 0.1 (:data:`COARSE`), then steps of 0.025 within 0.075 of the best value
   (15 scorings instead of the 37 of a 0.025 grid; scoring a large val split is the expensive part).
@@ -24,7 +24,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
-from ucdcr.systems.base import SplitData
+from ucdcr.systems.framework.base import SplitData
 
 
 @dataclass(frozen=True)

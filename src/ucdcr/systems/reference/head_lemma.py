@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 
-from ucdcr.systems import adapter
-from ucdcr.systems.base import SplitData, System
+from ucdcr.systems.framework import adapter
+from ucdcr.systems.framework.base import SplitData, System
 
 
 class HeadLemma(System):

@@ -1,6 +1,6 @@
 """The benchmark's plan: which split a system is fitted on, which it is tuned on, and which dataset it is tested on
-(:class:`Run`); the runner (:mod:`ucdcr.systems.runner`) makes the plan and the results file
-(:mod:`ucdcr.systems.store`) keys its runs by it.
+(:class:`Run`); the runner (:mod:`ucdcr.systems.framework.runner`) makes the plan and the results file
+(:mod:`ucdcr.systems.framework.store`) keys its runs by it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class SplitRef:
 @dataclass(frozen=True)
 class Run:
     """One fitted system tested on one dataset; ``setting`` is "in-domain", "fallback" or "transfer"; ``seed``: the
-    seed the system was fitted with (:attr:`ucdcr.systems.base.System.seed`)."""
+    seed the system was fitted with (:attr:`ucdcr.systems.framework.base.System.seed`)."""
 
     system: str
     fit_on: SplitRef | None

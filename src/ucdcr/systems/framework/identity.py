@@ -1,5 +1,5 @@
-"""A benchmark system's identity: what it is made of, so that its stored results (:mod:`ucdcr.systems.store`) are
-reused only by the same system.
+"""A benchmark system's identity: what it is made of, so that its stored results (:mod:`ucdcr.systems.framework.store`)
+are reused only by the same system.
 
 Two systems with the same name and version but other code or another configuration never share stored results,
 and an edited system is never answered from the results of its old code. The identity (:func:`system_identity`)
@@ -34,7 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ucdcr.systems.base import System
+from ucdcr.systems.framework.base import System
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
