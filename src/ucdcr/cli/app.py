@@ -1,5 +1,9 @@
 """The `ucdcr` command: a typer app; each command lives in its own module and registers itself.
 
+The modules are imported lazily (:data:`COMMANDS`, :class:`LazyCommands`): `ucdcr score` imports the module of
+`score` and not those of the other commands, whose imports and typer parameters cost start-up time; `ucdcr --help`
+(and shell completion) imports them all to list them.
+
 Whatever escapes a command is told here, once for all commands (:class:`RootGroup`): a UcdcrError as one line
 (exit 2), an OS error the user's setup causes (a full disk, a read-only file system, a symlink loop, a path too
 long: :data:`USER_OS_ERRORS`) as one line naming the file (exit 2), Ctrl-C as one line (exit 130), any other
@@ -12,9 +16,11 @@ from __future__ import annotations
 
 import errno
 import importlib
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 import typer
+import typer.main
 from typer.core import TyperGroup
 
 from ucdcr.cli.common import (
@@ -29,9 +35,76 @@ from ucdcr.cli.common import (
 )
 from ucdcr.errors import UcdcrError
 
+COMMANDS: dict[str, str] = {
+    "demo": "demo",
+    "datasets": "datasets_cmd",
+    "download": "download",
+    "build": "build",
+    "compare": "compare",
+    "stats": "stats",
+    "diversity": "diversity",
+    "baseline": "baseline",
+    "evaluate": "evaluate",
+    "benchmark": "benchmark",
+    "score": "score",
+    "report": "report",
+    "view": "view",
+    "export": "export",
+    "results": "results",
+}
+"""Every command of `ucdcr`, in the order help lists them: name -> the module of :mod:`ucdcr.cli` whose
+``register(app)`` adds it (written out so that naming a command imports no other command's module; a test checks
+that each module registers its name)."""
+
+
+def load_command(name: str) -> Any:
+    """The click command (or group) ``name`` of :data:`COMMANDS`, built from its module's ``register``."""
+    sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    importlib.import_module(f"ucdcr.cli.{COMMANDS[name]}").register(sub)
+    return typer.main.get_group(sub).commands[name]
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """The root group's commands, name -> click command: each is built (:func:`load_command`) when first looked
+    up, so running one command imports only its own module. The names (iteration, ``in``, ``len``) need no
+    import; ``items()`` or ``values()`` (help, completion) build every command."""
+
+    def __init__(self, commands: MutableMapping[str, Any]) -> None:
+        self._commands: dict[str, Any] = dict.fromkeys(COMMANDS)  # None: not built yet
+        self._commands.update(commands)
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._commands[name]
+        if command is None:
+            command = self._commands[name] = load_command(name)
+        return command
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._commands[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._commands
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
 
 class RootGroup(TyperGroup):
-    """The root command group: runs the chosen command and turns what escapes it into a message and exit code."""
+    """The root command group: builds the commands when they are used (:class:`LazyCommands`), runs the chosen
+    command and turns what escapes it into a message and exit code."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.commands = LazyCommands(self.commands)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -86,27 +159,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-
-_COMMAND_MODULES = (
-    "demo",
-    "datasets_cmd",
-    "download",
-    "build",
-    "compare",
-    "stats",
-    "diversity",
-    "baseline",
-    "evaluate",
-    "benchmark",
-    "score",
-    "export",
-    "report",
-    "view",
-    "results",
-)
-
-for _name in _COMMAND_MODULES:
-    importlib.import_module(f"ucdcr.cli.{_name}").register(app)
 
 
 @app.callback()

@@ -27,7 +27,6 @@ from rich.text import Text
 
 from ucdcr.errors import UcdcrError
 from ucdcr.paths import check_usable, platform_dir, unusable
-from ucdcr.report.tables import FORMATS
 
 if TYPE_CHECKING:
     from ucdcr.analysis.protocol import Protocol
@@ -229,6 +228,11 @@ class FormatChoice(StrEnum):
     CSV = "csv"
     JSON = "json"
     LATEX = "latex"
+
+
+FORMATS = tuple(choice.value for choice in FormatChoice)
+"""``ucdcr.report.tables.FORMATS``, written out (as :class:`FormatChoice`) so that start-up does not import the
+tables and rich's table layout (a test checks)."""
 
 
 class ExecutorChoice(StrEnum):

@@ -46,7 +46,6 @@ def register(app: typer.Typer) -> None:
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
     ) -> None:
         from ucdcr import __version__
-        from ucdcr.report.tables import ResultTable, render
         from ucdcr.scoring.api import asks_for_conll, resolve_metrics, score_files
         from ucdcr.scoring.bootstrap import intervals
         from ucdcr.scoring.report import format_report, interval_lines, per_document_rows
@@ -57,7 +56,12 @@ def register(app: typer.Typer) -> None:
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--metric") from None
         scores = score_files(
-            key, response, metrics, remove_singletons=remove_singletons, per_document=per_document, with_units=True
+            key,
+            response,
+            metrics,
+            remove_singletons=remove_singletons,
+            per_document=per_document,
+            with_units=resamples > 0,  # the units (each part of the document scored alone) only feed the intervals
         )
         for note in scores.warnings:
             err_console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False, soft_wrap=True)
@@ -71,5 +75,7 @@ def register(app: typer.Typer) -> None:
             title = f"ucdcr {__version__} score (CoNLL-2012 reference scorer v8.01 semantics)"
             typer.echo(format_report(scores, show_conll, title) + interval_lines(scores, resamples), nl=False)
             if per_document:
+                from ucdcr.report.tables import ResultTable, render  # rich's table layout: only for this table
+
                 table = ResultTable("scores per document", *per_document_rows(scores, show_conll))
                 typer.echo("\n" + render([table], "md"), nl=False)

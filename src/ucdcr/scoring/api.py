@@ -228,8 +228,31 @@ def _unit_counts(
     named = {
         f"part {number}": (part_key, part_response) for number, (_, part_key, part_response) in enumerate(parts, 1)
     }
-    scored = score_documents(named, names, remove_singletons=remove_singletons, per_document=True)
-    return unit_counts({name: {m: scored.by_document[name][m] for m in names} for name in named})
+    shapes = {name: _shape(*chains) for name, chains in named.items()}
+    first_of_shape: dict[tuple[tuple[tuple[int, ...], ...], ...], str] = {}
+    for name, shape in shapes.items():
+        first_of_shape.setdefault(shape, name)  # each shape is scored once
+    summed = [metric.name for metric in metrics if not metric.link_lines]  # BLANC is no sum over parts: no interval
+    scored = score_documents(
+        {name: named[name] for name in first_of_shape.values()},
+        summed or names,
+        remove_singletons=remove_singletons,
+        per_document=True,
+    )
+    return unit_counts({name: dict(scored.by_document[first_of_shape[shapes[name]]].metrics) for name in named})
+
+
+def _shape(key: Clusters, response: Clusters) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """A document's chains with its mentions renamed 0, 1, ... in order of appearance (key, then response).
+
+    Scoring sees mentions only through equality and order (:func:`identify_mentions` numbers them itself), so
+    documents of one shape get the same counts, to the last bit: a document split into parts has many alike.
+    """
+    codes: dict[Hashable, int] = {}
+    return tuple(
+        tuple(tuple(codes.setdefault(mention, len(codes)) for mention in chain) for chain in chains)
+        for chains in (key, response)
+    )
 
 
 def _nothing_scored(metrics: Sequence[Metric]) -> dict[str, MetricScore]:

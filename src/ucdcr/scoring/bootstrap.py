@@ -244,9 +244,8 @@ def resample_weights(units: Sequence[str], resamples: int) -> np.ndarray:
         return np.zeros((0, n_units), dtype=np.int64)
     rng = np.random.default_rng([SEED, zlib.crc32("\x1f".join(units).encode())])
     draws = rng.integers(0, n_units, size=(resamples, n_units))
-    weights = np.zeros((resamples, n_units), dtype=np.int64)
-    np.add.at(weights, (np.repeat(np.arange(resamples), n_units), draws.ravel()), 1)
-    return weights
+    cells = (np.arange(resamples)[:, None] * n_units + draws).ravel()  # (resample, unit) as one index
+    return np.bincount(cells, minlength=resamples * n_units).reshape(resamples, n_units).astype(np.int64, copy=False)
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ chains, counted with duplicate occurrences, as v8.01 counts them):
   connected component of the key/response overlap graph (chains that share no mention have phi = 0), with the
   result ``scipy.optimize.linear_sum_assignment`` gives. Most components need no solver: one edge; one chain on a
   side (its largest phi, the first on ties, as the solver picks); or few enough chains to try every alignment,
-  when all the best ones give each key chain the same phi. Only the others import scipy (about a second of
-  start-up), as do overlap graphs too large for the components to be found in Python. CEAFm: phi3 = |k & r|
+  when all the best ones give each key chain the same phi. Only the others need scipy's solver, loaded on its own
+  (:func:`assignment_solver`: importing ``scipy.optimize`` would cost about half a second of start-up); overlap
+  graphs too large for the components to be found in Python import ``scipy.sparse.csgraph``. CEAFm: phi3 = |k & r|
   (key occurrences found in r), denominators = mention counts; CEAFe: phi4 = 2 |k & r| / (|k| + |r|),
   denominators = chain counts. The numerator is summed over key chains in order as ``1 - (1 - phi)``, exactly
   v8.01's float arithmetic.
@@ -40,7 +41,7 @@ import math
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import overload
 
 import numpy as np
@@ -201,7 +202,8 @@ def aligned_values(matrix: np.ndarray) -> np.ndarray:
     The values ``linear_sum_assignment(matrix, maximize=True)`` gives: a single row or column takes its largest
     entry (``argmax``, the first on ties, as the solver does); a small matrix tries every assignment and keeps the
     result when every (near-)best assignment gives each row the same value, so that it cannot differ from the
-    solver's; anything else goes to scipy, imported only then (and used for every matrix once it is loaded).
+    solver's; anything else goes to scipy's solver (:func:`assignment_solver`), loaded only then (and used for
+    every matrix once it is loaded).
     """
     n_rows, n_cols = matrix.shape
     values = np.zeros(n_rows)
@@ -209,16 +211,62 @@ def aligned_values(matrix: np.ndarray) -> np.ndarray:
         row, col = divmod(int(np.argmax(matrix)), n_cols)
         values[row] = matrix[row, col]
         return values
-    solver_loaded = "scipy.optimize" in sys.modules  # then it is faster than trying every assignment
+    solver_loaded = assignment_solver.cache_info().currsize or "scipy.optimize" in sys.modules  # then it is faster
     if not solver_loaded and math.perm(max(n_rows, n_cols), min(n_rows, n_cols)) <= BRUTE_FORCE_LIMIT:
         unique = _unique_best_values(matrix)
         if unique is not None:
             return unique
-    from scipy.optimize import linear_sum_assignment
-
-    chosen_rows, chosen_cols = linear_sum_assignment(matrix, maximize=True)
+    chosen_rows, chosen_cols = assignment_solver()(matrix, maximize=True)
     values[chosen_rows] = matrix[chosen_rows, chosen_cols]
     return values
+
+
+@cache
+def assignment_solver() -> Callable[..., tuple[np.ndarray, np.ndarray]]:
+    """scipy's ``linear_sum_assignment``, loaded on first use.
+
+    It is the compiled module ``scipy.optimize._lsap``; importing it the usual way runs ``scipy.optimize``'s
+    ``__init__`` first, which imports all of scipy's optimisers (and linalg, sparse, spatial...: about 0.4 s, far
+    more than scoring 5,000 mentions takes). So the compiled file is loaded on its own from scipy's folder (the same
+    code, hence the same assignments); through the package if ``scipy.optimize`` is imported already or the file
+    is not where scipy keeps it.
+    """
+    return _standalone_lsap() or _package_lsap()
+
+
+def _package_lsap() -> Callable[..., tuple[np.ndarray, np.ndarray]]:
+    from scipy.optimize import linear_sum_assignment
+
+    return linear_sum_assignment
+
+
+def _standalone_lsap() -> Callable[..., tuple[np.ndarray, np.ndarray]] | None:
+    """``linear_sum_assignment`` of scipy's compiled ``optimize/_lsap`` module, loaded without its package (None
+    when ``scipy.optimize`` is loaded anyway or the module is not found). Leaves ``sys.modules`` as it was."""
+    import importlib.machinery
+    import importlib.util
+    from pathlib import Path
+
+    name = "scipy.optimize._lsap"
+    if "scipy.optimize" in sys.modules or name in sys.modules:
+        return None
+    scipy = importlib.util.find_spec("scipy")  # finds the folder; imports nothing
+    folders = scipy.submodule_search_locations if scipy is not None else None
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    paths = [Path(folder, "optimize", f"_lsap{suffix}") for folder in folders or () for suffix in suffixes]
+    path = next((path for path in paths if path.is_file()), None)
+    spec = importlib.util.spec_from_file_location(name, path) if path is not None else None
+    if spec is None or spec.loader is None:
+        return None
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError:
+        return None
+    finally:
+        sys.modules.pop(name, None)  # a later ``import scipy.optimize`` loads it as its own
+    solver = getattr(module, "linear_sum_assignment", None)
+    return solver if callable(solver) else None
 
 
 def _unique_best_values(matrix: np.ndarray) -> np.ndarray | None:
