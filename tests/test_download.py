@@ -1,5 +1,5 @@
-"""Downloads and verification (ucdcr.download), and the raw-file check (ucdcr.registry, ucdcr.manifest), with small
-manifests and files made by the tests."""
+"""Downloads and verification (ucdcr.sources.download), and the raw-file check (ucdcr.registry, ucdcr.manifest), with
+small manifests and files made by the tests."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from ucdcr import download as dl
 from ucdcr import registry
 from ucdcr.cli.app import app
 from ucdcr.errors import ChecksumError, DownloadError, FormatError, ManualDownloadRequired, MissingRawData
 from ucdcr.manifest import Manifest, ManifestEntry
 from ucdcr.registry import DatasetSpec, ReadOptions, get
+from ucdcr.sources import download as dl
 
 CONTENT = b"Topic,File,Sentence Number\n1,10ecbplus,1\n"
 SHA = hashlib.sha256(CONTENT).hexdigest()
@@ -474,4 +474,6 @@ def test_cli_download_all_goes_on_after_a_network_failure(
     assert "`ucdcr download np4e` fetches" not in result.output  # not the command just run
     assert f"ecbplus -> {(raw / 'ECBplus').resolve()}" in result.output  # where the files go
     assert "ecbplus: a/sentences.csv: copied from mirror" in result.output  # the next dataset went on
-    assert result.output.rstrip().endswith("can build: ecbplus; cannot build: np4e (needs remote.csv); download failed: np4e")
+    assert result.output.rstrip().endswith(
+        "can build: ecbplus; cannot build: np4e (needs remote.csv); download failed: np4e"
+    )
