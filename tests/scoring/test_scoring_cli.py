@@ -96,3 +96,14 @@ def test_unknown_metric_is_refused() -> None:
 def test_metric_help_lists_the_metric_table() -> None:
     # written out in the CLI module so that start-up does not import the scorer
     assert f"{', '.join(METRIC_CHOICES[:-1])} or {METRIC_CHOICES[-1]} (comma-separated for several)." == METRIC_HELP
+
+
+def test_blanc_alone_scores_without_intervals() -> None:
+    """BLANC does not decompose over units, so `-m blanc` has nothing to resample: v8.01's lines, no interval, no
+    crash (it once ended in exit 70 while computing an empty interval)."""
+    result = runner.invoke(app, ["score", "-m", "blanc", KEY, RESPONSE])
+    assert result.exit_code == 0, result.output
+    assert V801_LINES[-1] in result.stdout.splitlines()
+    assert "[" not in result.stdout.split("BLANC:", 1)[1].split("\n", 1)[0].replace("(", "")  # no interval on BLANC
+    as_json = json.loads(runner.invoke(app, ["score", "-m", "blanc", "--json", KEY, RESPONSE]).stdout)
+    assert as_json.get("intervals", {}) == {}

@@ -267,6 +267,8 @@ def intervals(data: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -
     if resamples <= 0 or not _resamplable(parts):
         return {}
     columns = _common_columns(parts)
+    if not columns:  # only metrics that do not decompose over units (BLANC): nothing to resample
+        return {}
     resampled = _mean_scores(parts, columns, [resample_weights(part.units, resamples) for part in parts])
     low, high = _percentiles(resampled)
     units = sum(len(part.units) for part in parts)
@@ -321,6 +323,8 @@ def paired(
         return {}
     a_parts, b_parts = [a for a, _ in pairs], [b for _, b in pairs]
     columns = tuple(column for column in _common_columns(a_parts) if column in _common_columns(b_parts))
+    if not columns:
+        return {}
     full = [np.ones((1, len(a.units)), dtype=np.int64) for a in a_parts]
     observed = _mean_scores(a_parts, columns, full)[0] - _mean_scores(b_parts, columns, full)[0]
     units = sum(len(a.units) for a in a_parts)
