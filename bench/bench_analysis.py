@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ucdcr.io.load import discover_datasets
 from ucdcr.paths import resolve_data_dir
 from ucdcr.report import paper_tables
+from ucdcr.sources.discover import discover_datasets
 
 
 def _best_of(repeat: int, action: Callable[[], object]) -> float:

@@ -45,10 +45,10 @@ def run_main(patch: str, *args: str, env: dict[str, str] | None = None) -> subpr
 
 # discover_datasets is what `ucdcr stats` calls first; here it fails like a bug would
 BOOM = """
-import ucdcr.io.load
+import ucdcr.sources.discover
 def boom(*args, **kwargs):
     raise ValueError("boom [/x] in\\ntwo lines")
-ucdcr.io.load.discover_datasets = boom
+ucdcr.sources.discover.discover_datasets = boom
 """
 
 
@@ -77,10 +77,10 @@ def test_debug_shows_the_traceback(tmp_path: Path, how: str) -> None:
 
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     patch = """
-    import ucdcr.io.load
+    import ucdcr.sources.discover
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    ucdcr.io.load.discover_datasets = interrupted
+    ucdcr.sources.discover.discover_datasets = interrupted
     """
     result = run_main(patch, "stats", "--data-dir", str(tmp_path))
     assert result.returncode == 130

@@ -210,7 +210,7 @@ def test_without_dist_the_ray_executor_names_the_extra(monkeypatch: pytest.Monke
     ("module", "call", "extra"),
     [
         ("datasets", "ucdcr.export.huggingface:require_datasets", "hf"),
-        ("huggingface_hub", "ucdcr.hub:require_hub", "hf"),
+        ("huggingface_hub", "ucdcr.sources.hub:require_hub", "hf"),
         ("udapi", "ucdcr.export.corefud:require_udapi", "corefud"),
     ],
 )

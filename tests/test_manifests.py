@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from ucdcr import download as dl
 from ucdcr.registry import dataset_ids, get
+from ucdcr.sources import download as dl
 
 DATASET_IDS = dataset_ids()
 

@@ -1,7 +1,7 @@
-"""The authors' uCDCR release as a source (ucdcr.io.release, ucdcr.release, ucdcr.hub, `ucdcr download --release`,
+"""The authors' uCDCR release as a source (ucdcr.sources: discover, install, release, hub; `ucdcr download --release`,
 `ucdcr compare`), on a tiny release-shaped copy made from the embedded ECB+ sample: list columns as Python repr
 strings, a split with several JSON files, a copy without the documents file, an unknown folder; the Hub replaced by
-a local folder (the two calls of ucdcr.hub into huggingface_hub).
+a local folder (the two calls of ucdcr.sources.hub into huggingface_hub).
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from ucdcr import hub
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
 from ucdcr.io.load import load_mentions
-from ucdcr.io.locate import discover_datasets
-from ucdcr.io.release import PROVENANCE_FILE, read_layout, release_path
-from ucdcr.release import download_release
 from ucdcr.schema import LIST_FIELDS
+from ucdcr.sources import hub
+from ucdcr.sources.discover import PROVENANCE_FILE, discover_datasets, release_path
+from ucdcr.sources.install import read_layout
+from ucdcr.sources.release import download_release
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

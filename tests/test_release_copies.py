@@ -24,10 +24,10 @@ import pytest
 from tests.test_release import _release_copy
 from typer.testing import CliRunner
 
-from ucdcr import hub
 from ucdcr.cli.app import app
-from ucdcr.io import release as release_io
-from ucdcr.io.release import PROVENANCE_FILE, release_path
+from ucdcr.sources import hub
+from ucdcr.sources import install as release_io
+from ucdcr.sources.discover import PROVENANCE_FILE, release_path
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

@@ -1,8 +1,8 @@
 """The Python API: build datasets, load them as Arrow tables, compute the analysis tables, evaluate, score.
 
 ``import ucdcr`` exposes these functions lazily (:mod:`ucdcr`); this module holds them. It composes the layers
-below and sits above them all: finding and loading a built dataset live in :mod:`ucdcr.io.locate` (re-exported
-here: :func:`list_datasets`, :func:`dataset_dir`, :func:`load`), so that no lower module imports this one.
+below and sits above them all: finding and loading a built dataset live in :mod:`ucdcr.sources.discover`
+(re-exported here: :func:`list_datasets`, :func:`dataset_dir`, :func:`load`), so that no lower module imports this one.
 
 Building: ``build(datasets, raw_dir, data_dir, jobs, progress, options)`` runs
 :func:`ucdcr.pipeline.build.build_dataset` for one dataset id or several, one after the other, and returns the
@@ -48,15 +48,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.locate import (
-    DatasetChoice,
-    check_split,
-    dataset_dir,
-    dataset_folders,
-    list_datasets,
-    load,
-)
+from ucdcr.io.load import check_split
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
+from ucdcr.sources.discover import DatasetChoice, dataset_dir, dataset_folders, list_datasets, load
 
 if TYPE_CHECKING:
     from ucdcr.analysis.protocol import Protocol
@@ -159,7 +153,8 @@ def stats_tables(
     from ucdcr.report import paper_tables
 
     wanted = paper_tables.DEFAULT_STATS_TABLES if tables is None else paper_tables.parse_stats_tables(",".join(tables))
-    return paper_tables.stats_tables(dataset_folders(datasets, data_dir), wanted)
+    folders = dataset_folders(datasets, data_dir)
+    return paper_tables.stats_tables(folders, wanted)
 
 
 def diversity_tables(
@@ -172,7 +167,8 @@ def diversity_tables(
     per split, ``histograms`` the PD and MTLD histograms (paper Figures 5-6). datasets: see :data:`DatasetChoice`."""
     from ucdcr.report import paper_tables
 
-    return paper_tables.diversity_tables(dataset_folders(datasets, data_dir), per_split, histograms)
+    folders = dataset_folders(datasets, data_dir)
+    return paper_tables.diversity_tables(folders, per_split, histograms)
 
 
 def baseline_tables(
@@ -182,7 +178,8 @@ def baseline_tables(
     prints them; ``per_setting`` adds every setting's scores. datasets: see :data:`DatasetChoice`."""
     from ucdcr.report import paper_tables
 
-    return paper_tables.baseline_tables(dataset_folders(datasets, data_dir), per_setting)
+    folders = dataset_folders(datasets, data_dir)
+    return paper_tables.baseline_tables(folders, per_setting)
 
 
 def evaluate(

@@ -27,7 +27,7 @@ dataset declares (its split file). :meth:`Manifest.missing_message` is what ``do
 say when raw files are missing: the names, what failed, the manual steps, licence and homepage, every expected
 file with its URL and hashes, and where to put the files by hand.
 
-This module reads no raw file's content: hashing and fetching are :mod:`ucdcr.download`'s.
+This module reads no raw file's content: hashing and fetching are :mod:`ucdcr.sources.download`'s.
 """
 
 from __future__ import annotations

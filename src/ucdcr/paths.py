@@ -78,3 +78,14 @@ def check_usable(path: str | Path, role: str = "") -> None:
     problem = unusable(path, role)
     if problem:
         raise UcdcrError(problem)
+
+
+def check_folder(folder: Path, what: str) -> Path:
+    """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file (or cannot
+    be looked up: a symlink loop, a path longer than the system allows)."""
+    check_usable(folder, what)
+    if folder.is_dir():
+        return folder
+    if folder.exists():
+        raise UcdcrError(f"{what} {folder} is a file, not a folder")
+    raise UcdcrError(f"{what} {folder} does not exist")

@@ -11,15 +11,9 @@ import pytest
 from tests.fixtures.unified import mention, write_json_dataset
 
 from ucdcr.errors import FormatError, UcdcrError
-from ucdcr.io.load import (
-    KIND_COLUMN,
-    dataset_id,
-    discover_datasets,
-    load_columns,
-    load_documents,
-    load_mentions,
-)
+from ucdcr.io.load import KIND_COLUMN, dataset_id, load_columns, load_documents, load_mentions
 from ucdcr.schema import LIST_FIELDS, MENTION_FIELDS
+from ucdcr.sources.discover import discover_datasets
 
 
 def _records():

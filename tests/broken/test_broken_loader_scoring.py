@@ -39,9 +39,9 @@ import ucdcr
 from ucdcr.analysis.evaluate import read_predictions
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import discover_datasets
 from ucdcr.report.paper_tables import evaluation_results
 from ucdcr.scoring.api import score_files
+from ucdcr.sources.discover import discover_datasets
 
 TESTS = Path(__file__).resolve().parents[1]
 EXAMPLES = TESTS.parent / "examples"

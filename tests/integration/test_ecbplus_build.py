@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ucdcr.analysis.compare import compare_builds, context_differences
-from ucdcr.download import dataset_status
+from ucdcr.sources.download import dataset_status
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,11 @@ import pytest
 from tests.conftest import require
 
 from ucdcr.datasets.ecbplus_metam import SPLIT_FILE, read_topic_splits
-from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.metam_json import read_draft_tasks
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import get
+from ucdcr.sources.download import dataset_status
 
 DRAFT = "_superseded/project/corpus/ecb_meta/tasks.json"
 

@@ -10,10 +10,10 @@ import pytest
 from tests.conftest import require
 
 from ucdcr.datasets.gvc import read_structure
-from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import get
+from ucdcr.sources.download import dataset_status
 
 
 def test_split_and_incident_files_load(raw_dir: Path) -> None:

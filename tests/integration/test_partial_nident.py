@@ -10,11 +10,11 @@ import pytest
 from tests.conftest import require
 
 from ucdcr.datasets.nident import np4e_subtopics
-from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import get
+from ucdcr.sources.download import dataset_status
 
 
 def test_split_file_and_np4e_structure_load(raw_dir: Path) -> None:

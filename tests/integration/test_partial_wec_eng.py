@@ -10,10 +10,10 @@ import pytest
 from tests.conftest import require
 
 from ucdcr.datasets.wec_eng import read_topic_maps
-from ucdcr.download import dataset_status
 from ucdcr.errors import MissingRawData
 from ucdcr.pipeline.build import build_dataset
 from ucdcr.registry import get
+from ucdcr.sources.download import dataset_status
 
 
 def test_topic_maps_give_the_published_structure(raw_dir: Path) -> None:

@@ -1,7 +1,7 @@
 """Compare a built dataset with another build of it (e.g. the authors' release) mention by mention.
 
 :func:`agreement` is what ``ucdcr compare ID`` prints (our build against the authors' release,
-:mod:`ucdcr.io.release`): mentions matched by (document, sentence, text) -- the text is the mention's tokens joined
+:mod:`ucdcr.sources.install`): mentions matched by (document, sentence, text) -- the text is the mention's tokens joined
 without spaces, with quotes normalized, so that a different tokenization still matches -- and by exact span; on the
 text-matched pairs the head (token, lemma, POS), NER, type and context text agreement, and the chain links (pairs of
 mentions in one chain) of the release found in ours (recall) and ours found in the release (precision), with MUC and

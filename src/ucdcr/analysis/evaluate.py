@@ -373,7 +373,7 @@ def _in_no_dataset(ids: Sequence[str], tables: Mapping[str, pa.Table]) -> _Unkno
     """The ``ids`` that are no mention of any split of any dataset in the data dirs the ``tables`` come from (known
     from their :data:`DATASET_FOLDER_METADATA`; none known: nothing is checked)."""
     from ucdcr.io.load import load_columns
-    from ucdcr.io.locate import discover_datasets
+    from ucdcr.sources.discover import discover_datasets
 
     folders = {
         Path(os.fsdecode(metadata[DATASET_FOLDER_METADATA]))

@@ -286,10 +286,10 @@ SourceOption = Annotated[
 def dataset_choice(dataset: str, source: SourceChoice, data_dir: Path | None) -> str:
     """The dataset argument of a one-dataset command (view, export) under --source: ``ID@release`` names the
     release; ``build`` requires a build (a path is taken as it is)."""
-    from ucdcr.io.release import RELEASE_SUFFIX, strip_suffix
     from ucdcr.paths import resolve_data_dir
     from ucdcr.registry import known_ids, normalize_id
     from ucdcr.schema import MENTIONS_PARQUET
+    from ucdcr.sources.discover import RELEASE_SUFFIX, strip_suffix
 
     plain, suffixed = strip_suffix(dataset)
     key = normalize_id(plain)
@@ -446,8 +446,8 @@ def selected_datasets(
     data_dir: Path | None, datasets: str | None, source: SourceChoice = SourceChoice.AUTO
 ) -> dict[str, Path]:
     """Dataset folders chosen by --data-dir / --datasets / --source (every dataset folder found by default)."""
-    from ucdcr.io.locate import discover_datasets
     from ucdcr.paths import resolve_data_dir
+    from ucdcr.sources.discover import discover_datasets
 
     names = [name.strip() for name in datasets.split(",") if name.strip()] if datasets else None
     return discover_datasets(resolve_data_dir(data_dir), names, source.value)

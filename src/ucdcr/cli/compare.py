@@ -113,12 +113,11 @@ def register(app: typer.Typer) -> None:
         output: OutputOption = None,
     ) -> None:
         from ucdcr.analysis.compare import agreement
-        from ucdcr.io.load import is_dataset_folder
-        from ucdcr.io.release import release_path
         from ucdcr.paths import resolve_data_dir
         from ucdcr.registry import get
         from ucdcr.report.tables import print_tables
         from ucdcr.schema import BUILD_REPORT
+        from ucdcr.sources.discover import is_dataset_folder, release_path
 
         check_format(fmt)
         spec = get(dataset)

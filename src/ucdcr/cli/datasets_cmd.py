@@ -4,10 +4,11 @@ installed (its commit), missing files.
 Every registered dataset (:func:`ucdcr.registry.all_specs`, in the paper's order); the licence comes from its
 manifest.
 
-Status (:attr:`ucdcr.download.DatasetStatus.state`): complete / manual (incomplete; the manifest has manual steps) /
-partial / missing. Fast by default (existence, sizes, tree file counts); ``--verify`` also checks every hash. The
-same holds for an installed release, checked against what its ``release.json`` records was installed: a file of it
-missing, changed or added since is named in the "release" cell and in one error line per dataset, exit code 1.
+Status (:attr:`ucdcr.sources.download.DatasetStatus.state`): complete / manual (incomplete; the manifest has manual
+steps) / partial / missing. Fast by default (existence, sizes, tree file counts); ``--verify`` also checks every
+hash. The same holds for an installed release, checked against what its ``release.json`` records was installed: a
+file of it missing, changed or added since is named in the "release" cell and in one error line per dataset, exit
+code 1.
 Printed like the other table commands (:func:`ucdcr.report.tables.print_tables`): fitted to the terminal, Markdown
 when piped, or ``--format md|csv|json|latex``.
 """
@@ -36,8 +37,8 @@ from ucdcr.report.tables import ResultTable
 
 def dataset_rows(raw_dir: Path, data_dir: Path, verify: bool = False) -> list[dict[str, str]]:
     """The table rows (also used by tests); "missing" holds the lacking files, one per line."""
-    from ucdcr.download import dataset_status
     from ucdcr.schema import BUILD_REPORT
+    from ucdcr.sources.download import dataset_status
 
     rows = []
     for spec in all_specs():
@@ -76,7 +77,8 @@ def release_cells(data_dir: Path, dataset_id: str, verify: bool = False) -> dict
     """The "release" cell (:func:`release_state`; with what changed in the installed folder since it was
     installed: sizes, and with ``verify`` every sha256, by its ``release.json``) and "release_changed" (each
     changed file of the folder, one per line: ``<folder>/<file>: what``; "" when none)."""
-    from ucdcr.io.release import changed_files, provenance, release_path
+    from ucdcr.sources.discover import release_path
+    from ucdcr.sources.install import changed_files, provenance
 
     folder = release_path(data_dir, dataset_id)
     record = provenance(folder)

@@ -1,4 +1,5 @@
-"""`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically.
+"""`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically;
+`ucdcr download --release [DATASET...|all]`: install the authors' released datasets into ``<data-dir>/release/<id>/``.
 
 Each dataset first names its raw folder (absolute), then one line per file with what happened (a failed file is
 named once, there). A dataset whose required files cannot be fetched (no network, HTTP error, a broken archive,
@@ -7,6 +8,10 @@ hand, and the others go on. The last line says what ``ucdcr build`` can then mak
 (a dataset whose lacking file has a stand-in for some splits, e.g. CEREC's val and test) and what it cannot. The
 exit code is 0 when every dataset can be built (if only in part, as the last line says), 1 when one cannot be built
 until manual steps are done, 2 when a download failed otherwise.
+
+With --release: one line per dataset installed (its folder, the commit -- or the commits of a mixed copy installed
+with ``--allow-mixed`` --, what its copy lacked), a line per dataset that failed (the others go on) and the notes;
+exit code 2 when any failed (:mod:`ucdcr.sources.release`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ucdcr.cli.common import (
+    EXIT_ERROR,
     DataDirOption,
     RawDirOption,
     console,
@@ -27,11 +33,12 @@ from ucdcr.cli.common import (
     print_message,
 )
 from ucdcr.errors import DownloadError, ManualDownloadRequired, UcdcrError
-from ucdcr.paths import resolve_raw_dir
+from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.registry import dataset_ids, get
 
 if TYPE_CHECKING:
-    from ucdcr.download import Buildable
+    from ucdcr.sources.download import Buildable
+    from ucdcr.sources.release import Installed
 
 
 def expand_ids(names: list[str]) -> list[str]:
@@ -84,11 +91,9 @@ def register(app: typer.Typer) -> None:
         ] = False,
         data_dir: DataDirOption = None,
     ) -> None:
-        from ucdcr.download import buildable, download
+        from ucdcr.sources.download import buildable, download
 
         if release or release_dir is not None:
-            from ucdcr.cli.release import download_release_command
-
             download_release_command(datasets, data_dir, revision, release_dir, allow_mixed)
             return
         if revision is not None or allow_mixed:
@@ -114,6 +119,39 @@ def register(app: typer.Typer) -> None:
             err_console.print(_buildable_line(outcomes, failed), markup=False, highlight=False, soft_wrap=True)
         if failed or any(outcome.state == "none" for outcome in outcomes):
             raise typer.Exit(2 if failed else 1)
+
+
+def download_release_command(
+    datasets: list[str] | None,
+    data_dir: Path | None,
+    revision: str | None,
+    release_dir: Path | None,
+    allow_mixed: bool = False,
+) -> None:
+    """Run the release download and print what happened (module docstring)."""
+    from ucdcr.sources.release import download_release
+
+    result = download_release(
+        datasets, resolve_data_dir(data_dir), revision, release_dir, report=_print_installed, allow_mixed=allow_mixed
+    )
+    for note in result.notes:
+        print_message("note:", note, style="yellow")
+    for key, reason in result.failed.items():
+        print_message(f"{key}: not installed --", reason)
+    if result.failed:
+        raise typer.Exit(EXIT_ERROR)
+
+
+def _print_installed(done: Installed) -> None:
+    if done.commits:
+        mixed = ", ".join(f"{commit[:12]}: {count} file(s)" for commit, count in sorted(done.commits.items()))
+        commit = f"commits mixed ({mixed}; --allow-mixed)"
+    else:
+        commit = f"commit {done.commit[:12]}" if done.commit else "commit unknown (local copy)"
+    lacking = f"; the copy lacks {', '.join(done.absent)}" if done.absent else ""
+    console.print(
+        f"{done.dataset} -> {done.folder.resolve()} ({commit}{lacking})", highlight=False, markup=False, soft_wrap=True
+    )
 
 
 def _print_fetched(dataset_id: str, item: Any) -> None:

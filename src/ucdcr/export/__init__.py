@@ -5,6 +5,7 @@
 - :mod:`ucdcr.export.spacy_docs`: spaCy ``Doc`` objects / a ``DocBin`` with the chains as span groups;
 - :mod:`ucdcr.export.corefud`: CoNLL-U with CorefUD's ``Entity=`` annotation, written by udapi (``corefud`` extra).
 
-They read a built dataset as the public API does (:func:`ucdcr.io.locate.dataset_dir` and :func:`~ucdcr.io.locate.load`,
-which :mod:`ucdcr.api` re-exports), never through the API itself: exports sit below it.
+They find a dataset's folder once, as the public API does (:func:`ucdcr.sources.discover.dataset_dir`, which
+:mod:`ucdcr.api` re-exports), and read that folder (:func:`ucdcr.io.load.read_table`), never through the API itself:
+exports sit below it.
 """

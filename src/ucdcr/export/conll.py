@@ -49,10 +49,11 @@ import pyarrow as pa
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.atomic import write_json, write_text
-from ucdcr.io.locate import dataset_dir, load
+from ucdcr.io.load import read_table
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN, DOCUMENTS_PARQUET
 from ucdcr.scoring.api import drop_singletons
+from ucdcr.sources.discover import dataset_dir
 
 Level = Literal["document", "subtopic", "topic"]
 LEVELS: tuple[Level, ...] = ("document", "subtopic", "topic")
@@ -122,8 +123,8 @@ def export_dataset(
     documents, table = consistent(  # both from one build, also while the dataset is rebuilt
         [folder],
         lambda: (
-            load(folder, kind="documents"),
-            load(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS),
+            read_table(folder, kind="documents"),
+            read_table(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS),
         ),
     )
     # every file is made before the first is written: a dataset that cannot be exported leaves --out as it was

@@ -40,7 +40,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.export import target
 from ucdcr.export.conll import Span, representable, token_field
 from ucdcr.io.atomic import atomic_path, write_errors, write_json
-from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions
+from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions, read_table
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 
@@ -93,7 +93,7 @@ def export_corefud(
 ) -> CorefudExport:
     """Write a built dataset (every split, or ``split``) as CorefUD CoNLL-U files into ``out``."""
     udapi = require_udapi()
-    from ucdcr.io.locate import dataset_dir, load
+    from ucdcr.sources.discover import dataset_dir
 
     if split is not None and split not in SPLITS:
         raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
@@ -109,7 +109,7 @@ def export_corefud(
         """Every split from one build (repeated after a rebuild meanwhile; each file is replaced atomically)."""
         written: dict[str, CorefudSplit | None] = {}
         for one_split in chosen:
-            tokens = load(folder, split=one_split, kind="documents")
+            tokens = read_table(folder, split=one_split, kind="documents")
             if tokens.num_rows == 0:
                 written[one_split] = None
                 continue

@@ -106,9 +106,10 @@ def load_hf(dataset: str | Path, data_dir: str | Path | None = None, kind: str =
     datasets = require_datasets()
     if kind not in KINDS:
         raise UcdcrError(f"unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}")
-    from ucdcr.io.locate import dataset_dir, load
+    from ucdcr.io.load import read_table
+    from ucdcr.sources.discover import dataset_dir
 
-    table = load(dataset_dir(dataset, data_dir), kind=kind)  # type: ignore[arg-type]
+    table = read_table(dataset_dir(dataset, data_dir), kind=kind)  # type: ignore[arg-type]
     return datasets.DatasetDict(
         {
             HF_SPLIT_NAMES[split]: _dataset(datasets, part, KINDS[kind], HF_SPLIT_NAMES[split])
@@ -170,10 +171,10 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     ``load_dataset(out, "documents")`` and ``load_from_disk(out / "documents")`` its tokens."""
     datasets = require_datasets()
     from ucdcr.export import target
-    from ucdcr.io.load import consistent
-    from ucdcr.io.locate import dataset_dir, load
+    from ucdcr.io.load import consistent, read_table
     from ucdcr.io.output_folder import OutputFolder
     from ucdcr.registry import get
+    from ucdcr.sources.discover import dataset_dir
 
     folder = dataset_dir(dataset, data_dir)
     target.check_replaceable(Path(out), target.check_folder(out, folder, data_dir))
@@ -195,7 +196,7 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
             kinds.append("documents")
         for kind in kinds:
             info = _info(spec, kind)
-            table = load(folder, kind=kind)  # type: ignore[arg-type]
+            table = read_table(folder, kind=kind)  # type: ignore[arg-type]
             result.rows[kind] = _write_config(datasets, table, kind, staging, info)
         (staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
         written = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
@@ -260,8 +261,6 @@ def read_build_report(folder: Path) -> dict[str, Any]:
     """A built dataset's ``build_report.json`` (the card's counts and the dataset id come from it)."""
     path = folder / BUILD_REPORT
     if not path.is_file():
-        from ucdcr.io.release import release_report
-
         released = release_report(folder)  # the authors' release (docs/release.md): counts from its files
         if released is not None:
             return released
@@ -273,6 +272,40 @@ def read_build_report(folder: Path) -> dict[str, Any]:
     if not isinstance(report, dict) or not isinstance(report.get("dataset"), str):
         raise FormatError(path, "not a build report: no 'dataset' id")
     return report
+
+
+def release_report(folder: Path) -> dict[str, Any] | None:
+    """For an installed release, what the exports read from a build report: the dataset id, the per-split counts
+    (documents, mentions by file, chains, singletons; tokens where the folder has a token table) and the provenance
+    record (``release``); None for a folder that is no installed release."""
+    from ucdcr.io.load import load_documents, load_mentions
+    from ucdcr.sources.install import provenance
+
+    record = provenance(folder)
+    if record is None:
+        return None
+    mentions = load_mentions(folder, columns=["conll_doc_key", "coref_chain", "split"]).to_pylist()
+    documents = load_documents(folder)
+    tokens: dict[str, int] = {}
+    if documents is not None and "split" in documents.column_names:
+        for split in documents["split"].to_pylist():
+            tokens[split] = tokens.get(split, 0) + 1
+    splits: dict[str, dict[str, int]] = {}
+    for split in SPLITS:
+        rows = [row for row in mentions if row["split"] == split]
+        sizes: dict[str, int] = {}
+        for row in rows:
+            sizes[row["coref_chain"]] = sizes.get(row["coref_chain"], 0) + 1
+        splits[split] = {
+            "documents": len({row["conll_doc_key"] for row in rows}),
+            "mentions": len(rows),
+            "event_mentions": sum(row["type"] == "event" for row in rows),
+            "entity_mentions": sum(row["type"] == "entity" for row in rows),
+            "chains": len(sizes),
+            "singletons": sum(size == 1 for size in sizes.values()),
+            **({"tokens": tokens[split]} if split in tokens else {}),
+        }
+    return {"dataset": record.get("dataset"), "splits": splits, "release": record}
 
 
 def hf_licence(licence: str) -> dict[str, str]:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions
+from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions, read_table
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 
@@ -84,7 +84,7 @@ def to_spacy_docs(dataset: str | Path, split: str | None = None, data_dir: str |
     """A built dataset's documents (of one split, or all) as spaCy ``Doc`` objects (rules in the module docstring)."""
     import spacy
 
-    from ucdcr.io.locate import dataset_dir, load
+    from ucdcr.sources.discover import dataset_dir
 
     if split is not None and split not in SPLITS:
         raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
@@ -92,7 +92,7 @@ def to_spacy_docs(dataset: str | Path, split: str | None = None, data_dir: str |
     tokens, mentions = consistent(  # both from one build, also while the dataset is rebuilt
         [folder],
         lambda: (
-            load(folder, split=split, kind="documents"),
+            read_table(folder, split=split, kind="documents"),
             load_mentions(folder, splits=[split] if split else SPLITS, columns=MENTION_FIELDS),
         ),
     )
@@ -225,7 +225,7 @@ def export_spacy(
     atomically; read it with ``DocBin().from_disk(out).get_docs(nlp.vocab)``."""
     from ucdcr.export.target import check_file
     from ucdcr.io.atomic import write_bytes
-    from ucdcr.io.locate import dataset_dir
+    from ucdcr.sources.discover import dataset_dir
 
     folder = dataset_dir(dataset, data_dir)
     check_file(out, folder, data_dir)  # before spaCy is imported: a refused --out fails at once

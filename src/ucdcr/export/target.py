@@ -46,8 +46,8 @@ def _within(path: Path, root: Path) -> bool:
 
 def check_location(out: str | Path, dataset_folder: Path | None, data_dir: str | Path | None) -> None:
     """Refuse an ``out`` equal to or inside the data dir, the raw dir, the exported dataset or any dataset folder."""
-    from ucdcr.io.load import is_dataset_folder
     from ucdcr.paths import resolve_data_dir, resolve_raw_dir
+    from ucdcr.sources.discover import is_dataset_folder
 
     check_usable(out, "--out")  # a symlink loop, a path too long: said as such
     target = _real(Path(out))

@@ -35,9 +35,7 @@ it after: when the folder was replaced meanwhile, what was read may mix two buil
 :data:`READ_ATTEMPTS` times; a folder replaced on every attempt is an error saying so). A read that succeeded with
 the same folder before and after read one build.
 
-Discovery (:func:`discover_datasets`) lists the dataset folders of a data dir, leaving out folders whose name
-starts with ``.``: builds are staged (and old outputs retired) in such hidden sibling folders, which are never
-datasets.
+Which folder a dataset name means is :mod:`ucdcr.sources.discover`'s; this module is given folders.
 """
 
 from __future__ import annotations
@@ -49,7 +47,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -59,7 +57,7 @@ from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.arrow_paths import arrow_source
 from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
-from ucdcr.paths import check_usable
+from ucdcr.paths import check_folder
 from ucdcr.records import SPLITS, MentionKind
 from ucdcr.registry import DatasetSpec, by_authors_folder, get, known_ids, normalize_id
 from ucdcr.schema import (
@@ -85,6 +83,8 @@ def _orjson_loads() -> Callable[[bytes], Any] | None:
 
 _fast_json_loads = _orjson_loads()
 
+TableKind = Literal["mentions", "documents"]
+MentionFile = Literal["event", "entity"]
 KIND_COLUMN = "type"
 KINDS: tuple[MentionKind, ...] = ("event", "entity")
 KIND_FILES: dict[MentionKind, str] = {"event": EVENT_FILE, "entity": ENTITY_FILE}
@@ -145,78 +145,34 @@ def _dataset_of(folder: str | Path) -> DatasetSpec | None:
     return by_authors_folder(name) or (get(key) if key in known_ids() else None)
 
 
-def is_dataset_folder(folder: Path) -> bool:
-    """A folder in the uCDCR layout: it has all_mentions.parquet or at least one split mention file."""
-    try:
-        if (folder / MENTIONS_PARQUET).is_file():
-            return True
-        return any((folder / split / name).is_file() for split in SPLITS for name in KIND_FILES.values())
-    except OSError as exc:
-        raise UcdcrError(f"cannot read the folder {folder}: {exc.strerror or exc}") from None
+def check_split(split: str) -> None:
+    if split not in SPLITS:
+        raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
 
 
-def is_hidden(folder: Path) -> bool:
-    """A folder whose name starts with ".": where a build stages its output or retires the old one; never a dataset."""
-    return folder.name.startswith(".")
-
-
-def check_folder(folder: Path, what: str) -> Path:
-    """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file (or cannot
-    be looked up: a symlink loop, a path longer than the system allows)."""
-    check_usable(folder, what)
-    if folder.is_dir():
-        return folder
-    if folder.exists():
-        raise UcdcrError(f"{what} {folder} is a file, not a folder")
-    raise UcdcrError(f"{what} {folder} does not exist")
-
-
-def discover_datasets(data_dir: str | Path, names: Iterable[str] | None = None) -> dict[str, Path]:
-    """The dataset folders built in a data dir, by folder name, sorted; ``data_dir`` itself if it is one.
-
-    Hidden folders (name starting with ".", e.g. a build's staging folder) are never listed.
-    names: only these (folder names, our ids or the authors' names); an unknown name is an error listing the
-    folders found. The authors' release installed beside the builds is found by
-    :func:`ucdcr.io.locate.discover_datasets`, which calls this one for the builds.
-    """
-    root = check_folder(Path(data_dir), "data dir")
-    found = build_folders(root)
-    if names is None:
-        if not found:
-            raise UcdcrError(f"no dataset folders (all_mentions.parquet or */*_mentions.json) in {root}")
-        return found
-    selected: dict[str, Path] = {}
-    for name in names:
-        match = _match_folder(name, found)
-        if match is None:
-            raise UcdcrError(f"no dataset {name!r} in {root}; found: {', '.join(found) or 'none'}")
-        selected[match] = found[match]
-    return selected
-
-
-def build_folders(root: Path) -> dict[str, Path]:
-    """The dataset folders of a data dir (by folder name; ``root`` itself if it is one), hidden ones left out."""
-    if is_dataset_folder(root):
-        return {root.name: root}
-    return {folder.name: folder for folder in _subfolders(root) if is_dataset_folder(folder)}
-
-
-def _subfolders(root: Path) -> list[Path]:
-    """The folders in ``root`` that are not hidden, sorted."""
-    try:
-        return sorted(child for child in root.iterdir() if child.is_dir() and not is_hidden(child))
-    except OSError as exc:
-        raise UcdcrError(f"cannot list the data dir {root}: {exc.strerror or exc}") from None
-
-
-def _match_folder(name: str, found: dict[str, Path]) -> str | None:
-    if name in found:
-        return name
-    wanted = dataset_id(name) or name.lower()
-    for folder_name in found:
-        if dataset_id(folder_name) == wanted or folder_name.lower() == name.lower():
-            return folder_name
-    return None
+def read_table(
+    folder: Path,
+    split: str | None = None,
+    kind: TableKind = "mentions",
+    mention_type: MentionFile | None = None,
+    columns: Sequence[str] | None = None,
+) -> pa.Table:
+    """One dataset folder as the table :func:`ucdcr.load` returns (its arguments but the dataset, already found):
+    the mentions (the 29 fields, or ``columns``; of one ``mention_type`` file) or the tokens, of one split or all."""
+    if split is not None:
+        check_split(split)
+    if kind == "documents":
+        if mention_type is not None:
+            raise UcdcrError("mention_type applies to kind='mentions' only")
+        return consistent([folder], lambda: load_tokens(folder, split))
+    if kind != "mentions":
+        raise UcdcrError(f"unknown kind {kind!r}; valid kinds: mentions, documents")
+    if mention_type not in (None, *KINDS):
+        raise UcdcrError(f"unknown mention_type {mention_type!r}; valid: {', '.join(KINDS)}")
+    table = load_mentions(folder, splits=[split] if split else SPLITS, columns=columns)  # reads one build
+    if mention_type is not None:
+        table = table.filter(pc.equal(table[KIND_COLUMN], mention_type))
+    return table.select(list(columns) if columns is not None else MENTION_SCHEMA.names)
 
 
 Columns = dict[str, list[Any]]
@@ -589,7 +545,7 @@ def load_tokens(folder: str | Path, split: str | None = None) -> pa.Table:
     split or all; an error where the dataset's texts are not redistributed (no such file)."""
     path = Path(folder) / DOCUMENTS_PARQUET
     if not path.is_file():
-        if (Path(folder) / "release.json").is_file():  # an installed release (ucdcr.io.release.PROVENANCE_FILE)
+        if (Path(folder) / "release.json").is_file():  # an installed release (ucdcr.sources.discover.PROVENANCE_FILE)
             raise UcdcrError(
                 f"{path} does not exist: this copy of the authors' release has no texts (token table) of the dataset; "
                 "this needs a build from the raw files (`ucdcr build`) or a release copy with all_documents.parquet"

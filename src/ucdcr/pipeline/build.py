@@ -27,7 +27,6 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from ucdcr.download import file_sha256
 from ucdcr.errors import FormatError
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.pipeline import nlp as spacy_nlp
@@ -47,6 +46,7 @@ from ucdcr.records import (
     Split,
 )
 from ucdcr.registry import DatasetSpec, ReadOptions, get
+from ucdcr.sources.download import file_sha256
 from ucdcr.version import __version__
 
 DOCUMENTS_PER_BATCH = 16

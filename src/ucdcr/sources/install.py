@@ -1,35 +1,11 @@
-"""The authors' uCDCR release as a dataset source: its layout, where released datasets live, and which folder a
-dataset name means.
+"""One released dataset folder, installed into the data dir as an ordinary uCDCR folder, and checked later.
 
-The release (:data:`RELEASE_REPO` on the Hugging Face Hub, :data:`RELEASE_LICENCE`) holds one folder per dataset,
-named by the dataset's :attr:`~ucdcr.registry.DatasetSpec.authors_folder` (``ECBplus``, ``WECEng``; the one
-declaration of that name: :func:`release_ids` derives the mapping from the dataset modules). Each folder holds
-``README.md`` (the dataset card), ``all_mentions.parquet`` (list fields as Python repr strings),
-``all_documents.parquet`` where the texts may be shared, and ``train/``, ``val/``, ``test/`` with the mention
-files; a split folder may hold several files of one kind (:func:`split_files`: ``event_mentions.json``,
-``event_mentions_0.json``, ...; read in natural order of their names).
-
-Side by side (:func:`release_path`): a dataset built from raw files lives in ``<data-dir>/<id>/`` with its
-``build_report.json``; the released one in ``<data-dir>/release/<id>/``, with :data:`PROVENANCE_FILE`
-(``release.json``: the repository, the revision asked for and the commit it resolved to, and every file with its
-size and hashes, and ``installed``: the size and sha256 of every file written, which :func:`changed_files` checks
-later). Installing a released folder (:func:`install`) copies it into a hidden staging folder, joins the
-mention files of a split that are several into one (``<split>/<kind>_mentions.json``), so that the installed folder
-is an ordinary uCDCR folder every reader understands, and swaps it in atomically
-(:class:`~ucdcr.io.output_folder.OutputFolder`): a reader never sees a half-written dataset. What would be joined
-wrongly is refused, naming the copy's files (:func:`split_files`, :func:`install`): the whole file beside its parts,
-a browser's second download (``event_mentions (1).json``), a mention id in two parts, a part that is no JSON list of
-mention records. A folder at ``<data-dir>/release/<id>`` without ``release.json`` (copied there by hand) is not
-replaced, and the commands that find no release name it (:func:`unrecorded_note`).
-
-Names (:func:`select`): every command takes a ``source`` (:data:`SOURCES`):
-
-- ``auto`` (the default): a dataset's plain id names its build when there is one, else its release;
-- ``build`` / ``release``: only that source, each under the plain id;
-- ``both``: builds under their id, releases under ``<id>@release`` (:data:`RELEASE_SUFFIX`).
-
-``<id>@release`` names the release under every source, so one command can pick the release of one dataset and the
-build of another.
+A released folder (docs/release.md#which-folder-is-which-dataset) is read into a :class:`ReleasedFolder`
+(:func:`read_layout`); :func:`install` copies (or moves) it into ``<data-dir>/release/<id>`` through a staging folder
+swapped in at once (:class:`~ucdcr.io.output_folder.OutputFolder`), joins the mention files of a split that are
+several into one, and writes the provenance record ``release.json`` with the size and hashes of every file read and
+written, which :func:`changed_files` checks later. Rule: what would be joined wrongly is refused, naming the copy's
+file; a folder there without ``release.json`` (not installed by ucdcr) is never replaced.
 """
 
 from __future__ import annotations
@@ -40,191 +16,25 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.errors import ChecksumError, FormatError, UcdcrError
 from ucdcr.io.atomic import reason, write_errors
 from ucdcr.io.text import decode_text, file_errors, parse_json
 from ucdcr.io.text import describe_json as describe
 from ucdcr.records import SPLITS
-from ucdcr.registry import DatasetSpec, all_specs, get, normalize_id
 from ucdcr.schema import DOCUMENTS_PARQUET, ENTITY_FILE, EVENT_FILE, MENTIONS_PARQUET
+from ucdcr.sources.discover import PROVENANCE_FILE
 
-RELEASE_REPO = "AnZhu/uCDCR"
-RELEASE_LICENCE = "CC BY-SA 4.0"
-RELEASE_SUBDIR = "release"
-PROVENANCE_FILE = "release.json"
-RELEASE_SUFFIX = "@release"
+if TYPE_CHECKING:
+    from ucdcr.io.output_folder import OutputFolder
+    from ucdcr.sources.hub import RemoteFile
+
 CARD_FILE = "README.md"
-SOURCES = ("auto", "build", "release", "both")
 KIND_STEMS = {"event": EVENT_FILE.removesuffix(".json"), "entity": ENTITY_FILE.removesuffix(".json")}
-
-
-# --- which folder is which dataset ---------------------------------------------------------------------------
-
-
-def release_folder(spec: DatasetSpec) -> str:
-    """The dataset's folder in the release: its declared :attr:`~ucdcr.registry.DatasetSpec.authors_folder`."""
-    return spec.authors_folder
-
-
-def release_ids() -> dict[str, str]:
-    """Release folder name -> dataset id, for every declared dataset (paper order)."""
-    return {release_folder(spec): spec.id for spec in all_specs()}
-
-
-def dataset_of_folder(name: str) -> str | None:
-    """The dataset id of a release folder name (``ECBplus`` -> ``ecbplus``), or None for an unknown folder."""
-    return release_ids().get(name.removesuffix("-prep"))
-
-
-def strip_suffix(name: str) -> tuple[str, bool]:
-    """``ecbplus@release`` -> (``ecbplus``, True); any other name -> (name, False)."""
-    if name.lower().endswith(RELEASE_SUFFIX):
-        return name[: -len(RELEASE_SUFFIX)], True
-    return name, False
-
-
-# --- where released datasets live ----------------------------------------------------------------------------
-
-
-def release_root(data_dir: Path) -> Path:
-    """``<data-dir>/release``: the released datasets of a data dir."""
-    return Path(data_dir) / RELEASE_SUBDIR
-
-
-def release_path(data_dir: Path, dataset_id: str) -> Path:
-    """``<data-dir>/release/<id>``: where the release of a dataset is installed."""
-    return release_root(data_dir) / get(dataset_id).id
-
-
-def installed_releases(data_dir: Path) -> dict[str, Path]:
-    """Dataset id -> folder of every installed release in a data dir (hidden staging folders left out)."""
-    root = release_root(data_dir)
-    if not root.is_dir():
-        return {}
-    found = {}
-    for folder in _folders(root):
-        if (folder / PROVENANCE_FILE).is_file():
-            found[folder.name] = folder
-    return found
-
-
-def unrecorded_folders(data_dir: Path) -> list[Path]:
-    """The folders of ``<data-dir>/release`` that have no ``release.json`` (copied there by hand, not installed):
-    no command reads them as a release."""
-    root = release_root(data_dir)
-    if not root.is_dir():
-        return []
-    return [folder for folder in _folders(root) if not (folder / PROVENANCE_FILE).is_file()]
-
-
-def unrecorded_note(data_dir: Path, names: Iterable[str] | None = None) -> str:
-    """What to add to a "no release found" error when ``<data-dir>/release`` holds folders without
-    ``release.json`` (of the dataset ``names`` only, when given): each folder, what it lacks and how to install
-    the release; "" when there are none."""
-    folders = unrecorded_folders(data_dir)
-    if names is not None:
-        wanted = {_id_of(strip_suffix(name)[0]) for name in names}
-        folders = [folder for folder in folders if _id_of(folder.name) in wanted]
-    if not folders:
-        return ""
-    shown = " and ".join(str(folder) for folder in folders[:3]) + (" ..." if len(folders) > 3 else "")
-    key = _id_of(folders[0].name)
-    authors = release_folder(get(key)) if key in release_ids().values() else None
-    where = f"a folder DIR holding {authors}/" if authors else "a folder DIR holding the authors' dataset folder"
-    return (
-        f"; {shown} {'has' if len(folders) == 1 else 'have'} no {PROVENANCE_FILE} (the record `ucdcr download "
-        f"--release` writes), so {'it is' if len(folders) == 1 else 'they are'} not read as an installed release: "
-        f"move {'it' if len(folders) == 1 else 'them'} away and install with `ucdcr download --release "
-        f"{key if authors else 'ID'} --release-dir DIR` ({where})"
-    )
-
-
-def _folders(root: Path) -> list[Path]:
-    """The folders in ``root`` whose names do not start with "." (an unreadable ``root``: an error naming it)."""
-    try:
-        return sorted(entry for entry in root.iterdir() if not entry.name.startswith(".") and entry.is_dir())
-    except OSError as exc:
-        raise UcdcrError(f"cannot read the folder {root}: {reason(exc)}") from None
-
-
-def provenance(folder: Path) -> dict[str, Any] | None:
-    """The provenance record (``release.json``) of an installed released dataset, or None for a build."""
-    path = Path(folder) / PROVENANCE_FILE
-    if not path.is_file():
-        return None
-    try:
-        return dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as exc:
-        raise FormatError(path, f"not a readable provenance record: {exc}") from None
-
-
-def check_source(source: str) -> str:
-    """``source`` if it is one of :data:`SOURCES`, else an error listing them."""
-    if source not in SOURCES:
-        raise UcdcrError(f"unknown source {source!r}; valid sources: {', '.join(SOURCES)}")
-    return source
-
-
-def select(builds: dict[str, Path], data_dir: Path, source: str, names: Iterable[str] | None) -> dict[str, Path]:
-    """The dataset folders of a data dir under a source (module docstring): ``builds`` are the build folders
-    found in it (by folder name), the releases are read from ``<data-dir>/release``. names: only these (ids,
-    authors' folder names, ``<id>@release``); None: every dataset of the source."""
-    check_source(source)
-    releases = installed_releases(data_dir)
-    every = {**builds, **{name + RELEASE_SUFFIX: folder for name, folder in releases.items()}}
-    if names is None:
-        if source == "build":
-            chosen = dict(builds)
-        elif source == "release":
-            chosen = dict(releases)
-        elif source == "both":
-            chosen = every
-        else:
-            built_ids = {_id_of(name) for name in builds}
-            chosen = dict(sorted({**builds, **{k: v for k, v in releases.items() if k not in built_ids}}.items()))
-        if not chosen:
-            what = "" if source in ("auto", "both") else f" from the {source}"
-            note = unrecorded_note(data_dir) if source != "build" else ""
-            raise UcdcrError(
-                f"no datasets{what} in {data_dir} (build them with `ucdcr build` or fetch the release with "
-                f"`ucdcr download --release`){note}"
-            )
-        return chosen
-    selected: dict[str, Path] = {}
-    for name in names:
-        match = resolve(name, builds, releases, source)
-        if match is None:
-            what = "" if source in ("auto", "both") else f" from the {source}"
-            note = unrecorded_note(data_dir, [name]) if source != "build" else ""
-            raise UcdcrError(f"no dataset {name!r}{what} in {data_dir}; found: {', '.join(every) or 'none'}{note}")
-        selected.update([match])
-    return selected
-
-
-def resolve(name: str, builds: dict[str, Path], releases: dict[str, Path], source: str) -> tuple[str, Path] | None:
-    """(table name, folder) of one dataset name under a source, or None."""
-    plain, suffixed = strip_suffix(name)
-    key = _id_of(plain)
-    if suffixed or source == "release":
-        if key in releases:
-            return (name if suffixed or source == "both" else key), releases[key]
-        return None
-    build = next((folder_name for folder_name in builds if folder_name == plain or _id_of(folder_name) == key), None)
-    if build is not None:
-        return build, builds[build]
-    if source == "auto" and key in releases:
-        return key, releases[key]
-    return None
-
-
-def _id_of(name: str) -> str:
-    """Our id of a folder or dataset name (the authors' folder name maps to its id; other names are normalized)."""
-    return dataset_of_folder(name) or normalize_id(name)
 
 
 # --- the layout of a released folder -------------------------------------------------------------------------
@@ -413,6 +223,35 @@ def file_hashes(path: Path) -> dict[str, Any]:
     return {"size": size, "sha256": sha256.hexdigest(), "git_blob": blob.hexdigest()}
 
 
+def verify_download(download: Path, remote: dict[str, RemoteFile]) -> dict[str, dict[str, Any]]:
+    """Every file the Hub lists (``remote``: path -> the Hub's size and hashes) is in the download folder with the
+    Hub's size and hash: their hashes, and which hash of the Hub verified each (a missing file is a half-downloaded
+    folder, a different hash a :class:`~ucdcr.errors.ChecksumError`)."""
+    files = {}
+    for path, entry in sorted(remote.items()):
+        local = download / path
+        if not local.is_file():
+            raise UcdcrError(
+                f"{download / path.split('/', 1)[0]} is half-downloaded: {path} is missing; run the same command "
+                "again to resume"
+            )
+        hashes = file_hashes(local)
+        if entry.size is not None and hashes["size"] != entry.size:
+            raise ChecksumError(local, f"{entry.size} bytes", f"{hashes['size']} bytes", "size")
+        if entry.sha256:
+            if hashes["sha256"] != entry.sha256:
+                raise ChecksumError(local, entry.sha256, hashes["sha256"])
+            verified = "sha256"
+        elif entry.git_blob:
+            if hashes["git_blob"] != entry.git_blob:
+                raise ChecksumError(local, entry.git_blob, hashes["git_blob"], "git blob")
+            verified = "git_blob"
+        else:
+            verified = None
+        files[path] = {**hashes, "verified_by": verified}
+    return files
+
+
 def _bytes_hashes(data: bytes) -> dict[str, Any]:
     blob = hashlib.sha1(f"blob {len(data)}\0".encode(), usedforsecurity=False)
     blob.update(data)
@@ -423,40 +262,38 @@ def _bytes_hashes(data: bytes) -> dict[str, Any]:
 
 
 def install(
-    layout: ReleasedFolder, data_dir: Path, dataset_id: str, record: dict[str, Any], move: bool = False
+    layout: ReleasedFolder, target: Path, record: dict[str, Any], absent: list[str], move: bool = False
 ) -> Path:
-    """Install one released dataset folder as ``<data-dir>/release/<id>`` (module docstring); the provenance
-    ``record`` (repository, revision, files and hashes) is written as ``release.json`` beside the data. move: move
-    the files rather than copy them (a download folder of our own). Returns the installed folder.
+    """Install one released dataset folder as ``target`` (``<data-dir>/release/<id>``, module docstring); the
+    provenance ``record`` (repository, revision, files and hashes; ``absent``: what the copy lacks) is written as
+    ``release.json`` beside the data. move: move the files rather than copy them (a download folder of our own).
+    Returns the installed folder.
 
     ``record["files"]`` (``<folder>/<path>`` -> size and hashes of the released files) is completed here with the
     hashes of what was read; ``record["installed"]`` gets the size and sha256 of every file written (what
     :func:`changed_files` checks later). Every mention file is parsed: a file that is no JSON list of mention
     records is an error naming it, and so is a mention id that two files joined into one both hold. A file that
     cannot be read names the file of the release; one that cannot be written names the file of the data dir.
-    A folder at ``<data-dir>/release/<id>`` without ``release.json`` (not installed by ucdcr) is not replaced."""
+    A folder at ``target`` without ``release.json`` (not installed by ucdcr) is not replaced."""
     from ucdcr.io.output_folder import OutputFolder
 
-    target = release_path(data_dir, dataset_id)
     _check_replaceable(target)
     _check_readable(layout)
     prefix = layout.path.name
     sources: dict[str, dict[str, Any]] = record.setdefault("files", {})
     installed: dict[str, dict[str, Any]] = {}
     with OutputFolder(target) as output:
-        staging = output.staging
         for path in (layout.card, layout.mentions, layout.documents, *layout.unknown):
             if path is None:
                 continue
             name = path.relative_to(layout.path).as_posix()
-            known = sources.get(f"{prefix}/{name}")
-            hashes = _place(path, staging / name, target / name, move, known)
+            hashes = _place(path, output, name, move, sources.get(f"{prefix}/{name}"))
             sources.setdefault(f"{prefix}/{name}", {**hashes, "verified_by": None})
             installed[name] = {"size": hashes["size"], "sha256": hashes["sha256"]}
         merged = {}
         for (split, kind), paths in layout.split_files.items():
             name = f"{split}/{KIND_STEMS[kind]}.json"
-            read, written = _install_mention_files(paths, staging / name, target / name, move and len(paths) == 1)
+            read, written = _install_mention_files(paths, output, name, move and len(paths) == 1)
             for path, hashes in read.items():
                 sources.setdefault(
                     f"{prefix}/{path.relative_to(layout.path).as_posix()}", {**hashes, "verified_by": None}
@@ -464,10 +301,9 @@ def install(
             installed[name] = written
             if len(paths) > 1:
                 merged[name] = [path.relative_to(layout.path).as_posix() for path in paths]
-        absent = layout.absent(get(dataset_id).texts_redistributable)
         record["files"] = dict(sorted(sources.items()))
         full = {**record, "joined": merged, "absent": absent, "installed": dict(sorted(installed.items()))}
-        _write_file(staging / PROVENANCE_FILE, target / PROVENANCE_FILE, _json_bytes(full))
+        _write_file(output, PROVENANCE_FILE, _json_bytes(full))
         output.commit()
     return target
 
@@ -497,21 +333,23 @@ def _write_chunk(handle: BinaryIO, data: bytes) -> None:
     handle.write(data)
 
 
-def _open_target(staged: Path, shown: Path) -> BinaryIO:
-    with write_errors(shown):
-        staged.parent.mkdir(parents=True, exist_ok=True)
-        return staged.open("wb")
+def _open_target(output: OutputFolder, name: str) -> BinaryIO:
+    """The staged file ``name`` of ``output``, opened to write; a failure names the file as it will be installed
+    (and so do the writing helpers below)."""
+    with write_errors(output.path / name):
+        (output.staging / name).parent.mkdir(parents=True, exist_ok=True)
+        return (output.staging / name).open("wb")
 
 
-def _write_file(staged: Path, shown: Path, data: bytes) -> None:
-    """Write ``data`` to ``staged``; a failure names ``shown``, the file as it will be installed."""
-    with write_errors(shown), _open_target(staged, shown) as out:
+def _write_file(output: OutputFolder, name: str, data: bytes) -> None:
+    with write_errors(output.path / name), _open_target(output, name) as out:
         _write_chunk(out, data)
 
 
-def _place(source: Path, staged: Path, shown: Path, move: bool, known: dict[str, Any] | None) -> dict[str, Any]:
-    """Copy (or move) ``source`` to ``staged`` and return its size and hashes (``known``: those already computed,
-    for a moved file). Reading errors name ``source``, writing errors ``shown``."""
+def _place(source: Path, output: OutputFolder, name: str, move: bool, known: dict[str, Any] | None) -> dict[str, Any]:
+    """Copy (or move) ``source`` to the staged file ``name`` and return its size and hashes (``known``: those
+    already computed, for a moved file). Reading errors name ``source``, writing errors the installed file."""
+    staged, shown = output.staging / name, output.path / name
     if move:
         with write_errors(shown):
             staged.parent.mkdir(parents=True, exist_ok=True)
@@ -528,7 +366,7 @@ def _place(source: Path, staged: Path, shown: Path, move: bool, known: dict[str,
         sha256 = hashlib.sha256()
         blob = hashlib.sha1(f"blob {size}\0".encode(), usedforsecurity=False)
         copied = 0
-        with write_errors(shown), _open_target(staged, shown) as out:
+        with write_errors(shown), _open_target(output, name) as out:
             while True:
                 with file_errors(source):
                     chunk = handle.read(CHUNK)
@@ -544,11 +382,11 @@ def _place(source: Path, staged: Path, shown: Path, move: bool, known: dict[str,
 
 
 def _install_mention_files(
-    paths: list[Path], staged: Path, shown: Path, move: bool
+    paths: list[Path], output: OutputFolder, name: str, move: bool
 ) -> tuple[dict[Path, dict[str, Any]], dict[str, Any]]:
-    """Check the mention files of one split and kind and write them as one file (a JSON list: the records of each
-    in order, their bytes unchanged; one file is written as it is, or moved). Returns the size and hashes of each
-    file read, and the size and sha256 of the file written.
+    """Check the mention files of one split and kind and write them as the staged file ``name`` (a JSON list: the
+    records of each in order, their bytes unchanged; one file is written as it is, or moved). Returns the size and
+    hashes of each file read, and the size and sha256 of the file written.
 
     Each file must be a JSON list of objects with a string ``mention_id``, and no mention id may be in two of
     them: each problem is an error naming the file (both files, and the id, for a repeated mention)."""
@@ -557,11 +395,11 @@ def _install_mention_files(
     if move:  # one file of our own download folder
         data = _mention_file(paths[0], owner)
         read[paths[0]] = _bytes_hashes(data)
-        _place(paths[0], staged, shown, move=True, known=read[paths[0]])
+        _place(paths[0], output, name, move=True, known=read[paths[0]])
         return read, {"size": read[paths[0]]["size"], "sha256": read[paths[0]]["sha256"]}
     sha256 = hashlib.sha256()
     size = 0
-    with write_errors(shown), _open_target(staged, shown) as out:
+    with write_errors(output.path / name), _open_target(output, name) as out:
 
         def write(chunk: bytes) -> None:
             nonlocal size
@@ -643,6 +481,17 @@ def _check_readable(layout: ReleasedFolder) -> None:
             parquet_columns(path)
 
 
+def provenance(folder: Path) -> dict[str, Any] | None:
+    """The provenance record (``release.json``) of an installed released dataset, or None for a build."""
+    path = Path(folder) / PROVENANCE_FILE
+    if not path.is_file():
+        return None
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        raise FormatError(path, f"not a readable provenance record: {exc}") from None
+
+
 # --- checking an installed release ---------------------------------------------------------------------------
 
 
@@ -690,39 +539,3 @@ def _expected_files(record: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], 
         if name not in sources and isinstance(entry, dict):
             expected[name] = entry
     return expected, set(joined)
-
-
-# --- what a build report says, for a release -----------------------------------------------------------------
-
-
-def release_report(folder: Path) -> dict[str, Any] | None:
-    """For an installed release, what the exports read from a build report: the dataset id, the per-split counts
-    (documents, mentions by file, chains, singletons; tokens where the folder has a token table) and the provenance
-    record (``release``); None for a folder that is no installed release."""
-    from ucdcr.io.load import load_documents, load_mentions
-
-    record = provenance(folder)
-    if record is None:
-        return None
-    mentions = load_mentions(folder, columns=["conll_doc_key", "coref_chain", "split"]).to_pylist()
-    documents = load_documents(folder)
-    tokens: dict[str, int] = {}
-    if documents is not None and "split" in documents.column_names:
-        for split in documents["split"].to_pylist():
-            tokens[split] = tokens.get(split, 0) + 1
-    splits: dict[str, dict[str, int]] = {}
-    for split in SPLITS:
-        rows = [row for row in mentions if row["split"] == split]
-        sizes: dict[str, int] = {}
-        for row in rows:
-            sizes[row["coref_chain"]] = sizes.get(row["coref_chain"], 0) + 1
-        splits[split] = {
-            "documents": len({row["conll_doc_key"] for row in rows}),
-            "mentions": len(rows),
-            "event_mentions": sum(row["type"] == "event" for row in rows),
-            "entity_mentions": sum(row["type"] == "entity" for row in rows),
-            "chains": len(sizes),
-            "singletons": sum(size == 1 for size in sizes.values()),
-            **({"tokens": tokens[split]} if split in tokens else {}),
-        }
-    return {"dataset": record.get("dataset"), "splits": splits, "release": record}

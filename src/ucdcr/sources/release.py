@@ -1,36 +1,10 @@
-"""``ucdcr download --release``: the authors' released datasets, from the Hugging Face Hub or a local copy, installed
-side by side with the builds (layout and names: :mod:`ucdcr.io.release`; the Hub: :mod:`ucdcr.hub`).
+"""``ucdcr download --release``: the authors' released datasets, from the Hugging Face Hub (:mod:`ucdcr.sources.hub`)
+or a local copy, installed beside the builds (:func:`ucdcr.sources.install.install`); docs/release.md.
 
-From the Hub (:func:`download_release` without ``release_dir``):
-
-1. the revision asked for (default ``main``) is resolved to its commit, and the repository's file list with the
-   Hub's hashes is read at that commit (:func:`ucdcr.hub.listing`); a dataset whose folder the release lacks is
-   an error naming the folder and the commit;
-2. only the folders asked for are downloaded, at that commit, into ``<data-dir>/release/.download/`` (hidden;
-   an interrupted download resumes from there on the next run);
-3. every file the Hub lists under a folder must be there with the Hub's size and hash (sha256 for files stored with
-   Git LFS, the git blob id otherwise): a missing file is a half-downloaded folder (run the command again to
-   resume), a different hash a :class:`~ucdcr.errors.ChecksumError`;
-4. the folder is installed (:func:`ucdcr.io.release.install`) with its provenance record ``release.json``:
-   repository, revision asked for, commit, licence, and every file with size, sha256 and git blob id and which
-   of them the Hub's hash verified.
-
-From a local copy (``release_dir``: a folder holding the release's dataset folders, e.g. a clone of the
-repository): the same install, offline; the hashes are computed and recorded, the commit is read from
-huggingface_hub's download metadata where the copy was made with ``snapshot_download(local_dir=...)``
-(``.cache/huggingface/download/<folder>/<file>.metadata``, the commit on its first line). A copy
-lacking some files (a partial download) installs what it holds; the record lists what is absent, and a file left
-half-downloaded there (huggingface_hub's ``.incomplete``) is an error. A dataset whose folder is not in the copy is
-an error; with ``all``, the datasets of the copy are installed and folders that are no dataset are named and left.
-Also errors, each naming the copy's files: two folders of one dataset (``ECBplus/`` and ``ECBplus-prep/``); files
-of one folder downloaded at different commits (a mixed copy: installed only with ``allow_mixed``, its commits
-recorded; files without metadata beside files with it are recorded as ``without_metadata``); a ``revision`` that is
-not the commit the copy's metadata gives (a branch or tag cannot be checked offline: refused). Mention files are
-checked as they are joined (:func:`ucdcr.io.release.install`).
-
-Either way a dataset that fails (the copy's or the data dir's fault, e.g. a full disk: the message names the file
-of the data dir being written) does not stop the others, and what a failed run created in the data dir (its
-folder, ``release/``) is removed again when it is empty.
+Rule: what is installed is what the Hub lists at one commit, each file checked against the Hub's hash (a copy's
+hashes are computed and recorded, its commit read from huggingface_hub's download metadata), with its provenance in
+``release.json``. A dataset that fails does not stop the others, and what a failed run created in the data dir and
+left empty is removed again.
 """
 
 from __future__ import annotations
@@ -39,27 +13,20 @@ import datetime
 import os
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ucdcr.errors import ChecksumError, UcdcrError
+from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import reason
-from ucdcr.io.release import (
-    RELEASE_LICENCE,
-    RELEASE_REPO,
-    ReleasedFolder,
-    as_text,
-    dataset_of_folder,
-    file_hashes,
-    install,
-    read_layout,
-    release_folder,
-    release_root,
-)
 from ucdcr.registry import dataset_ids, get
+from ucdcr.sources.discover import dataset_of_folder, release_folder, release_root
+from ucdcr.sources.install import ReleasedFolder, as_text, install, read_layout, verify_download
 
+RELEASE_REPO = "AnZhu/uCDCR"
+RELEASE_LICENCE = "CC BY-SA 4.0"
 DOWNLOAD_SUBDIR = ".download"
 HUB_METADATA = Path(".cache") / "huggingface" / "download"
 
@@ -85,6 +52,19 @@ class ReleaseResult:
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Fetched:
+    """One released dataset folder, read and checked, to be installed: from a copy, or our own download (``move``
+    its files, then remove what is ``left`` of it)."""
+
+    key: str
+    layout: ReleasedFolder
+    record: dict[str, Any]
+    move: bool = False
+    commits: dict[str, int] = field(default_factory=dict)
+    left: list[Path] = field(default_factory=list)
+
+
 def release_targets(names: list[str] | None) -> list[str] | None:
     """Dataset ids from command-line names; None for every dataset (no names, or ``all``)."""
     if not names or any(name.lower() == "all" for name in names):
@@ -106,12 +86,18 @@ def download_release(
     (default ``main``); with ``release_dir`` only a commit, checked against the copy's download metadata.
     allow_mixed: install a copy whose files came from different commits (recorded as such)."""
     ids = release_targets(names)
-    data_dir = Path(data_dir)
-    created = [path for path in (data_dir, release_root(data_dir)) if not os.path.lexists(path)]
+    root = release_root(data_dir)
+    created = [path for path in (Path(data_dir), root) if not os.path.lexists(path)]
+    result = ReleaseResult()
     try:
         if release_dir is not None:
-            return _from_copy(ids, Path(release_dir), data_dir, report, revision, allow_mixed)
-        return _from_hub(ids, data_dir, revision or DEFAULT_REVISION, repo, report)
+            fetched = _from_copy(ids, Path(release_dir), result, revision, allow_mixed)
+        else:
+            fetched = _from_hub(ids, root / DOWNLOAD_SUBDIR, result, revision or DEFAULT_REVISION, repo)
+        for item in fetched:  # each installed as soon as it is fetched, before the next is read
+            with _failing(result, item.key):
+                _install(result, item, root, report)
+        return result
     finally:
         for path in reversed(created):  # what this run created and left empty (every dataset failed)
             try:
@@ -128,13 +114,10 @@ _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 
 def _from_copy(
-    ids: list[str] | None,
-    copy: Path,
-    data_dir: Path,
-    report: Callable[[Installed], None] | None,
-    revision: str | None = None,
-    allow_mixed: bool = False,
-) -> ReleaseResult:
+    ids: list[str] | None, copy: Path, result: ReleaseResult, revision: str | None, allow_mixed: bool
+) -> Iterator[_Fetched]:
+    """The dataset folders ``ids`` (None: every one) of a local copy of the release, each read and checked (a
+    failure goes to ``result`` and the others go on)."""
     if revision is not None and not _COMMIT.fullmatch(revision.lower()):
         raise UcdcrError(
             f"--revision {revision} cannot be checked against the local copy {copy}: a branch or tag needs the Hub. "
@@ -148,7 +131,6 @@ def _from_copy(
         present = {folder.name: folder for folder in entries if folder.name[0] != "." and folder.is_dir()}
     except OSError as exc:
         raise UcdcrError(f"cannot read the release copy {copy}: {reason(exc)}") from None
-    result = ReleaseResult()
     folders_of: dict[str, list[Path]] = {}
     for name, folder in present.items():
         key = dataset_of_folder(name)
@@ -164,7 +146,8 @@ def _from_copy(
     for key in ids:
         name = release_folder(get(key))
         folders = folders_of.get(key, [])
-        try:
+        fetched = None
+        with _failing(result, key):
             if not folders:
                 raise UcdcrError(f"the release copy {copy} has no folder {name}/ (dataset {key})")
             if len(folders) > 1:
@@ -189,12 +172,9 @@ def _from_copy(
             if without:  # the commit says nothing about these (added to the copy by hand?)
                 record["without_metadata"] = sorted(without)
             counts = {found: len(files) for found, files in commits.items()} if len(commits) > 1 else {}
-            _install(result, layout, data_dir, key, record, move=False, report=report, commits=counts)
-        except UcdcrError as exc:
-            result.failed[key] = str(exc)
-        except OSError as exc:  # what the checks above did not foresee: still one line, and the others go on
-            result.failed[key] = _os_error(exc)
-    return result
+            fetched = _Fetched(key, layout, record, commits=counts)
+        if fetched is not None:
+            yield fetched
 
 
 def _check_complete_downloads(copy: Path, folder: str) -> None:
@@ -269,14 +249,16 @@ def _check_revision(folder: Path, revision: str, commit: str | None, commits: di
 
 
 def _from_hub(
-    ids: list[str] | None, data_dir: Path, revision: str, repo: str, report: Callable[[Installed], None] | None
-) -> ReleaseResult:
-    import ucdcr.hub as hub
+    ids: list[str] | None, download: Path, result: ReleaseResult, revision: str, repo: str
+) -> Iterator[_Fetched]:
+    """The dataset folders ``ids`` (None: every one) of the release at ``revision``, downloaded into ``download``
+    (where an interrupted download resumes) and verified against the Hub's hashes (a failure goes to ``result``
+    and the others go on)."""
+    from ucdcr.sources import hub
 
     hub.require_hub()
     commit, remote = hub.listing(repo, revision)
     folders = {path.split("/", 1)[0] for path in remote if "/" in path}
-    result = ReleaseResult()
     if ids is None:
         ids = [key for key in dataset_ids() if release_folder(get(key)) in folders]
         unknown = sorted(name for name in folders if dataset_of_folder(name) is None and name[0] != ".")
@@ -290,54 +272,35 @@ def _from_hub(
         else:
             result.failed[key] = f"{repo} at {revision!r} (commit {commit[:12]}) has no folder {name}/ (dataset {key})"
     if not wanted:
-        return result
-    download = release_root(data_dir) / DOWNLOAD_SUBDIR
-    hub.snapshot(repo, commit, [f"{release_folder(get(key))}/*" for key in wanted], download)
+        return
+    patterns = [f"{release_folder(get(key))}/*" for key in wanted]
+    hub.snapshot(repo, commit, patterns, download)
     for key in wanted:
         name = release_folder(get(key))
-        try:
-            files = _verify(download, {path: entry for path, entry in remote.items() if path.startswith(name + "/")})
+        fetched = None
+        with _failing(result, key):
             record = _record(repo=repo, revision=revision, commit=commit, folder=name)
-            record["files"] = files
-            _install(result, read_layout(download / name), data_dir, key, record, move=True, report=report)
-            shutil.rmtree(download / HUB_METADATA / name, ignore_errors=True)
-            shutil.rmtree(download / name, ignore_errors=True)  # what is left: the parts joined into one file
-        except UcdcrError as exc:
-            result.failed[key] = str(exc)
-        except OSError as exc:
-            result.failed[key] = _os_error(exc)
-    return result
-
-
-def _verify(download: Path, remote: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every file the Hub lists is in the download folder with the Hub's size and hash; their hashes, and which
-    hash of the Hub verified each."""
-    files = {}
-    for path, entry in sorted(remote.items()):
-        local = download / path
-        if not local.is_file():
-            raise UcdcrError(
-                f"{download / path.split('/', 1)[0]} is half-downloaded: {path} is missing; run the same command "
-                "again to resume"
+            record["files"] = verify_download(
+                download, {path: entry for path, entry in remote.items() if path.startswith(name + "/")}
             )
-        hashes = file_hashes(local)
-        if entry.size is not None and hashes["size"] != entry.size:
-            raise ChecksumError(local, f"{entry.size} bytes", f"{hashes['size']} bytes", "size")
-        if entry.sha256:
-            if hashes["sha256"] != entry.sha256:
-                raise ChecksumError(local, entry.sha256, hashes["sha256"])
-            verified = "sha256"
-        elif entry.git_blob:
-            if hashes["git_blob"] != entry.git_blob:
-                raise ChecksumError(local, entry.git_blob, hashes["git_blob"], "git blob")
-            verified = "git_blob"
-        else:
-            verified = None
-        files[path] = {**hashes, "verified_by": verified}
-    return files
+            left = [download / HUB_METADATA / name, download / name]  # the parts joined into one file, the metadata
+            fetched = _Fetched(key, read_layout(download / name), record, move=True, left=left)
+        if fetched is not None:
+            yield fetched
 
 
 # --- shared --------------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _failing(result: ReleaseResult, key: str) -> Iterator[None]:
+    """A dataset that fails in the block is in ``result.failed`` with a one-line reason; the others go on."""
+    try:
+        yield
+    except UcdcrError as exc:
+        result.failed[key] = str(exc)
+    except OSError as exc:  # what the checks did not foresee: still one line
+        result.failed[key] = _os_error(exc)
 
 
 def _os_error(exc: OSError) -> str:
@@ -357,20 +320,16 @@ def _record(repo: str | None, revision: str | None, commit: str | None, folder: 
     }
 
 
-def _install(
-    result: ReleaseResult,
-    layout: ReleasedFolder,
-    data_dir: Path,
-    key: str,
-    record: dict[str, Any],
-    move: bool,
-    report: Callable[[Installed], None] | None,
-    commits: dict[str, int] | None = None,
-) -> None:
-    spec = get(key)
-    record.update(dataset=key, dataset_licence=spec.licence, citation=list(spec.citation))
-    folder = install(layout, data_dir, key, record, move=move)
-    done = Installed(key, folder, record.get("commit"), layout.absent(spec.texts_redistributable), commits or {})
+def _install(result: ReleaseResult, fetched: _Fetched, root: Path, report: Callable[[Installed], None] | None) -> None:
+    """Install a fetched folder as ``<root>/<id>`` (``root``: the data dir's ``release/``) and tell ``report``."""
+    spec = get(fetched.key)
+    record = fetched.record
+    record.update(dataset=spec.id, dataset_licence=spec.licence, citation=list(spec.citation))
+    absent = fetched.layout.absent(spec.texts_redistributable)
+    folder = install(fetched.layout, root / spec.id, record, absent, move=fetched.move)
+    for path in fetched.left:
+        shutil.rmtree(path, ignore_errors=True)
+    done = Installed(spec.id, folder, record.get("commit"), absent, fetched.commits)
     result.installed.append(done)
     if report is not None:
         report(done)
