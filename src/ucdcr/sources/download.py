@@ -1,25 +1,11 @@
-"""Fetching, verifying and mirroring raw files (``ucdcr download``, the "raw files" column of ``ucdcr datasets``).
+"""Raw files by their manifests: fetch, verify and mirror them (``ucdcr download``), and say what a raw dir holds
+(``ucdcr datasets``); docs/raw-data.md.
 
-What the files are, and which are missing, is the dataset's manifest (:mod:`ucdcr.manifest`, read through
-:attr:`~ucdcr.registry.DatasetSpec.manifest`); this module only reads and writes the files. A file is verified by
-size and sha256 (or, when only its git blob id is known, by ``sha1("blob <size>\\0" + content)``); a tree by its
-tree hash (sha256 over the ``sha256sum`` lines of its files, paths relative to the dataset folder, sorted bytewise).
-Entries sharing a ``one_of`` group are alternatives (ECB+.zip or its extracted tree): one of them is enough.
-
-Sources, in order: a mirror folder laid out like the raw dir (``--mirror``, e.g. ``../shared/raw``), then the URL.
-Everything is written to a temporary name and renamed into place only after verification; a mismatch raises
-:class:`~ucdcr.errors.ChecksumError` naming the file, the expected and the actual hash. Every other way a fetch can
-fail (no URL, offline, DNS, HTTP error, timeout, a connection cut short, a broken or unexpected archive, a mirror
-or raw dir that cannot be read or written) is an outcome ``failed (why)`` of that entry, and the other entries are
-still tried. A required file that could not be obtained then raises
-:class:`~ucdcr.errors.ManualDownloadRequired` when the manifest has manual steps, else
-:class:`~ucdcr.errors.DownloadError`; both messages say what failed, the manual steps if any, the expected
-names and hashes, and where to put the files by hand (their ``summary`` leaves out what failed, for a caller that
-showed each outcome as it happened).
-
-Status (``ucdcr datasets``): without ``verify`` only existence, file sizes and tree file counts are checked (fast);
-with it every sha256 / git blob / tree hash. A dataset is "complete", "manual" (incomplete and its manifest has
-manual steps), "partial" (some files there) or "missing".
+Rule: what the files are is the dataset's manifest (:mod:`ucdcr.manifest`); this module only reads and writes them.
+A file is taken from the mirror (``--mirror``) or its URL, written under a temporary name and renamed into place
+only once its size and hash (sha256, git blob id or tree hash) verified. A failed entry is an outcome of that entry
+and the others are still tried; a required file still missing then raises
+:class:`~ucdcr.errors.ManualDownloadRequired` (the manifest has manual steps) or :class:`~ucdcr.errors.DownloadError`.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """The Hugging Face Hub boundary: the only module that talks to the Hub (``huggingface_hub``, in the ``hf`` extra).
 
-Two calls, each turned into one clear :class:`~ucdcr.errors.UcdcrError` line when it fails (no network, an unknown
-repository or revision):
-
-- :func:`listing`: the commit a revision (a branch, tag or commit) resolves to and every file of the repository at
-  that commit with its size and the hash the Hub gives for it (sha256 for files stored with Git LFS, else the git
-  blob id);
-- :func:`snapshot`: download the files matching some patterns at that commit into a local folder
-  (``huggingface_hub.snapshot_download`` with ``local_dir``, which resumes an interrupted download: files already
-  there with the Hub's metadata are not fetched again, partial ones continue).
-
-Tests replace :func:`_dataset_info` and :func:`_snapshot_download` (the two calls into ``huggingface_hub``) by
-functions reading a local folder.
+Two calls: :func:`listing` (the commit a revision resolves to, and every file there with the Hub's size and hash)
+and :func:`snapshot` (the files matching some patterns at that commit, into a local folder where an interrupted
+download resumes). Rule: each failure (no network, an unknown repository or revision, a full disk) is one
+:class:`~ucdcr.errors.UcdcrError` line. Tests replace :func:`_dataset_info` and :func:`_snapshot_download`.
 """
 
 from __future__ import annotations
