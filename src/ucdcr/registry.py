@@ -35,7 +35,7 @@ Raw files: before a reader runs, :meth:`DatasetSpec.check_raw_files` (:func:`req
 only, every required entry and one_of group of the manifest, all at once (:meth:`~ucdcr.manifest.Manifest.missing`),
 and raises :class:`~ucdcr.errors.MissingRawData` naming each missing one with the manual steps. What only the
 reader can tell (a folder without the files it should hold) it reports the same way (:func:`missing_raw_data`).
-Fetching and verifying the files is :mod:`ucdcr.download`'s, above this module.
+Fetching and verifying the files is :mod:`ucdcr.sources.download`'s, above this module.
 """
 
 from __future__ import annotations
