@@ -42,7 +42,7 @@ from typing import Any
 
 from ucdcr.formats.conll2012 import read_conll
 from ucdcr.scoring import score_files
-from ucdcr.scoring.api import drop_singletons
+from ucdcr.scoring.scores import drop_singletons
 
 METRICS = {"muc": "muc", "bcub": "b_cubed", "ceafe": "ceafe", "lea": "lea"}
 """ucdcr's metric names and coval's functions (coval's ``scorer.py all`` runs these four)."""

@@ -385,7 +385,7 @@ def test_evaluate_scores_predictions_as_the_command_does(data_dir: Path, tmp_pat
 
 
 def test_score_files_is_the_scorer_entry_point() -> None:
-    from ucdcr.scoring.api import score_files
+    from ucdcr.scoring.scores import score_files
 
     assert ucdcr.score_files is score_files
     scores = ucdcr.score_files(REPO_ROOT / "examples" / "key.conll", REPO_ROOT / "examples" / "response.conll", "muc")

@@ -14,7 +14,7 @@ Public API (:mod:`ucdcr.api` unless said otherwise):
 - :func:`load_hf` (:mod:`ucdcr.export.huggingface`, ``hf`` extra): a built dataset as a Hugging Face ``DatasetDict``;
   :func:`to_spacy_docs` (:mod:`ucdcr.export.spacy_docs`): its documents as spaCy ``Doc`` objects with the chains as
   span groups.
-- :func:`score_files` (:mod:`ucdcr.scoring.api`): score a CoNLL-2012 response file against a key file;
+- :func:`score_files` (:mod:`ucdcr.scoring.scores`): score a CoNLL-2012 response file against a key file;
   ``score_clusters`` and ``score_documents`` are in :mod:`ucdcr.scoring`.
 - :func:`sample_dir` (:mod:`ucdcr.demo`): the raw dir of the ECB+ sample shipped inside the package, which
   ``ucdcr demo`` builds.
@@ -45,7 +45,7 @@ _PUBLIC: dict[str, str] = {
     "load": "ucdcr.api",
     "load_hf": "ucdcr.export.huggingface",
     "sample_dir": "ucdcr.demo",
-    "score_files": "ucdcr.scoring.api",
+    "score_files": "ucdcr.scoring.scores",
     "stats_tables": "ucdcr.api",
     "to_spacy_docs": "ucdcr.export.spacy_docs",
 }
@@ -68,7 +68,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from ucdcr.demo import sample_dir as sample_dir
     from ucdcr.export.huggingface import load_hf as load_hf
     from ucdcr.export.spacy_docs import to_spacy_docs as to_spacy_docs
-    from ucdcr.scoring.api import score_files as score_files
+    from ucdcr.scoring.scores import score_files as score_files
 
 
 def __getattr__(name: str) -> Any:

@@ -274,7 +274,7 @@ def benchmark(
     """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.framework.runner`).
 
     systems: registered names (default: the reference systems but the opt-in ones,
-        :func:`ucdcr.systems.framework.registry.default_systems`),
+        :func:`ucdcr.systems.framework.names.default_systems`),
         ``"module:attribute"`` strings, :class:`ucdcr.systems.System` subclasses or functions returning a System.
         datasets: see :data:`DatasetChoice`.
     protocol: "ucdcr" (the paper's; level: "subtopic", the default, or "topic") or "standard" (the published ECB+
@@ -291,7 +291,7 @@ def benchmark(
         result = ucdcr.benchmark(["head-lemma", "lemma-pairs"], datasets=["ecbplus"])
         ucdcr.benchmark_tables(result)[0].rows   # per dataset, system and type: MUC, B3, CEAFe, CoNLL F1
     """
-    from ucdcr.systems.framework.registry import default_systems
+    from ucdcr.systems.framework.names import default_systems
     from ucdcr.systems.framework.runner import benchmark as run_benchmark
 
     chosen = default_systems() if systems is None else list(systems)

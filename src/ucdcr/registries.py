@@ -2,7 +2,7 @@
 
 A registry maps names to values of one kind, in registration order: the datasets' :class:`~ucdcr.registry.DatasetSpec`
 by id (:mod:`ucdcr.registry`) and the built-in benchmark systems by name
-(:mod:`ucdcr.systems.framework.registry`). Both follow the same rules, written once here:
+(:mod:`ucdcr.systems.framework.names`). Both follow the same rules, written once here:
 
 - a name is registered once: registering it again is a ValueError (a bug in the code that registers, not the
   user's error);

@@ -3,7 +3,7 @@
 Each case writes its broken input into a tmp dir (starting from a valid tiny dataset, tests/fixtures/tiny_dataset.py,
 or the README's example CoNLL files) and expects exactly one error naming the broken file:
 
-- Python API (``ucdcr.load``, ``ucdcr.scoring.api.score_files``, ``read_predictions`` + ``evaluation_results``):
+- Python API (``ucdcr.load``, ``ucdcr.scoring.scores.score_files``, ``read_predictions`` + ``evaluation_results``):
   one :class:`~ucdcr.errors.UcdcrError` whose message names the file;
 - CLI (``ucdcr stats`` / ``ucdcr export conll`` on the data dir, ``ucdcr score``, ``ucdcr evaluate``), in process
   with typer's CliRunner: exit code 2, a single ``error:`` line on stderr naming the file, no traceback;
@@ -40,7 +40,7 @@ from ucdcr.analysis.evaluate import read_predictions
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
 from ucdcr.report.paper_tables import evaluation_results
-from ucdcr.scoring.api import score_files
+from ucdcr.scoring.scores import score_files
 from ucdcr.sources.discover import discover_datasets
 
 TESTS = Path(__file__).resolve().parents[1]

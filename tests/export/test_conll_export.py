@@ -162,7 +162,7 @@ def test_export_dataset_refuses_an_unknown_level_or_mention_type(tmp_path: Path,
 
 
 def test_remove_singletons_leaves_out_one_mention_chains_as_the_scorer_does(tmp_path: Path) -> None:
-    from ucdcr.scoring.api import score_files
+    from ucdcr.scoring.scores import score_files
 
     mentions, documents = _tables("test")
     full = export_conll(mentions, documents, "topic", tmp_path / "full.conll")

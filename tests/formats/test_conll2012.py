@@ -8,7 +8,7 @@ import pytest
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.conll2012 import bracket_labels, parse_brackets, read_blocks, read_conll, write_conll
-from ucdcr.scoring.api import score_files
+from ucdcr.scoring.scores import score_files
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ucdcr.errors import FormatError
-from ucdcr.scoring.api import score_files
+from ucdcr.scoring.scores import score_files
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 

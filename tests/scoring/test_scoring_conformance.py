@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ucdcr.scoring.api import score_files
-from ucdcr.scoring.report import metric_block
+from ucdcr.scoring.scores import score_files
+from ucdcr.scoring.v801_text import metric_block
 
 CASES = Path(__file__).resolve().parent / "cases"
 EXPECTED = json.loads((CASES / "expected_v801.json").read_text())

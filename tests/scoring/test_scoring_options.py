@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ucdcr.scoring.api import drop_singletons, score_clusters, score_documents, score_files
+from ucdcr.scoring.scores import drop_singletons, score_clusters, score_documents, score_files
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KEY, RESPONSE = EXAMPLES / "key.conll", EXAMPLES / "response.conll"

@@ -284,7 +284,7 @@ def test_a_committee_trains_each_model_once_and_describes_them_all(tmp_path: Pat
 
 
 def test_the_three_model_systems_are_named_for_the_command_line() -> None:
-    from ucdcr.systems.framework.registry import resolve_system
+    from ucdcr.systems.framework.names import resolve_system
 
     committee = resolve_system("cross-encoder-3")  # registered, opt-in
     assert committee.origin == "ucdcr.systems.reference.cross_encoder:CrossEncoderCommittee"

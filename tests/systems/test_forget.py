@@ -22,7 +22,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.report.benchmark_tables import provenance_note
 from ucdcr.report.build_report import Report, _benchmark_section
 from ucdcr.systems import System
-from ucdcr.systems.framework.registry import BUILTIN, resolve_system
+from ucdcr.systems.framework.names import BUILTIN, resolve_system
 from ucdcr.systems.framework.store import FORMAT, KEY_FORMAT, RESULTS_FILE, ResultStore, StoredRun, read_runs
 
 SRC = Path(__file__).resolve().parents[2] / "src"

@@ -1,4 +1,4 @@
-"""The built-in systems are one registry line each (ucdcr.systems.framework.registry.BUILTIN): every System of the
+"""The built-in systems are one registry line each (ucdcr.systems.framework.names.BUILTIN): every System of the
 reference package that has a name is registered under it, every registered name is in `ucdcr benchmark --help`, and
 the framework imports neither a reference system nor a part of one."""
 
@@ -20,7 +20,7 @@ import ucdcr.systems.framework
 import ucdcr.systems.reference
 from ucdcr.cli.app import app
 from ucdcr.systems import System
-from ucdcr.systems.framework.registry import BUILTIN, default_systems, resolve_system, system_names
+from ucdcr.systems.framework.names import BUILTIN, default_systems, resolve_system, system_names
 
 
 def _reference_systems() -> dict[str, str]:

@@ -19,7 +19,7 @@ from tests.fixtures.bench_dataset import write_bench_dataset
 from ucdcr.errors import UcdcrError
 from ucdcr.systems import SplitData, System
 from ucdcr.systems.framework import registry
-from ucdcr.systems.framework.registry import resolve_system
+from ucdcr.systems.framework.names import resolve_system
 from ucdcr.systems.framework.runner import benchmark
 from ucdcr.systems.framework.store import RESULTS_FILE, read_runs
 from ucdcr.systems.reference.head_lemma import HeadLemma
@@ -113,7 +113,7 @@ def test_same_name_and_version_with_other_code_or_configuration_is_another_ident
 
 
 def test_the_identity_of_a_reference_system_is_the_same_in_every_process() -> None:
-    code = "from ucdcr.systems.framework.registry import resolve_system; print(resolve_system('pairwise').identity)"
+    code = "from ucdcr.systems.framework.names import resolve_system; print(resolve_system('pairwise').identity)"
     identities = {
         subprocess.run(
             [sys.executable, "-c", code],

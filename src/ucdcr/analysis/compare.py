@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.io.load import load_mentions
-from ucdcr.scoring.api import score_clusters
+from ucdcr.scoring.scores import score_clusters
 
 _COLUMNS = [
     "conll_doc_key",

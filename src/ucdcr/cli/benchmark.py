@@ -42,12 +42,12 @@ from ucdcr.cli.common import (
     selected_datasets,
 )
 from ucdcr.errors import UcdcrError
-from ucdcr.systems.framework.registry import BUILTIN, default_systems
+from ucdcr.systems.framework.names import BUILTIN, default_systems
 
 
 def systems_help() -> str:
     """The help's paragraph on systems: the built-in systems, the default ones first, and the extras they need, all
-    read from the registry (:data:`~ucdcr.systems.framework.registry.BUILTIN`, a module that imports no system)."""
+    read from the registry (:data:`~ucdcr.systems.framework.names.BUILTIN`, a module that imports no system)."""
     default = default_systems()
     opt_in = [name for name, builtin in BUILTIN.items() if not builtin.default]
     extras: dict[str, list[str]] = {}

@@ -31,7 +31,7 @@ Mention spans are placed by ``(conll_doc_key, sent_id, tokens_number)`` on the t
 such a mention is left out and listed in :attr:`ExportSummary.left_out` (and the mapping file) with its reason.
 
 ``remove_singletons``: after that, every chain with one mention in its CoNLL document is left out, by the scorer's
-rule (:func:`ucdcr.scoring.api.drop_singletons`, coval's ``remove_singletons``), so ``ucdcr score`` gives the same
+rule (:func:`ucdcr.scoring.scores.drop_singletons`, coval's ``remove_singletons``), so ``ucdcr score`` gives the same
 scores on the file written with it as with ``--remove-singletons`` on the file written without it. Its mentions
 are listed in :attr:`ExportSummary.removed_singletons` and under ``removed_singletons`` in the mapping file.
 """
@@ -52,7 +52,7 @@ from ucdcr.io.atomic import write_json, write_text
 from ucdcr.io.load import read_table
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN, DOCUMENTS_PARQUET
-from ucdcr.scoring.api import drop_singletons
+from ucdcr.scoring.scores import drop_singletons
 from ucdcr.sources.discover import dataset_dir
 
 Level = Literal["document", "subtopic", "topic"]

@@ -30,7 +30,7 @@ from statistics import fmean, stdev
 from ucdcr.analysis.protocol import DatasetMean, Protocol, column_comparisons, column_intervals, ucdcr_means
 from ucdcr.report.tables import Estimate, PValue, ResultTable
 from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Method, SeedMean, UnitData
-from ucdcr.systems.framework.registry import BUILTIN
+from ucdcr.systems.framework.names import BUILTIN
 from ucdcr.systems.framework.runner import Benchmark
 from ucdcr.systems.framework.store import StoredRun, forget_command
 

@@ -147,7 +147,7 @@ def _benchmark_section(
     from ucdcr.analysis.protocol import Protocol, protocol_order
     from ucdcr.report import benchmark_tables as bench
     from ucdcr.systems.framework.cache import default_cache_dir
-    from ucdcr.systems.framework.registry import BUILTIN
+    from ucdcr.systems.framework.names import BUILTIN
     from ucdcr.systems.framework.store import RESULTS_FILE, dataset_fingerprint, read_runs
 
     fingerprints = {name: dataset_fingerprint(folder) for name, folder in folders.items()}

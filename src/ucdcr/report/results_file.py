@@ -37,7 +37,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_text
 from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table
 from ucdcr.report.tables import ResultTable, to_markdown
-from ucdcr.systems.framework.registry import BUILTIN
+from ucdcr.systems.framework.names import BUILTIN
 from ucdcr.systems.framework.store import StoredRun, read_runs, run_from_json
 
 FORMAT = "ucdcr-results/1"

@@ -8,7 +8,7 @@
   pair encoder, vectors, lemmas).
 
 Imports run downwards: a built-in system imports parts and the framework, a part the framework, and the framework
-neither (it names the built-in systems in its registry, :data:`ucdcr.systems.framework.registry.BUILTIN`, without
+neither (it names the built-in systems in its registry, :data:`ucdcr.systems.framework.names.BUILTIN`, without
 importing them). A user's system subclasses :class:`System`::
 
     from ucdcr.systems import SplitData, System

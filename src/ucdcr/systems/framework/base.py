@@ -25,7 +25,7 @@ What a split holds (:class:`SplitData`), whatever the protocol:
 Every table has the mention fields of :data:`ucdcr.schema.MENTION_SCHEMA` (minus the hidden ones) plus ``type``
 ("event"/"entity": the file of the mention, the coarse kind given with gold mentions) and, when the run clusters
 within predicted topics, :data:`~ucdcr.analysis.protocol.PREDICTED_TOPIC`. A system must not change them. Systems
-are registered by name (:mod:`ucdcr.systems.framework.registry`).
+are registered by name (:mod:`ucdcr.systems.framework.names`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`uc
 ``units`` per mean: what its confidence interval and paired comparisons resample (:mod:`ucdcr.scoring.bootstrap`).
 ``machine``: where the run was computed (:func:`machine`); two machines of one kind can differ by more than a point for
 a trained system, so it is part of what a stored number means. ``origin``: what the system was run as
-(:attr:`ucdcr.systems.framework.registry.SystemSpec.origin`: the ``module:attribute`` given to ``--systems``, an entry
+(:attr:`ucdcr.systems.framework.names.SystemSpec.origin`: the ``module:attribute`` given to ``--systems``, an entry
 point, the class given to :func:`ucdcr.benchmark`); ``stored``: when the run was computed (UTC). Both say where a row of
 ``ucdcr report``'s leaderboard came from; a run stored before format ``/4`` has neither.
 
@@ -61,7 +61,7 @@ from ucdcr.systems.framework import adapter
 
 if TYPE_CHECKING:
     from ucdcr.systems.framework.plan import Run
-    from ucdcr.systems.framework.registry import SystemSpec
+    from ucdcr.systems.framework.names import SystemSpec
 
 RESULTS_FILE = "benchmark-results.json"
 FORMAT = "ucdcr-benchmark-results/4"
@@ -221,7 +221,7 @@ class ResultStore:
 
 def stored_systems(runs: Iterable[StoredRun]) -> list[str]:
     """The system names of ``runs``: the reference systems in their order, then the others by name."""
-    from ucdcr.systems.framework.registry import BUILTIN
+    from ucdcr.systems.framework.names import BUILTIN
 
     present = {run.system for run in runs}
     return [name for name in BUILTIN if name in present] + sorted(present - set(BUILTIN))
