@@ -8,7 +8,7 @@ import pytest
 
 from ucdcr import registry as datasets
 from ucdcr.registries import Registry
-from ucdcr.systems.framework import registry as systems
+from ucdcr.systems.framework import names as systems
 
 
 def test_a_name_is_registered_once_and_kept_in_order() -> None:

@@ -113,7 +113,7 @@ def test_runs_record_what_their_system_was_run_as_and_when(tmp_path: Path) -> No
 def test_origin_of_a_module_attribute_and_of_an_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib.metadata import EntryPoint
 
-    from ucdcr.systems.framework import registry
+    from ucdcr.systems.framework import names as registry
 
     assert resolve_system(f"{__name__}:OneCluster").origin == f"{__name__}:OneCluster"
     point = EntryPoint("mine", f"{__name__}:OneCluster", registry.ENTRY_POINT_GROUP)

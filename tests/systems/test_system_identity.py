@@ -1,5 +1,5 @@
 """A system's identity (code, version, configuration) keys its stored results, and the names of the reference
-systems belong to them (registry.py, identity.py, store.py)."""
+systems belong to them (names.py, identity.py, store.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tests.fixtures.bench_dataset import write_bench_dataset
 
 from ucdcr.errors import UcdcrError
 from ucdcr.systems import SplitData, System
-from ucdcr.systems.framework import registry
+from ucdcr.systems.framework import names as registry
 from ucdcr.systems.framework.names import resolve_system
 from ucdcr.systems.framework.runner import benchmark
 from ucdcr.systems.framework.store import RESULTS_FILE, read_runs

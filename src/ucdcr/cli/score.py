@@ -46,8 +46,8 @@ def register(app: typer.Typer) -> None:
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
     ) -> None:
         from ucdcr import __version__
-        from ucdcr.scoring.scores import asks_for_conll, resolve_metrics, score_files
         from ucdcr.scoring.bootstrap import intervals
+        from ucdcr.scoring.scores import asks_for_conll, resolve_metrics, score_files
         from ucdcr.scoring.v801_text import format_report, interval_lines, per_document_rows
 
         requested = [name.strip() for name in metric.split(",") if name.strip()]

@@ -19,9 +19,9 @@ metric table), ``results`` (a metric's counts and v8.01 arithmetic), ``api`` (th
 ``report`` (v8.01-style text). CoNLL-2012 files are read and written by :mod:`ucdcr.formats.conll2012`.
 """
 
-from ucdcr.scoring.scores import Scores, resolve_metrics, score_clusters, score_documents, score_files
 from ucdcr.scoring.metrics import CONLL, CONLL_METRICS, METRIC_TABLE, METRICS, Metric
 from ucdcr.scoring.results import BlancScore, MetricScore, truncate_percent
+from ucdcr.scoring.scores import Scores, resolve_metrics, score_clusters, score_documents, score_files
 
 __all__ = [
     "CONLL",

@@ -54,8 +54,8 @@ from ucdcr.scoring.bootstrap import UnitCounts, UnitValues
 from ucdcr.systems.framework import adapter
 from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.framework.cache import COMPUTE_CLOCK, default_cache_dir
-from ucdcr.systems.framework.plan import Run, SplitRef
 from ucdcr.systems.framework.names import SystemSpec, resolve_system
+from ucdcr.systems.framework.plan import Run, SplitRef
 from ucdcr.systems.framework.store import ResultStore, StoredRun, dataset_fingerprint, machine, now
 from ucdcr.systems.framework.topics import document_clusters, document_texts, tune_threshold, with_predicted_topics
 

@@ -60,8 +60,8 @@ from ucdcr.scoring.bootstrap import UnitData, unit_data_from_json
 from ucdcr.systems.framework import adapter
 
 if TYPE_CHECKING:
-    from ucdcr.systems.framework.plan import Run
     from ucdcr.systems.framework.names import SystemSpec
+    from ucdcr.systems.framework.plan import Run
 
 RESULTS_FILE = "benchmark-results.json"
 FORMAT = "ucdcr-benchmark-results/4"
