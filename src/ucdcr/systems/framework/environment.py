@@ -46,7 +46,11 @@ def encoder_identity() -> str:
 
 
 def require_torch() -> Any:
-    """torch, or the ``embed`` extra's error."""
+    """torch (its OpenMP threads told to sleep while waiting: :func:`ucdcr.embed.prepare_openmp`), or the ``embed``
+    extra's error."""
+    from ucdcr.embed import prepare_openmp
+
+    prepare_openmp()
     try:
         import torch
     except ImportError:
