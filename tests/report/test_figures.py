@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import ClassVar
 
 import numpy as np
+import pytest
 from tests.conftest import require_module
 
 from ucdcr.analysis.histograms import PD_EDGES, histogram
@@ -78,3 +82,50 @@ def test_real_minilm_encoder_places_paraphrases_closer_than_unrelated_mentions()
     one = figures.tsne_points(figures.mention_features(texts, encoder))
     two = figures.tsne_points(figures.mention_features(texts, figures.load_sentence_encoder()))
     assert one.shape == (8, 2) and np.allclose(one, two)
+
+
+def test_sample_sizes_share_the_total_equally_and_leave_small_groups_whole() -> None:
+    assert figures.sample_sizes([15122, 6574, 6559, 7602, 3404], 5000) == [1000] * 5
+    assert figures.sample_sizes([15122, 6574, 300], 5000) == [2350, 2350, 300]  # 300 whole, its rest shared
+    assert figures.sample_sizes([10, 20], 100) == [10, 20]  # everything fits: everything
+    assert figures.sample_sizes([1000] * 12, 5000) == [416] * 4 + [417] * 8
+    assert sum(figures.sample_sizes([1000] * 12, 5000)) == 5000 and figures.sample_sizes([], 5000) == []
+
+
+def _threads() -> dict[str, int]:
+    from threadpoolctl import threadpool_info
+
+    return {pool["internal_api"]: pool["num_threads"] for pool in threadpool_info()}
+
+
+class _RecordingTSNE:
+    """Stands in for scikit-learn's or openTSNE's TSNE: records its options and the thread limits it ran under."""
+
+    runs: ClassVar[list[tuple[dict[str, object], dict[str, int]]]] = []
+
+    def __init__(self, **options: object) -> None:
+        self.options = options
+
+    def fit_transform(self, features: np.ndarray) -> np.ndarray:
+        self.runs.append((self.options, _threads()))
+        return np.zeros((len(features), 2))
+
+    fit = fit_transform  # openTSNE's name
+
+
+@pytest.mark.parametrize("engine", ["scikit-learn", "openTSNE"])
+def test_tsne_runs_on_one_thread_and_restores_the_limits(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
+    from sklearn import manifold
+
+    if engine == "openTSNE":
+        monkeypatch.setitem(sys.modules, "openTSNE", SimpleNamespace(TSNE=_RecordingTSNE))
+    else:
+        monkeypatch.setitem(sys.modules, "openTSNE", None)  # not installed: scikit-learn's
+        monkeypatch.setattr(manifold, "TSNE", _RecordingTSNE)
+    monkeypatch.setattr(_RecordingTSNE, "runs", [])
+    before = _threads()
+    assert figures.tsne_points(np.eye(8)).shape == (8, 2)
+    [(options, threads)] = _RecordingTSNE.runs
+    assert all(count == 1 for count in threads.values()), threads
+    assert options["random_state"] == figures.SEED and options.get("n_jobs", 1) == 1
+    assert _threads() == before

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +20,7 @@ from ucdcr.cli.common import (
     output_folder_option,
     print_message,
     selected_datasets,
+    step_lines,
 )
 
 
@@ -64,7 +64,9 @@ def register(app: typer.Typer) -> None:
 @contextmanager
 def _steps_on_stderr() -> Iterator[Callable[[str], None]]:
     """Show the report's steps on stderr (stdout keeps only the result): on a terminal one spinner line with the
-    current step and the time so far; elsewhere (a log, a pipe) one line per step, ``[  12s] report: <step>``."""
+    current step and the time so far; elsewhere (a log, a pipe) one line per step with the time so far
+    (:func:`~ucdcr.cli.common.step_lines`), ``[    12s] report: <step>``; the slow figures say what they compute,
+    ``[    31s] report: t-SNE map of mentions: t-SNE of 5,000 mentions``."""
     if err_console.is_terminal:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -74,11 +76,5 @@ def _steps_on_stderr() -> Iterator[Callable[[str], None]]:
             task = progress.add_task("starting", total=None)
             yield lambda message: progress.update(task, description=message)
         return
-    start = time.monotonic()
-
-    def say(message: str) -> None:
-        err_console.print(
-            f"[{time.monotonic() - start:4.0f}s] report: {message}", markup=False, highlight=False, soft_wrap=True
-        )
-
-    yield say
+    say = step_lines()
+    yield lambda message: say(f"report: {message}")

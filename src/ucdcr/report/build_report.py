@@ -16,16 +16,21 @@ how to remove them), the scores and models tables, and per system with transfer 
 are described in :mod:`ucdcr.report.figures`; they need the optional ``plot`` extra (without it one entry names the
 extra instead of every figure). A figure that cannot be drawn here (the mention map needs the optional ``embed``
 extra; a t-SNE needs at least a few documents) is listed with the reason instead. Nothing is fetched from
-the network; every sample and t-SNE uses a fixed seed.
+the network; every sample and t-SNE uses a fixed seed. The mention map, the slowest step (sentence encoding and a
+t-SNE of up to :data:`MENTION_SAMPLE` mentions), is computed in a background thread from the start (:class:`Beside`),
+while the tables and the other figures are made.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
+import numpy as np
 import pyarrow as pa
 
 from ucdcr.analysis.chains import chain_ids
@@ -48,9 +53,11 @@ REPORT_FIELDS = (
     "conll_doc_key",
 )
 DOCS_PER_DATASET = 100  # documents per dataset on the t-SNE map (as in the paper, Figure 3)
-MENTIONS_PER_DATASET = (
-    1000  # mentions per dataset on the mention map (the authors: 6,300 per dataset, with replacement)
-)
+MENTIONS_PER_DATASET = 1000  # mentions per dataset on the mention map (the authors: 6,300, with replacement)
+MENTION_SAMPLE = 5000
+"""Mentions on the whole mention map: up to :data:`MENTIONS_PER_DATASET` per dataset, fewer each when more than five
+datasets share it (:func:`figures.sample_sizes`). A t-SNE of 5,000 points takes ~20 s on one core (scikit-learn);
+its time grows faster than the number of points."""
 
 
 def embed_hint() -> str:
@@ -84,12 +91,15 @@ def build_report(
     """Write the report for the given dataset folders (name -> folder) into ``out_dir``.
 
     progress: called with a short line before each step (a table section on one dataset, a figure, ...): what the
-    report is doing, for the caller to show; the library prints nothing.
+    report is doing, for the caller to show; the library prints nothing. The mention map's steps are called from
+    its background thread (their lines say so).
     embed: draw the mention t-SNE with the ``embed`` extra: None = if installed, False = never.
     cache_dir: where ``ucdcr benchmark`` stored its results (default: its default cache dir).
     """
     say = progress or (lambda message: None)
     report = Report(out_dir, list(folders))
+    without_plot = missing("plot")
+    mention_map = None if without_plot or embed is False else Beside(lambda: _mention_points(folders, say))
     names = list(folders)
     for title, builder in TABLE_SECTIONS:
         step = title.split(" (")[0].lower()
@@ -100,11 +110,10 @@ def build_report(
         report.sections.append(Section(title, builder(folders, progress=on_dataset)))
     say("benchmark results")
     report.figures += _benchmark_section(report, folders, out_dir, cache_dir)
-    without_plot = missing("plot")
     if without_plot:  # every figure needs the plot extra: one entry says so, not one per figure
         report.figures.append(FigureEntry(NO_FIGURES_TITLE, NO_FIGURES_CAPTION, missing=without_plot))
     else:
-        report.figures += _figures(folders, out_dir, embed, say)
+        report.figures += _figures(folders, out_dir, mention_map, say)
     say("writing index.html, report.md")
     tables = [table for section in report.sections for table in section.tables]
     write_text(out_dir / "tables.json", render(tables, "json"))
@@ -113,16 +122,18 @@ def build_report(
     return report
 
 
-def _figures(folders: dict[str, Path], out_dir: Path, embed: bool | None, say: Progress) -> list[FigureEntry]:
+def _figures(
+    folders: dict[str, Path], out_dir: Path, mention_map: Beside[MentionPoints] | None, say: Progress
+) -> list[FigureEntry]:
     data = []
     for name, folder in folders.items():
         say(f"loading {name}")
         data.append(_dataset_data(name, folder))
     drawn = _diversity_figures(data, out_dir, say) + _distribution_figures(data, out_dir, say)
     say("t-SNE map of documents")
-    drawn.append(_document_map(data, out_dir))
+    drawn.append(_document_map(data, out_dir, say))
     say("t-SNE map of mentions")
-    drawn.append(_mention_map(data, out_dir, embed))
+    drawn.append(_mention_map(data, out_dir, mention_map, say))
     return drawn
 
 
@@ -272,48 +283,155 @@ def _distribution_figures(data: Sequence[DatasetData], out_dir: Path, say: Progr
     ]
 
 
-def _document_map(data: Sequence[DatasetData], out_dir: Path) -> FigureEntry:
+def _sampled(kind: str, counts: dict[str, tuple[int, int]], per_dataset: str) -> str:
+    """What a map shows of the data: ``t-SNE of 5,000 of 39,261 mentions (1,000 per dataset: ecbplus 1,000 of
+    15,122, ...), sampled uniformly without replacement with seed 0``."""
+    taken = sum(chosen for chosen, _ in counts.values())
+    total = sum(available for _, available in counts.values())
+    each = ", ".join(f"{name} {chosen:,} of {available:,}" for name, (chosen, available) in counts.items())
+    return (
+        f"t-SNE of {taken:,} of {total:,} {kind} ({per_dataset}: {each}), sampled uniformly without replacement "
+        f"with seed {figures.SEED}"
+    )
+
+
+def _document_map(data: Sequence[DatasetData], out_dir: Path, say: Progress) -> FigureEntry:
     title = "t-SNE map of documents (paper Figures 3-4)"
-    texts, labels = [], []
+    texts, labels, counts = [], [], {}
     for item in data:
         keys = sorted(item.document_texts)
-        for index in figures.sample_indices(len(keys), DOCS_PER_DATASET):
+        chosen = figures.sample_indices(len(keys), DOCS_PER_DATASET)
+        counts[item.name] = (len(chosen), len(keys))
+        for index in chosen:
             texts.append(item.document_texts[keys[index]])
             labels.append(item.name)
     from_contexts = [d.name for d in data if d.texts_from_contexts]
     caption = (
-        f"Up to {DOCS_PER_DATASET} documents per dataset (uniform sample, seed {figures.SEED}); TF-IDF vectors "
-        f"reduced by truncated SVD, then t-SNE ({figures.tsne_engine()}, PCA init)."
+        f"{_sampled('documents', counts, f'up to {DOCS_PER_DATASET} per dataset')}. TF-IDF vectors reduced by "
+        f"truncated SVD, then t-SNE ({figures.tsne_engine()}, PCA init, one thread)."
     )
     if from_contexts:
         caption += f" Texts not shared for {', '.join(from_contexts)}: their mention context windows stand in."
     if len(texts) < 5:
         return FigureEntry(title, caption, missing=f"needs at least 5 documents, found {len(texts)}")
+    say(f"t-SNE map of documents: TF-IDF and t-SNE of {len(texts):,} documents")
     points = figures.tsne_points(figures.document_features(texts))
     figures.plot_map(points, labels, "Documents (TF-IDF + SVD, t-SNE)", out_dir / "figures/tsne_documents.png")
     return FigureEntry(title, caption, "figures/tsne_documents.png")
 
 
-def _mention_map(data: Sequence[DatasetData], out_dir: Path, embed: bool | None) -> FigureEntry:
-    title = "t-SNE map of mentions (paper Figure 2)"
-    caption = (
-        f"Up to {MENTIONS_PER_DATASET} mentions per dataset (uniform sample without replacement, seed "
-        f"{figures.SEED}); mention texts encoded by all-MiniLM-L6-v2 (sentence-transformers, CPU), reduced by "
-        f"truncated SVD, then t-SNE ({figures.tsne_engine()}, PCA init)."
-    )
-    if embed is False:
-        return FigureEntry(title, caption, missing=NOT_EMBEDDED)
+MentionCounts = dict[str, tuple[int, int]]
+"""Dataset -> (mentions on the map, mentions in the dataset)."""
+
+
+@dataclass
+class MentionPoints:
+    """What the mention map shows: the sample's counts and, unless ``missing`` says why not, the points and their
+    datasets."""
+
+    counts: MentionCounts
+    labels: list[str]
+    points: np.ndarray | None = None
+    missing: str | None = None
+
+
+T = TypeVar("T")
+
+
+class Beside(Generic[T]):
+    """``compute()`` run in a daemon thread from the start (a daemon: Ctrl-C does not wait for it); :meth:`result`
+    waits for it and returns its value or raises its exception. The report computes the mention map so, while it
+    writes the tables and the other figures: sentence encoding and t-SNE run on one thread each (see
+    :mod:`ucdcr.report.figures`) and release the GIL, so the two threads use both cores of an idle machine and
+    never wait for each other on a busy one."""
+
+    def __init__(self, compute: Callable[[], T]) -> None:
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(compute,), name="ucdcr-report-beside", daemon=True)
+        self._thread.start()
+
+    def _run(self, compute: Callable[[], T]) -> None:
+        try:
+            self._value = compute()
+        except BaseException as error:  # handed to the thread that asks for the result
+            self._error = error
+
+    @property
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def result(self) -> T:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]  # set when no error was raised
+
+
+BESIDE = "t-SNE map of mentions (in the background)"
+
+
+def _mention_counts(sizes: dict[str, int]) -> MentionCounts:
+    """How many mentions of each dataset the map samples (:data:`MENTION_SAMPLE`, :data:`MENTIONS_PER_DATASET`)."""
+    capped = [min(size, MENTIONS_PER_DATASET) for size in sizes.values()]
+    shares = figures.sample_sizes(capped, MENTION_SAMPLE)
+    return {name: (share, size) for (name, size), share in zip(sizes.items(), shares, strict=True)}
+
+
+def _mention_points(folders: dict[str, Path], say: Progress) -> MentionPoints:
+    """The mention map's points (runs :class:`Beside` the rest of the report): each dataset's sample of mention
+    texts, encoded, reduced and placed by t-SNE."""
+    strings = {name: _mention_texts(folder) for name, folder in folders.items()}
+    counts = _mention_counts({name: len(texts) for name, texts in strings.items()})
+    say(f"{BESIDE}: loading the MiniLM encoder")
     encoder = figures.load_sentence_encoder()
     if encoder is None:
-        return FigureEntry(title, caption, missing=embed_hint())
+        return MentionPoints(counts, [], missing=embed_hint())
     texts, labels = [], []
-    for item in data:
-        strings = item.mentions["tokens_str"].to_pylist()
-        for index in figures.sample_indices(len(strings), MENTIONS_PER_DATASET):
-            texts.append(strings[index] or "")
-            labels.append(item.name)
+    for name, (share, _) in counts.items():
+        for index in figures.sample_indices(len(strings[name]), share):
+            texts.append(strings[name][index] or "")
+            labels.append(name)
     if len(texts) < 5:
-        return FigureEntry(title, caption, missing=f"needs at least 5 mentions, found {len(texts)}")
-    points = figures.tsne_points(figures.mention_features(texts, encoder))
-    figures.plot_map(points, labels, "Mentions (MiniLM embeddings, t-SNE)", out_dir / "figures/tsne_mentions.png")
-    return FigureEntry(title, caption, "figures/tsne_mentions.png")
+        return MentionPoints(counts, [], missing=f"needs at least 5 mentions, found {len(texts)}")
+    say(f"{BESIDE}: encoding the {len(set(texts)):,} distinct texts of {len(texts):,} mentions")
+    features = figures.mention_features(texts, encoder)
+    say(f"{BESIDE}: t-SNE of {len(texts):,} mentions")
+    points = figures.tsne_points(features)
+    say(f"{BESIDE}: done")
+    return MentionPoints(counts, labels, points)
+
+
+def _mention_texts(folder: Path) -> list[str | None]:
+    from ucdcr.io.load import consistent
+
+    def read() -> list[str | None]:
+        return load_mentions(folder, columns=("tokens_str",)).column("tokens_str").to_pylist()
+
+    return consistent([folder], read)  # one build, also during a rebuild
+
+
+def _mention_map(
+    data: Sequence[DatasetData], out_dir: Path, mention_map: Beside[MentionPoints] | None, say: Progress
+) -> FigureEntry:
+    title = "t-SNE map of mentions (paper Figure 2)"
+    if mention_map is None:  # --no-embed: the caption still says what the map would show
+        computed = MentionPoints(_mention_counts({item.name: item.mentions.num_rows for item in data}), [])
+        computed.missing = NOT_EMBEDDED
+    else:
+        if not mention_map.done:
+            say("t-SNE map of mentions: waiting for its t-SNE in the background")
+        computed = mention_map.result()
+    shares = [share for share, _ in computed.counts.values()]
+    top = max(shares, default=0)
+    per_dataset = f"{top:,} per dataset" if min(shares, default=0) == top else f"up to {top:,} per dataset"
+    caption = (
+        f"{_sampled('mentions', computed.counts, per_dataset)}. Mention texts encoded by all-MiniLM-L6-v2 "
+        f"(sentence-transformers, CPU), reduced by truncated SVD, then t-SNE ({figures.tsne_engine()}, PCA init, "
+        "one thread)."
+    )
+    if computed.missing is not None or computed.points is None:
+        return FigureEntry(title, caption, missing=computed.missing)
+    file = "figures/tsne_mentions.png"
+    figures.plot_map(computed.points, computed.labels, "Mentions (MiniLM embeddings, t-SNE)", out_dir / file)
+    return FigureEntry(title, caption, file)

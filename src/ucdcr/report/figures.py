@@ -10,12 +10,18 @@
   sentence transformer"; optional ``embed`` extra, model bundled in the wheel, run offline on the CPU), L2-normalised
   and reduced by truncated SVD. Both are sampled per dataset without replacement with a fixed seed (the authors
   draw 6,300 mentions per dataset WITH replacement, which only repeats points), so every run draws the same map.
+  The mention sample has a fixed total (:func:`sample_sizes` shares it among the datasets), so that the map's cost
+  does not grow with the data: t-SNE is the report's slowest step. Encoding and t-SNE run on one thread: the points
+  do not depend on the number of cores, and on a busy machine the OpenMP threads of a two-thread t-SNE wait for each
+  other (measured 7x slower than one thread while another process used the second core).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -118,26 +124,47 @@ def sample_indices(count: int, limit: int, seed: int = SEED) -> list[int]:
     return sorted(np.random.default_rng(seed).choice(count, size=limit, replace=False).tolist())
 
 
-def tsne_points(features: np.ndarray, seed: int = SEED) -> np.ndarray:
-    """2-D t-SNE of feature rows with a fixed seed: openTSNE (one thread, PCA init) when installed, about 7x
-    faster on 1,200 points, else scikit-learn (PCA init)."""
-    perplexity = float(min(30, max(2, (len(features) - 1) // 3)))
-    try:
-        import openTSNE
-    except ImportError:
-        from sklearn.manifold import TSNE
+def sample_sizes(counts: Sequence[int], total: int) -> list[int]:
+    """How many items of each group a sample of at most ``total`` items takes: equal shares (rounded down), a
+    group smaller than its share whole and what it leaves shared among the larger groups. Every group is whole
+    when they all fit: ``sample_sizes([15122, 6574, 300], 5000) == [2350, 2350, 300]``."""
+    sizes = [0] * len(counts)
+    left = total
+    by_size = sorted(range(len(counts)), key=lambda index: (counts[index], index))
+    for place, index in enumerate(by_size):
+        sizes[index] = min(counts[index], left // (len(counts) - place))
+        left -= sizes[index]
+    return sizes
 
-        return TSNE(n_components=2, perplexity=perplexity, init="pca", random_state=seed).fit_transform(features)
-    embedding = openTSNE.TSNE(perplexity=perplexity, initialization="pca", random_state=seed, n_jobs=1)
-    return np.asarray(embedding.fit(np.asarray(features, dtype=float)))
+
+PERPLEXITY = 30
+
+
+def tsne_points(features: np.ndarray, seed: int = SEED) -> np.ndarray:
+    """2-D t-SNE of feature rows with a fixed seed and PCA init, on one thread: openTSNE when installed, else
+    scikit-learn (Barnes-Hut, 1,000 iterations)."""
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]  # a dependency of scikit-learn
+
+    perplexity = float(min(PERPLEXITY, max(2, (len(features) - 1) // 3)))
+    with threadpool_limits(limits=1):
+        try:
+            import openTSNE
+        except ImportError:
+            from sklearn.manifold import TSNE
+
+            return TSNE(n_components=2, perplexity=perplexity, init="pca", random_state=seed).fit_transform(features)
+        embedding = openTSNE.TSNE(perplexity=perplexity, initialization="pca", random_state=seed, n_jobs=1)
+        return np.asarray(embedding.fit(np.asarray(features, dtype=float)))
 
 
 def tsne_engine() -> str:
-    """The t-SNE implementation :func:`tsne_points` uses here, for figure captions."""
+    """The t-SNE implementation :func:`tsne_points` uses here and its version, for figure captions."""
     try:
         import openTSNE
     except ImportError:
-        return "scikit-learn"
+        import sklearn
+
+        return f"scikit-learn {sklearn.__version__}"
     return f"openTSNE {openTSNE.__version__}"
 
 
@@ -152,12 +179,13 @@ def document_features(texts: Sequence[str], seed: int = SEED) -> np.ndarray:
 
 
 def mention_features(texts: Sequence[str], encoder: Any, seed: int = SEED) -> np.ndarray:
-    """Sentence embeddings of mention texts (each distinct text encoded once), L2-normalised, reduced to at most
-    50 dimensions by truncated SVD before t-SNE."""
+    """Sentence embeddings of mention texts (each distinct text encoded once, torch on one thread), L2-normalised,
+    reduced to at most 50 dimensions by truncated SVD before t-SNE."""
     from sklearn.decomposition import TruncatedSVD
 
     distinct = list(dict.fromkeys(texts))
-    vectors = np.asarray(encoder.encode(distinct, batch_size=64, show_progress_bar=False), dtype=float)
+    with _one_torch_thread():
+        vectors = np.asarray(encoder.encode(distinct, batch_size=64, show_progress_bar=False), dtype=float)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     vectors = vectors / np.where(norms > 0, norms, 1.0)
     position = {text: row for row, text in enumerate(distinct)}
@@ -166,6 +194,15 @@ def mention_features(texts: Sequence[str], encoder: Any, seed: int = SEED) -> np
     if components < 2:
         return matrix
     return TruncatedSVD(n_components=components, random_state=seed).fit_transform(matrix)
+
+
+def _one_torch_thread() -> AbstractContextManager[None]:
+    """Torch on one thread for the block when the encoder loaded it (a stand-in encoder may not have)."""
+    if "torch" not in sys.modules:
+        return nullcontext()
+    from ucdcr.systems.parts.vectors import one_thread
+
+    return one_thread()
 
 
 def plot_map(points: np.ndarray, labels: Sequence[str], title: str, path: Path) -> Path:
