@@ -43,8 +43,8 @@ class Extra:
 EXTRAS: dict[str, Extra] = {
     "plot": Extra(
         "the report's figures",
-        ("matplotlib", "openTSNE", "scikit-learn"),
-        ("matplotlib", "sklearn"),  # openTSNE when installed, else scikit-learn's t-SNE
+        ("matplotlib", "openTSNE", "scikit-learn", "threadpoolctl"),
+        ("matplotlib", "sklearn", "threadpoolctl"),  # openTSNE when installed, else scikit-learn's t-SNE
     ),
     "bench": Extra("the benchmark's reference systems", ("scikit-learn",), ("sklearn",)),
     "embed": Extra(
