@@ -1,15 +1,22 @@
-"""Benchmark: where a build's time goes, and whether -j 2 pays (ECB+ by default).
+"""Benchmark: where a build's time goes, how far it is from spaCy alone, and whether -j 2 pays (ECB+ by default).
 
 Usage: python bench/profile_build.py [--dataset ecbplus] [--raw-dir ../shared/raw] [--repeat 3] [--no-profile]
+       [--no-jobs]
 
 Prints, with the machine's load average:
 1. the profile of one -j 1 build (cProfile, cumulative seconds and share of the build per stage: reading,
    detokenizing, spaCy tokenizer, spaCy full pipeline, alignment + heads + contexts, packing/spilling, validation,
    writing) -- cProfile slows Python code more than spaCy's compiled code, so the shares are indicative;
-2. the floor: spaCy alone on the same sentences (tokenizer on every sentence, full pipeline on those that hold a
-   mention), one process, timed without the profiler;
+2. the floor against the build, alternated in this process ``--repeat`` times after one unmeasured run of each: the
+   floor is spaCy alone on the same sentences (tokenizer on every sentence, full pipeline on those that hold a
+   mention), then a -j 1 build timed without the profiler, its wall seconds split by stage with timers around the
+   stage functions (spaCy tokenizer, spaCy full pipeline, detokenizing, reading, writing; "other" is the rest); per
+   pair the ratio build / floor, then the minimum and median of the ratios (both runs of a pair see about the same
+   load);
 3. wall time of -j 1 and -j 2 builds, alternated, ``--repeat`` times each, min and median, and the ratio
-   (-j 1 / -j 2) of the medians and of the minima, all measured in this run.
+   (-j 1 / -j 2) of the medians and of the minima, all measured in this run (``--no-jobs``: skipped).
+
+Runs the tree on PYTHONPATH (``PYTHONPATH=/tmp/before/src python bench/profile_build.py`` measures another checkout).
 """
 
 from __future__ import annotations
@@ -21,7 +28,11 @@ import pstats
 import statistics
 import tempfile
 import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -29,6 +40,7 @@ STAGES = (
     ("reading (dataset reader)", "ucdcr/datasets/", "read"),  # a list reader's call, plus a stream's documents:
     ("", "ucdcr/records.py", "parts"),
     ("detokenizing", "ucdcr/pipeline/detokenize.py", "rebuild_sentence"),
+    ("", "ucdcr/pipeline/detokenize.py", "sentence_text"),  # (the text alone, of a sentence without mentions)
     ("spaCy tokenizer", "ucdcr/pipeline/nlp.py", "tokenize"),
     ("spaCy full pipeline", "ucdcr/pipeline/nlp.py", "parse"),
     ("alignment, heads, contexts", "ucdcr/pipeline/document.py", "_enrich_document"),
@@ -76,10 +88,8 @@ def profile(dataset: str, raw: Path) -> None:
         print(f"{label:32} {seconds:8.1f} {100 * seconds / total:5.0f}%")
 
 
-def floor(dataset: str, raw: Path) -> float:
-    """spaCy alone on the build's sentences: seconds, one process."""
-    from ucdcr.pipeline import nlp
-    from ucdcr.pipeline.build import DOCUMENTS_PER_BATCH
+def floor_sentences(dataset: str, raw: Path) -> tuple[list[str], list[str]]:
+    """The build's sentence texts: all of them (tokenized) and those holding a mention (fully parsed)."""
     from ucdcr.pipeline.detokenize import rebuild_sentence
     from ucdcr.registry import get
 
@@ -97,18 +107,110 @@ def floor(dataset: str, raw: Path) -> float:
             tokenized.append(text)
             if any((document.doc_key, t.token_id) in with_mentions for t in tokens):
                 parsed.append(text)
-    nlp.load_nlp()
+    return tokenized, parsed
+
+
+def floor(tokenized: list[str], parsed: list[str], tokenize: Callable[[str], Any], parse: Callable[..., Any]) -> float:
+    """spaCy alone on the build's sentences (``ucdcr.pipeline.nlp``'s tokenize and parse): seconds, one process."""
+    from ucdcr.pipeline.build import DOCUMENTS_PER_BATCH
+
     started = time.perf_counter()
     for text in tokenized:
-        nlp.tokenize(text)
+        tokenize(text)
     for start in range(0, len(parsed), DOCUMENTS_PER_BATCH * 16):
-        nlp.parse(parsed[start : start + DOCUMENTS_PER_BATCH * 16])
-    seconds = time.perf_counter() - started
-    print(
-        f"\n2. floor: spaCy alone, one process: {seconds:.1f} s (tokenizer on {len(tokenized)} sentences, full "
-        f"pipeline on {len(parsed)}) (load {load()})"
+        parse(parsed[start : start + DOCUMENTS_PER_BATCH * 16])
+    return time.perf_counter() - started
+
+
+class StageTimers:
+    """Wall seconds inside the build's stage functions, by timers put around them (no profiler): each function is
+    replaced, where the build looks it up, by a timed call of the original."""
+
+    STAGES = (  # label, module, attribute
+        ("spaCy tokenizer", "ucdcr.pipeline.nlp", "tokenize"),
+        ("spaCy full pipeline", "ucdcr.pipeline.nlp", "parse"),
+        ("detokenizing", "ucdcr.pipeline.document", "rebuild_sentence"),
+        ("detokenizing", "ucdcr.pipeline.document", "sentence_text"),
+        ("writing", "ucdcr.pipeline.build", "write_dataset"),
     )
-    return seconds
+
+    def __init__(self) -> None:
+        import importlib
+
+        from ucdcr.records import SourceCorpus
+
+        self.seconds: dict[str, float] = defaultdict(float)
+        for label, module_name, attribute in self.STAGES:
+            module = importlib.import_module(module_name)
+            if hasattr(module, attribute):  # (an older tree may lack one)
+                setattr(module, attribute, self._timed(label, getattr(module, attribute)))
+        parts = SourceCorpus.parts
+        seconds = self.seconds
+
+        def timed_parts(corpus: Any) -> Iterator[Any]:  # a streaming reader reads as the build asks for documents
+            items = parts(corpus)
+            while True:
+                started = time.perf_counter()
+                item = next(items, None)
+                seconds["reading (dataset reader)"] += time.perf_counter() - started
+                if item is None:
+                    return
+                yield item
+
+        SourceCorpus.parts = timed_parts  # type: ignore[method-assign]
+
+    def _timed(self, label: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        seconds = self.seconds
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                seconds[label] += time.perf_counter() - started
+
+        return timed
+
+    def reset(self) -> None:
+        self.seconds.clear()
+
+
+def against_floor(dataset: str, raw: Path, repeat: int) -> None:
+    """Floor and -j 1 build alternated ``repeat`` times; per pair the ratio and the build's timed stages."""
+    from ucdcr.pipeline import nlp
+
+    tokenized, parsed = floor_sentences(dataset, raw)
+    spacy_alone = partial(floor, tokenized, parsed, nlp.tokenize, nlp.parse)  # not the timed functions
+    nlp.load_nlp()
+    print(
+        f"\n2. floor (spaCy alone: tokenizer on {len(tokenized)} sentences, full pipeline on {len(parsed)}) and -j 1 "
+        "build, alternated; the build's wall seconds by stage (timers, no profiler):"
+    )
+    spacy_alone()  # warm-ups: the model loaded, the tokenizer's cache as the build will find it, and a build (the
+    build_seconds(dataset, raw, 1)  # first of a process pays for imports and pyarrow's first allocations)
+    timers = StageTimers()
+    ratios: list[float] = []
+    floors: list[float] = []
+    builds: list[float] = []
+    for run in range(repeat):
+        floor_seconds = spacy_alone()
+        timers.reset()
+        total = build_seconds(dataset, raw, 1)
+        ratios.append(total / floor_seconds)
+        floors.append(floor_seconds)
+        builds.append(total)
+        stages = dict(timers.seconds)
+        stages["other"] = total - sum(stages.values())
+        split = ", ".join(f"{label} {seconds:.1f}" for label, seconds in stages.items())
+        print(
+            f"run {run + 1}: floor {floor_seconds:.1f} s, build {total:.1f} s = {total / floor_seconds:.2f}x the floor "
+            f"({split}) (load {load()})"
+        )
+    print(
+        f"floor: min {min(floors):.1f} s, median {statistics.median(floors):.1f} s; -j 1 build: "
+        f"min {min(builds):.1f} s, median {statistics.median(builds):.1f} s; build / floor per pair: "
+        f"min {min(ratios):.2f}x, median {statistics.median(ratios):.2f}x"
+    )
 
 
 def main() -> None:
@@ -117,11 +219,19 @@ def main() -> None:
     parser.add_argument("--raw-dir", type=Path, default=REPO.parent / "shared" / "raw")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--no-jobs", action="store_true", help="skip the -j 1 against -j 2 builds")
     args = parser.parse_args()
-    print(f"{args.dataset}, cores: {os.cpu_count()}, load average at start: {load()}")
+    import ucdcr
+
+    print(
+        f"{args.dataset}, cores: {os.cpu_count()}, tree: {Path(ucdcr.__file__).parents[1]}, load average at start: "
+        f"{load()}"
+    )
     if not args.no_profile:
         profile(args.dataset, args.raw_dir)
-        floor_seconds = floor(args.dataset, args.raw_dir)
+    against_floor(args.dataset, args.raw_dir, args.repeat)
+    if args.no_jobs:
+        return
     times: dict[int, list[float]] = {1: [], 2: []}
     print("\n3. builds (wall seconds, spaCy model loading included):")
     for run in range(args.repeat):
@@ -135,8 +245,6 @@ def main() -> None:
         f"speed-up -j 2 over -j 1: {statistics.median(times[1]) / statistics.median(times[2]):.2f}x (medians), "
         f"{min(times[1]) / min(times[2]):.2f}x (minima)"
     )
-    if not args.no_profile:
-        print(f"-j 1 median / spaCy-alone floor: {statistics.median(times[1]) / floor_seconds:.2f}x")
 
 
 if __name__ == "__main__":

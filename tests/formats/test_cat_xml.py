@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from ucdcr.errors import FormatError
+from ucdcr.formats import cat_xml
 from ucdcr.formats.cat_xml import read_cat_xml
+from ucdcr.formats.inputs import parse_xml_text
 
 DOCUMENT = """<Document doc_name="1_10ecb.xml" doc_id="DOC1">
 <token t_id="1" sentence="0" number="0">Tara</token>
@@ -105,3 +108,27 @@ def test_malformed_attributes(tmp_path: Path, old: str, new: str, message: str) 
 def test_empty_document_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="no <token> elements"):
         read_cat_xml(write(tmp_path, '<Document doc_name="x"></Document>'))
+
+
+ECB_ATTRIBUTES = r't_id="(\d+)" sentence="(\d+)" number="(\d+)"'
+MEANTIME_ORDER = re.sub(ECB_ATTRIBUTES, r'number="\3" sentence="\2" t_id="\1"', DOCUMENT)
+ELSEWHERE = '<token t_id="9" sentence="1" number="1">x</token>'
+
+
+@pytest.mark.parametrize(
+    ("document", "read_from_text"),
+    [
+        (DOCUMENT, True),  # ECB+'s attribute order
+        (MEANTIME_ORDER, True),
+        (DOCUMENT.replace(">Reid<", ">R&amp;D &lt;&#233;&#x41;&gt;<"), True),  # character references
+        (DOCUMENT.replace("<Markables>", f"<!-- {ELSEWHERE} -->\n<Markables>"), False),  # in a comment: no token
+        (DOCUMENT.replace("<Markables>", f"<Extra>{ELSEWHERE}</Extra>\n<Markables>"), False),  # not the root's child
+        (DOCUMENT.replace('number="2">checked', 'number="2" lang="en">checked'), False),  # another attribute
+    ],
+)
+def test_tokens_read_from_the_text_are_the_parsers(document: str, read_from_text: bool) -> None:
+    # the tokens are read from the text where every <token> is written plainly, else from the parsed elements;
+    # either way they are the parser's
+    root, text = parse_xml_text(document.encode(), "doc.xml")
+    assert (cat_xml._plain_tokens(root, text) is not None) is read_from_text
+    assert read_cat_xml(document.encode()).tokens == cat_xml._tokens_one_by_one(root, "doc.xml")

@@ -38,7 +38,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
@@ -51,9 +53,9 @@ from ucdcr.records import (
     SourceCorpus,
     SourceDocument,
     SourceMention,
-    SourceToken,
     Split,
     mention_type_of,
+    source_tokens,
 )
 from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, register
 
@@ -121,9 +123,10 @@ def _stream(
             _count(corpus, "documents_without_validated_sentences")
             _count(corpus, "mentions_outside_validated_sentences", len(list(cat.mentions())))
             continue
-        document = _document(cat, name, topic, number, kind, splits[topic], subtopic_names)
+        columns = _token_columns(cat)
+        document = _document(cat, columns, name, topic, number, kind, splits[topic], subtopic_names)
         subtopics.add(document.subtopic_id)
-        yield document, _mentions(corpus, cat, document, None if all_sentences else keep)
+        yield document, _mentions(corpus, cat, columns, document, None if all_sentences else keep)
     _check_complete(corpus, options, raw, splits, topics_seen, set(validated) - documents_seen, sentences_csv)
     absent = natural_order(set(splits) & set(KNOWN_ABSENT_TOPICS) - topics_seen)
     if absent:  # ECB+ has no topics 15 and 17, though the split file lists them
@@ -236,7 +239,14 @@ def _parse_file_name(name: str, source: str) -> tuple[str, str, str]:
 
 
 def _document(
-    cat: CatDocument, name: str, topic: str, number: str, kind: str, split: str, subtopic_names: dict[str, str]
+    cat: CatDocument,
+    columns: _Columns,
+    name: str,
+    topic: str,
+    number: str,
+    kind: str,
+    split: str,
+    subtopic_names: dict[str, str],
 ) -> SourceDocument:
     subtopic_id = f"{topic}{kind}"
     return SourceDocument(
@@ -247,43 +257,57 @@ def _document(
         doc_id=number,
         doc=name.removesuffix(".xml"),
         split=split,  # type: ignore[arg-type]
-        tokens=[SourceToken(t.t_id, t.text, t.sentence) for t in cat.tokens],
+        tokens=list(source_tokens(*columns)),
         source_file=cat.path,
     )
 
 
+_Columns = tuple[tuple[Any, ...], ...]
+
+
+def _token_columns(cat: CatDocument) -> _Columns:
+    """The document's token ids, texts and sentence numbers, and no space-after (SourceToken's columns)."""
+    ids, texts, sentences, _ = zip(*cat.tokens, strict=True)
+    return ids, texts, sentences, (None,) * len(ids)
+
+
 def _mentions(
-    corpus: SourceCorpus, cat: CatDocument, document: SourceDocument, keep: set[int] | None
+    corpus: SourceCorpus, cat: CatDocument, columns: _Columns, document: SourceDocument, keep: set[int] | None
 ) -> list[SourceMention]:
-    """The anchored markables of one document as SourceMentions (drops go to ``corpus.dropped``)."""
+    """The anchored markables of one document as SourceMentions (drops go to ``corpus.dropped``), in document
+    order. A mention's tokens run from its first to its last anchored token."""
     mentions: list[SourceMention] = []
-    sentence = {t.t_id: t.sentence for t in cat.tokens}
+    ids, texts, sentences, _ = columns
     linked = _links(cat, corpus)
-    by_position = sorted(
-        cat.mentions(), key=lambda m: (min(cat.position[t] for t in m.token_ids), _numeric(m.m_id), m.m_id)
-    )
-    for markable in by_position:
-        token_ids, filled = cat.filled_span(markable)
-        sentences = {sentence[t] for t in token_ids}
-        if keep is not None and not sentences & keep:
-            _count(corpus, "mentions_outside_validated_sentences")
+    position = cat.position
+    located = []
+    for markable in cat.mentions():
+        anchored = sorted({position[t] for t in markable.token_ids})
+        located.append(((anchored[0], _numeric(markable.m_id), markable.m_id), markable, anchored))
+    located.sort(key=itemgetter(0))  # by first token, then id: the keys differ (m_ids are unique)
+    outside = annotated = filled = 0
+    for _, markable, anchored in located:
+        first, end = anchored[0], anchored[-1] + 1
+        token_ids = ids[first:end]
+        in_sentences = set(sentences[first:end])
+        if keep is not None and keep.isdisjoint(in_sentences):
+            outside += 1
             continue
-        _count(corpus, "annotated")
-        text = " ".join(cat.tokens[cat.position[t]].text for t in token_ids)
-        if len(sentences) > 1:
+        annotated += 1
+        text = " ".join(texts[first:end])
+        if len(in_sentences) > 1:
             corpus.dropped.append(
                 DroppedMention(
                     document.doc_key,
                     markable.m_id,
                     f"t_id {token_ids[0]}..{token_ids[-1]}",
                     text,
-                    f"mention spans sentences {sorted(sentences)}",
+                    f"mention spans sentences {sorted(in_sentences)}",
                     "read",
                 )
             )
             continue
-        if filled:
-            _count(corpus, "discontinuous_filled")
+        filled += len(token_ids) != len(anchored)
         chain, description = _chain(markable, linked.get(markable.m_id), cat, document, text)
         mentions.append(
             SourceMention(
@@ -296,6 +320,11 @@ def _mentions(
                 source_id=markable.m_id,
             )
         )
+    for key, n in (("mentions_outside_validated_sentences", outside), ("annotated", annotated)):
+        if n:
+            _count(corpus, key, n)
+    if filled:
+        _count(corpus, "discontinuous_filled", filled)
     return mentions
 
 

@@ -358,6 +358,8 @@ def bracket_labels(n_tokens: int, mentions: Iterable[Mention], check: bool = Fal
     mentions = list(mentions)
     if check:
         _check_writable(n_tokens, mentions)
+    if not mentions:
+        return ["-"] * n_tokens
     labels: list[list[str]] = [[] for _ in range(n_tokens)]
     for first, last, chain in sorted(mentions, key=lambda m: (-m[1], m[1] - m[0], m[0], m[2])):
         if first == last:

@@ -40,6 +40,7 @@ __all__ = [
     "decode_text",
     "open_zip",
     "parse_xml",
+    "parse_xml_text",
     "read_bytes",
     "read_text",
     "read_xml",
@@ -114,7 +115,12 @@ def _reason(exc: BaseException) -> str:
 
 def parse_xml(data: bytes, name: str | Path) -> etree._Element:
     """The root element of an XML document given as bytes (UTF-8 by the encoding rule; no entities, no network)."""
-    decode_text(data, name)
+    return parse_xml_text(data, name)[0]
+
+
+def parse_xml_text(data: bytes, name: str | Path) -> tuple[etree._Element, str]:
+    """:func:`parse_xml`, and the document's text (``data`` decoded by the encoding rule)."""
+    text = decode_text(data, name)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True, encoding="utf-8")
     try:
         root = etree.fromstring(data.removeprefix(codecs.BOM_UTF8), parser)
@@ -126,7 +132,7 @@ def parse_xml(data: bytes, name: str | Path) -> etree._Element:
         raise FormatError(name, f"malformed XML: {exc}") from None
     if root is None:
         raise FormatError(name, "malformed XML: no root element")
-    return root
+    return root, text
 
 
 def read_xml(path: Path) -> etree._Element:

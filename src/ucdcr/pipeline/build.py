@@ -16,26 +16,30 @@ documents in all -- known before the first document is parsed), never to a termi
 
 from __future__ import annotations
 
+import gc
 import platform
 import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from ucdcr.errors import FormatError
 from ucdcr.io.output_folder import OutputFolder
 from ucdcr.pipeline import nlp as spacy_nlp
-from ucdcr.pipeline.document import DocumentTask, StageConfig
+from ucdcr.pipeline.document import DocumentTask, StageConfig, TokenColumns
 from ucdcr.pipeline.executor import Executor, ExecutorKind, ExecutorOptions, LocalExecutor, batched
-from ucdcr.pipeline.spill import PackedDocument, ResultSpill, pack_results
-from ucdcr.pipeline.validate import check_records, check_unique_ids
+from ucdcr.pipeline.spill import RECORD_FIELDS, PackedDocument, ResultSpill, context, pack_results, record_values
+from ucdcr.pipeline.validate import check_rows, check_unique_ids
 from ucdcr.pipeline.write import KIND_FILES, document_columns, write_dataset
 from ucdcr.records import (
+    ROW_FIELDS,
     SPLITS,
     DroppedMention,
     MentionKey,
@@ -44,6 +48,7 @@ from ucdcr.records import (
     SourceCorpus,
     SourceDocument,
     Split,
+    mention_type_of,
 )
 from ucdcr.registry import DatasetSpec, ReadOptions, get
 from ucdcr.sources.download import file_sha256
@@ -133,10 +138,10 @@ def build_dataset(
         if show:
             show(reading, 0, total)
         built = _Built()
-        with ResultSpill(output.scratch(SPILL_FILE)) as spill:
+        with ResultSpill(output.scratch(SPILL_FILE)) as spill, _collector_eased(executor):
             config = StageConfig(spec.context_rule, spec.reparse, spec.mention_id_prefix)
             batches = batched(_tasks(corpus, built), DOCUMENTS_PER_BATCH)
-            for packed_batch in executor.map(partial(pack_results, config=config), batches, spacy_nlp.load_nlp):
+            for packed_batch in executor.map(partial(pack_results, config=config), batches, load_frozen):
                 for packed in packed_batch:
                     spill.add(packed)
                     built.results.append(packed)
@@ -150,6 +155,44 @@ def build_dataset(
     if not checked.given() and output_name is None:  # the dataset itself, not a sample or a partial build
         report.count_differences = spec.count_differences(report.counts, report.splits)
     return report
+
+
+YOUNG_OBJECTS = 100_000
+"""The garbage collector's first threshold while a build runs (Python's default is 700). The stages make many
+objects and drop nearly all of them by reference counting (an ECB+ build leaves some 2,000 in cycles): a young
+collection every 700 objects only promoted a batch's live objects to the older generations, which full collections
+then scanned again; at 100,000 an ECB+ build collects once or twice."""
+
+
+def load_frozen() -> None:
+    """A worker's warm-up: load spaCy, then leave everything the worker holds so far (the pipeline: some 240,000
+    objects) out of the garbage collector's scans for good (``gc.freeze``), and collect young objects less often
+    (:data:`YOUNG_OBJECTS`), as :func:`_collector_eased` does in the building process."""
+    spacy_nlp.load_nlp()
+    gc.freeze()
+    gc.set_threshold(max(gc.get_threshold()[0], YOUNG_OBJECTS), *gc.get_threshold()[1:])
+
+
+@contextmanager
+def _collector_eased(executor: Executor) -> Iterator[None]:
+    """While the build runs, the garbage collector works less, and as before after: the objects that exist before
+    the build -- with the stages in this process (``-j 1``), the loaded spaCy pipeline: some 240,000 objects -- are
+    left out of its scans (``gc.freeze``; not if the caller froze objects itself), and young objects are collected
+    every :data:`YOUNG_OBJECTS` instead of 700. With Python's defaults, collecting took 3-4 s of a 15 s ``-j 1``
+    ECB+ build (full collections scanned the pipeline again and again); now a few hundredths of a second."""
+    if isinstance(executor, LocalExecutor) and executor.jobs == 1:
+        spacy_nlp.load_nlp()
+    thresholds = gc.get_threshold()
+    freeze = not gc.get_freeze_count()
+    if freeze:
+        gc.freeze()
+    gc.set_threshold(max(thresholds[0], YOUNG_OBJECTS), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        if freeze:
+            gc.unfreeze()
 
 
 def _stage_lines(description: str, done: int, total: int | None) -> None:
@@ -211,8 +254,8 @@ def _tasks(corpus: SourceCorpus, built: _Built | None = None) -> Iterator[Docume
 
 def _check_document(document: SourceDocument) -> None:
     """Token ids unique and each sentence one contiguous run (checked here, not in workers, for clear errors)."""
-    ids = [token.token_id for token in document.tokens]
-    runs = [sent_id for sent_id, _ in groupby(token.sent_id for token in document.tokens)]
+    ids = list(map(itemgetter(0), document.tokens))  # SourceToken: token_id, text, sent_id, space_after
+    runs = [sent_id for sent_id, _ in groupby(map(itemgetter(2), document.tokens))]
     if len(set(ids)) == len(ids) and len(set(runs)) == len(runs):
         return
     seen_tokens: set[str] = set()
@@ -283,7 +326,8 @@ def _mention_keys(built: _Built) -> Iterator[tuple[str, str, str]]:
 
 class _DatasetWriter:
     """The output rows, document by document from the spill: records typed by the chain rule (if any), ordered,
-    flagged and checked."""
+    flagged and checked. A record is the tuple of its values (:data:`~ucdcr.pipeline.spill.RECORD_FIELDS`) and a row
+    the dict of its 29 fields."""
 
     def __init__(
         self,
@@ -303,45 +347,77 @@ class _DatasetWriter:
         """The rows of one split's JSON file; the invariants are checked on the first file of each split."""
         check = kind == KIND_FILES[0][0]
         for document in self._documents(split):
-            records = self._records(document)
+            records, tokens = self._document(document)
             if check:
-                self._check(document, records)
-            for record in records:
-                if record.kind == kind:
-                    row = record.as_row()
-                    row["is_singleton"] = self._is_singleton(document, record)
-                    yield row
+                rows = [self._row(split, values, tokens) for values in records]
+                self._check(document, rows, tokens)
+                yield from (row for row, values in zip(rows, records, strict=True) if values[_KIND] == kind)
+            else:
+                yield from (self._row(split, values, tokens) for values in records if values[_KIND] == kind)
 
     def document_table(self) -> Iterator[dict[str, list[Any]]]:
-        """The token table, one column batch per document."""
+        """The token table, one column batch per document (its reference column as the workers made it, unless
+        the dataset's finalize hook changed the records)."""
         for split in SPLITS:
             for document in self._documents(split):
+                if self.finalized is None:
+                    tokens, reference = self.spill.token_table(document.doc_key)
+                    yield document_columns(document.doc_key, split, tokens, reference=reference)
+                    continue
+                records, tokens = self._document(document)
                 spans = [
-                    {"sent_id": r.sent_id, "tokens_number": r.tokens_number, "coref_chain": r.coref_chain}
-                    for r in self._records(document)
+                    {"sent_id": r[_SENT_ID], "tokens_number": r[_TOKENS_NUMBER], "coref_chain": r[_CHAIN]}
+                    for r in records
                 ]
-                yield document_columns(document.doc_key, split, self.spill.tokens(document.doc_key), spans)
+                yield document_columns(document.doc_key, split, tokens, spans)
 
     def _documents(self, split: str) -> Iterator[_DocumentInfo]:
         return (document for document in self.built.documents if document.split == split)
 
-    def _records(self, document: _DocumentInfo) -> list[MentionRecord]:
-        """The document's records in output order (is_singleton is set on the rows: see :meth:`_is_singleton`)."""
+    def _document(self, document: _DocumentInfo) -> tuple[list[tuple[Any, ...]], TokenColumns]:
+        """The values of the document's records in output order, typed by the chain rule if there is one (from the
+        spill, their context None), and the document's tokens."""
         key = document.doc_key
-        records = self.finalized[key] if self.finalized is not None else self.spill.records(key)
+        if self.finalized is not None:
+            records, tokens = [record_values(record) for record in self.finalized[key]], self.spill.tokens(key)
+        else:
+            records, tokens = self.spill.stored(key)
         if self.chain_types is not None:
-            records = [record.with_type(*self.chain_types[record.coref_chain]) for record in records]
-        return sorted(records, key=lambda r: (r.sent_id, r.tokens_number[0], len(r.tokens_number), r.mention_id))
+            records = [_typed(values, *self.chain_types[values[_CHAIN]]) for values in records]
+        return sorted(records, key=_output_order), tokens
 
-    def _is_singleton(self, document: _DocumentInfo, record: MentionRecord) -> bool:
-        return self.chain_sizes[(document.split, record.coref_chain)] == 1
+    def _row(self, split: str, values: tuple[Any, ...], tokens: TokenColumns) -> dict[str, Any]:
+        """The row of a record, with is_singleton set (its chain has one mention in the split) and the context
+        taken from the tokens if the record has none."""
+        row = dict(zip(ROW_FIELDS, values, strict=False))  # the 29 fields; the kind, last, stays out
+        row["is_singleton"] = self.chain_sizes[(split, values[_CHAIN])] == 1
+        if row["mention_context"] is None:
+            row["mention_context"] = context(values, tokens)
+        return row
 
-    def _check(self, document: _DocumentInfo, records: list[MentionRecord]) -> None:
+    def _check(self, document: _DocumentInfo, rows: list[dict[str, Any]], columns: TokenColumns) -> None:
         key = document.doc_key
-        flagged = [replace(record, is_singleton=self._is_singleton(document, record)) for record in records]
-        columns = self.spill.tokens(key)
         tokens = list(zip(columns.sent_id, columns.token_id, columns.token, strict=True))
-        check_records(flagged, {key: tokens}, {key: document.split}, self.chain_sizes)
+        check_rows(rows, {key: tokens}, {key: document.split}, self.chain_sizes)
+
+
+_SENT_ID, _TOKENS_NUMBER, _MENTION_ID, _CHAIN, _KIND, _FULL_TYPE, _TYPE = (
+    RECORD_FIELDS.index(name)
+    for name in ("sent_id", "tokens_number", "mention_id", "coref_chain", "kind", "mention_full_type", "mention_type")
+)
+
+
+def _output_order(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A document's mentions are written by sentence, first token, length and id."""
+    numbers = values[_TOKENS_NUMBER]
+    return values[_SENT_ID], numbers[0], len(numbers), values[_MENTION_ID]
+
+
+def _typed(values: tuple[Any, ...], full_type: str, kind: MentionKind) -> tuple[Any, ...]:
+    """The values of ``record.with_type(full_type, kind)``."""
+    typed = list(values)
+    typed[_FULL_TYPE], typed[_TYPE], typed[_KIND] = full_type, mention_type_of(full_type), kind
+    return tuple(typed)
 
 
 def _report(

@@ -36,11 +36,13 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import accumulate, groupby
+from operator import itemgetter
 from typing import Any
 
 from ucdcr.pipeline import nlp as spacy_nlp
 from ucdcr.pipeline.context import SentenceIndex, context_window
-from ucdcr.pipeline.detokenize import normalized_token, rebuild_sentence, space_before_flags
+from ucdcr.pipeline.detokenize import normalized_token, rebuild_sentence, sentence_text, space_before_flags
 from ucdcr.pipeline.heads import syntactic_head
 from ucdcr.records import (
     DroppedMention,
@@ -133,13 +135,14 @@ class DocumentResult:
     parsed_sentences: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Sentence:
     sent_id: int
     source: list[SourceToken]
     text: str = ""
     spans: list[tuple[int, int]] = field(default_factory=list)
     doc: Any = None  # spaCy Doc; None for a pre-tokenized sentence that is not parsed (its tokens are the words)
+    parsed: bool = False  # the full pipeline ran on the Doc
     first_global: int = 0
     words: list[str] = field(default_factory=list)  # the output tokens' texts
     starts: list[int] = field(default_factory=list)  # character offset of each output token
@@ -192,8 +195,9 @@ def process_documents(tasks: list[DocumentTask], config: StageConfig) -> list[Do
 
 
 def _prepare(task: DocumentTask) -> _Prepared:
+    tokens = task.document.tokens
     sentences = _sentences(task.document)
-    location = {t.token_id: (s, k) for s, sentence in enumerate(sentences) for k, t in enumerate(sentence.source)}
+    location = _Location(dict(zip(map(itemgetter(0), tokens), range(len(tokens)), strict=True)), sentences)
     markables: list[_Markable | DroppedMention] = []
     for mention in task.mentions:
         located = _locate(mention, sentences, location)
@@ -203,28 +207,39 @@ def _prepare(task: DocumentTask) -> _Prepared:
 
 def _sentences(document: SourceDocument) -> list[_Sentence]:
     """Group tokens into sentences in document order (a sentence is a run of tokens with the same sent_id)."""
-    sentences: list[_Sentence] = []
-    for token in document.tokens:
-        if not sentences or sentences[-1].sent_id != token.sent_id:
-            sentences.append(_Sentence(token.sent_id, []))
-        sentences[-1].source.append(token)
-    return sentences
+    return [_Sentence(sent_id, list(run)) for sent_id, run in groupby(document.tokens, key=itemgetter(2))]
 
 
-def _locate(
-    mention: SourceMention, sentences: list[_Sentence], location: dict[str, tuple[int, int]]
-) -> _Markable | str:
+class _Location:
+    """Token id -> (sentence, position in it), from each token's index in the document (the last token with the id
+    where ids repeat)."""
+
+    def __init__(self, index: dict[str, int], sentences: list[_Sentence]) -> None:
+        self.index = index
+        self.starts = list(accumulate((len(s.source) for s in sentences[:-1]), initial=0))
+
+    def __contains__(self, token_id: str) -> bool:
+        return token_id in self.index
+
+    def __getitem__(self, token_id: str) -> tuple[int, int]:
+        position = self.index[token_id]
+        sentence = bisect_right(self.starts, position) - 1
+        return sentence, position - self.starts[sentence]
+
+
+def _locate(mention: SourceMention, sentences: list[_Sentence], location: _Location) -> _Markable | str:
     """The mention's sentence and original token range, or why it cannot be one contiguous span of one sentence."""
     if not mention.token_ids:
         return "mention has no tokens"
     missing = [t for t in mention.token_ids if t not in location]
     if missing:
         return f"token id(s) {missing} not in the document"
-    sentence_ids = {location[t][0] for t in mention.token_ids}
+    located = [location[t] for t in mention.token_ids]
+    sentence_ids = {s for s, _ in located}
     if len(sentence_ids) > 1:
         return "mention spans several sentences"
     sentence = sentences[sentence_ids.pop()]
-    positions = {location[t][1] for t in mention.token_ids}
+    positions = {k for _, k in located}
     first, last = min(positions), max(positions)
     between = [sentence.source[k] for k in range(first, last + 1) if k not in positions]
     gaps = [t.token_id for t in between if t.text.strip()]
@@ -251,12 +266,14 @@ def _parse_sentences(prepared: list[_Prepared], config: StageConfig) -> None:
         for sentence in item.sentences:
             markables = boundaries.get(id(sentence))
             if config.reparse:
-                sentence.text, sentence.spans = rebuild_sentence(sentence.source)
-                sentence.doc = spacy_nlp.tokenize(sentence.text)
                 if markables:
+                    sentence.text, sentence.spans = rebuild_sentence(sentence.source)
+                    sentence.doc = spacy_nlp.tokenize(sentence.text)
                     _split_at_mention_boundaries(sentence, markables)
                     to_parse.append(sentence)
-                else:
+                else:  # no token of it is aligned: the text is enough
+                    sentence.text = sentence_text(sentence.source)
+                    sentence.doc = spacy_nlp.tokenize(sentence.text)
                     sentence.read_doc(retokenized=False)
             else:
                 _pretokenized(sentence)
@@ -265,6 +282,7 @@ def _parse_sentences(prepared: list[_Prepared], config: StageConfig) -> None:
                     to_parse.append(sentence)
     for sentence, parsed in zip(to_parse, spacy_nlp.parse(s.doc for s in to_parse), strict=True):
         sentence.doc = parsed
+        sentence.parsed = True
         sentence.read_doc(retokenized=True)
 
 
@@ -306,7 +324,7 @@ def _enrich_document(item: _Prepared, config: StageConfig) -> DocumentResult:
     for sentence in item.sentences:
         sentence.first_global = len(result.tokens)
         result.tokens.extend_sentence(sentence.sent_id, sentence.words, sentence.starts, sentence.spaces)
-        result.parsed_sentences += int(sentence.doc is not None and sentence.doc.has_annotation("DEP"))
+        result.parsed_sentences += int(sentence.parsed and sentence.doc.has_annotation("DEP"))
     index = SentenceIndex([len(s.words) for s in item.sentences])
     doc_texts = result.tokens.token
     for markable in item.markables:
@@ -337,62 +355,67 @@ def _mention_record(
     positions = _overlapping_tokens(sentence, start, end)
     if not positions:
         return f"{SPAN_NOT_COVERED}: no re-parsed token overlaps {sentence.text[start:end]!r}"
-    span = sentence.doc[positions[0] : positions[-1] + 1]
-    covered = _strip(sentence.text, span[0].idx, span[-1].idx + len(span[-1].text))
+    first, last = positions[0], positions[-1]
+    covered = _strip(sentence.text, sentence.starts[first], sentence.starts[last] + len(sentence.words[last]))
     if covered != (start, end):
         return (
             f"{SPAN_NOT_COVERED}: re-parsed tokens {sentence.text[covered[0] : covered[1]]!r} "
             f"for the markable {sentence.text[start:end]!r}"
         )
-    head = _head(span, markable.mention)
-    return _record(markable.mention, document, sentence, span, head, index, config, doc_texts)
+    head = _head(sentence, first, last, markable.mention)
+    return _record(markable.mention, document, sentence, first, last, head, index, config, doc_texts)
 
 
 def _overlapping_tokens(sentence: _Sentence, start: int, end: int) -> list[int]:
-    """Indices of the non-whitespace re-parsed tokens whose characters overlap [start, end)."""
+    """Indices of the non-whitespace re-parsed tokens whose characters overlap [start, end) (from the sentence's
+    token texts and offsets; spaCy's ``is_space`` is ``str.isspace``)."""
+    words, starts = sentence.words, sentence.starts
+    first = max(bisect_right(starts, start) - 1, 0)
+    return [
+        i
+        for i in range(first, bisect_left(starts, end))
+        if starts[i] + len(words[i]) > start and not words[i].isspace()
+    ]
+
+
+def _head(sentence: _Sentence, first: int, last: int, mention: SourceMention) -> Any:
+    """The head token of the mention's re-parsed tokens ``first`` .. ``last`` of the sentence."""
     doc = sentence.doc
-    found = []
-    for i in range(max(bisect_right(sentence.starts, start) - 1, 0), bisect_left(sentence.starts, end)):
-        token = doc[i]
-        if token.idx + len(token.text) > start and not token.is_space:
-            found.append(i)
-    return found
-
-
-def _head(span: Any, mention: SourceMention) -> Any:
     given = mention.given_head.text if mention.given_head else ""
     if given:
-        for token in span:
-            if token.text == given:
-                return token
-    if not span.doc.has_annotation("DEP"):
-        return span[0]
-    return syntactic_head(list(span))
+        for i in range(first, last + 1):
+            if sentence.words[i] == given:
+                return doc[i]
+    if not doc.has_annotation("DEP"):
+        return doc[first]
+    return syntactic_head(list(doc[first : last + 1]))
 
 
 def _record(
     mention: SourceMention,
     document: SourceDocument,
     sentence: _Sentence,
-    span: Any,
+    first: int,
+    last: int,
     head: Any,
     index: SentenceIndex,
     config: StageConfig,
     doc_texts: list[str],
 ) -> MentionRecord:
-    first_global = sentence.first_global + span.start
-    last_global = sentence.first_global + span.end - 1
-    window = context_window(index, config.context_rule, first_global, last_global, span.start)
+    """The record of the mention on the re-parsed tokens ``first`` .. ``last`` of its sentence."""
+    first_global = sentence.first_global + first
+    last_global = sentence.first_global + last
+    window = context_window(index, config.context_rule, first_global, last_global, first)
     given = mention.given_head or GivenHead("")
     return MentionRecord(
         coref_chain=mention.chain_id,
         mention_id=mention_id(config.mention_id_prefix, mention, sentence.sent_id),
-        tokens_str=sentence.text[span[0].idx : span[-1].idx + len(span[-1].text)],
+        tokens_str=sentence.text[sentence.starts[first] : sentence.starts[last] + len(sentence.words[last])],
         description=mention.description,
         coref_type=mention.coref_type,
         mention_full_type=mention.full_type,
-        tokens_text=[t.text for t in span],
-        tokens_number=[t.i for t in span],
+        tokens_text=sentence.words[first : last + 1],
+        tokens_number=list(range(first, last + 1)),
         mention_head=head.text,
         mention_head_id=head.i,
         mention_head_pos=given.pos or head.pos_,
@@ -408,7 +431,7 @@ def _record(
         mention_context=doc_texts[window.left : window.right + 1],
         context_start_end_global_id=[window.left, window.right],
         mention_sentence_start_end=[window.sentence_start, window.sentence_end],
-        tokens_number_context=[first_global - window.left + k for k in range(len(span))],
+        tokens_number_context=list(range(first_global - window.left, last_global - window.left + 1)),
         mention_head_id_context=sentence.first_global + head.i - window.left,
         is_singleton=False,
         conll_doc_key=document.doc_key,

@@ -2,7 +2,12 @@
 
 A worker packs each :class:`~ucdcr.pipeline.document.DocumentResult` (:func:`pack_results`): the compact keys the
 whole-dataset steps need stay in memory (:class:`PackedDocument`: per mention its id, chain and output file; the
-drops; token and parsed-sentence counts), the records and the output tokens travel and are stored as pickled bytes.
+drops; token and parsed-sentence counts), the records and the output tokens travel and are stored as pickled bytes:
+a record as the tuple of its field values (:data:`RECORD_FIELDS`: the 29 output fields, then the kind), which the
+writer reads back without making a :class:`~ucdcr.records.MentionRecord` of it, and without its context (None):
+that is the document's tokens in the record's window (``context_start_end_global_id``), as the stages made it, so
+it is taken from the stored tokens when needed (:func:`context`); the tokens are stored with their CoNLL reference
+column (:func:`~ucdcr.pipeline.write.reference_column`), made by the worker.
 The building process appends those bytes to one spill file (:class:`ResultSpill`) inside the build's hidden staging
 folder -- removed before the swap, and with the staging folder if the build stops -- and reads a document's records
 or tokens back when it writes the output, document by document.
@@ -14,8 +19,9 @@ import os
 import pickle
 import sys
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from ucdcr.io.atomic import write_errors
 from ucdcr.pipeline.document import (
@@ -25,9 +31,18 @@ from ucdcr.pipeline.document import (
     TokenColumns,
     process_documents,
 )
-from ucdcr.records import DroppedMention, MentionKey, MentionKind, MentionRecord
+from ucdcr.pipeline.write import reference_column
+from ucdcr.records import ROW_FIELDS, DroppedMention, MentionKey, MentionKind, MentionRecord
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+RECORD_FIELDS: tuple[str, ...] = (*ROW_FIELDS, "kind")
+"""The values of a stored record, in this order: the 29 output fields (in schema order), then the kind."""
+record_values: Any = attrgetter(*RECORD_FIELDS)
+"""``record_values(record)``: the record's values in :data:`RECORD_FIELDS` order."""
+_MENTION_TYPE = RECORD_FIELDS.index("mention_type")  # not an argument of MentionRecord (it follows the full type)
+_CONTEXT = RECORD_FIELDS.index("mention_context")
+_WINDOW = RECORD_FIELDS.index("context_start_end_global_id")
 
 
 @dataclass(slots=True)
@@ -55,9 +70,24 @@ def pack(result: DocumentResult) -> PackedDocument:
         result.dropped,
         len(result.tokens),
         result.parsed_sentences,
-        pickle.dumps(result.records, _PROTOCOL),
-        pickle.dumps(result.tokens.as_tuple(), _PROTOCOL),
+        pickle.dumps([_without_context(record_values(record)) for record in result.records], _PROTOCOL),
+        pickle.dumps((result.tokens.as_tuple(), _reference(result)), _PROTOCOL),
     )
+
+
+def _reference(result: DocumentResult) -> list[str]:
+    spans = ((r.sent_id, r.tokens_number[0], r.tokens_number[-1], r.coref_chain) for r in result.records)
+    return reference_column(result.tokens.sent_id, spans)
+
+
+def _without_context(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (*values[:_CONTEXT], None, *values[_CONTEXT + 1 :])
+
+
+def context(values: tuple[Any, ...], tokens: TokenColumns) -> list[str]:
+    """The mention context of a stored record: the document's tokens in its window."""
+    left, right = values[_WINDOW]
+    return tokens.token[left : right + 1]
 
 
 def _shared(key: MentionKey) -> MentionKey:
@@ -105,13 +135,30 @@ class ResultSpill:
         packed.records_blob = packed.tokens_blob = b""
 
     def records(self, doc_key: str) -> list[MentionRecord]:
-        place = self._places[doc_key]
-        records: list[MentionRecord] = pickle.loads(self._read(place.records_start, place.records_length))
+        """The document's records, in the order the stages made them."""
+        stored, tokens = self.stored(doc_key)
+        records = []
+        for v in stored:
+            args = [*v[:_MENTION_TYPE], *v[_MENTION_TYPE + 1 :]]
+            args[_CONTEXT - 1] = context(v, tokens)  # (the context comes after the mention type)
+            records.append(MentionRecord(*args))
         return records
 
-    def tokens(self, doc_key: str) -> TokenColumns:
+    def stored(self, doc_key: str) -> tuple[list[tuple[Any, ...]], TokenColumns]:
+        """The values of the document's records as stored (:data:`RECORD_FIELDS`, the context None), in the order
+        the stages made them, and the document's tokens."""
         place = self._places[doc_key]
-        return TokenColumns(*pickle.loads(self._read(place.tokens_start, place.tokens_length)))
+        values: list[tuple[Any, ...]] = pickle.loads(self._read(place.records_start, place.records_length))
+        return values, self.tokens(doc_key)
+
+    def tokens(self, doc_key: str) -> TokenColumns:
+        return self.token_table(doc_key)[0]
+
+    def token_table(self, doc_key: str) -> tuple[TokenColumns, list[str]]:
+        """The document's tokens and their CoNLL reference column (from the records the stages made)."""
+        place = self._places[doc_key]
+        columns, reference = pickle.loads(self._read(place.tokens_start, place.tokens_length))
+        return TokenColumns(*columns), reference
 
     def flush(self) -> None:
         """Write out what is buffered; call it once every document is added (reads then need no seek, and a forked

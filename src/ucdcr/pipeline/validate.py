@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
 from operator import itemgetter
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ucdcr.errors import InvariantError
 from ucdcr.records import MentionRecord
@@ -38,22 +38,34 @@ def check_records(
     """Check every invariant. ``document_tokens``: doc key -> [(sent_id, token_id, text)] in global order.
     ``records`` may be part of the dataset (one document, say), with the dataset's ``chain_sizes``
     (:func:`singleton_flags`); uniqueness of ids is then checked over the dataset by :func:`check_unique_ids`."""
-    check_unique_ids(r.mention_id for r in records)
-    flags = singleton_flags(records, chain_sizes)
+    check_rows([record.as_row() for record in records], document_tokens, document_splits, chain_sizes)
+
+
+def check_rows(
+    rows: Sequence[Mapping[str, Any]],
+    document_tokens: Mapping[str, list[tuple[int, int, str]]],
+    document_splits: Mapping[str, str],
+    chain_sizes: Mapping[tuple[str, str], int] | None = None,
+) -> None:
+    """:func:`check_records` on the records' rows (the 29 fields by name, as the writer writes them)."""
+    check_unique_ids(row["mention_id"] for row in rows)
+    if chain_sizes is None:
+        chain_sizes = Counter((row["split"], row["coref_chain"]) for row in rows)
     positions = {key: _Positions(tokens) for key, tokens in document_tokens.items()}
-    for record, singleton in zip(records, flags, strict=True):
-        key = record.conll_doc_key
+    for row in rows:
+        key = row["conll_doc_key"]
         if key not in document_tokens:
-            _fail(record, f"conll_doc_key {key!r} is not a built document")
-        if document_splits[key] != record.split:
-            _fail(record, f"split {record.split!r} differs from its document's split {document_splits[key]!r}")
-        if record.is_singleton != singleton:
+            _fail(row, f"conll_doc_key {key!r} is not a built document")
+        if document_splits[key] != row["split"]:
+            _fail(row, f"split {row['split']!r} differs from its document's split {document_splits[key]!r}")
+        singleton = chain_sizes.get((row["split"], row["coref_chain"]), 0) == 1
+        if row["is_singleton"] != singleton:
             _fail(
-                record,
-                f"is_singleton is {record.is_singleton} but the chain has {'one' if singleton else 'several'} "
+                row,
+                f"is_singleton is {row['is_singleton']} but the chain has {'one' if singleton else 'several'} "
                 "mention(s) in the split",
             )
-        _check_tokens(record, document_tokens[key], positions[key])
+        _check_tokens(row, document_tokens[key], positions[key])
 
 
 def check_unique_ids(mention_ids: Iterable[str]) -> None:
@@ -70,6 +82,7 @@ class _Positions:
 
     def __init__(self, tokens: list[tuple[int, int, str]]) -> None:
         self.tokens = tokens
+        self.texts = list(map(itemgetter(2), tokens))
         self.starts: dict[int, tuple[int, int]] = {}
         first = 0
         for sent_id, group in groupby(map(itemgetter(0), tokens)):
@@ -94,29 +107,30 @@ class _Positions:
         return found
 
 
-def _check_tokens(record: MentionRecord, tokens: list[tuple[int, int, str]], position: _Positions) -> None:
-    sent = record.sent_id
+def _check_tokens(row: Mapping[str, Any], tokens: list[tuple[int, int, str]], position: _Positions) -> None:
+    sent = row["sent_id"]
     globals_ = []
-    for number, text in zip(record.tokens_number, record.tokens_text, strict=True):
+    for number, text in zip(row["tokens_number"], row["tokens_text"], strict=True):
         g = position.get((sent, number))
         if g is None or tokens[g][2] != text:
-            _fail(record, f"token {number} of sentence {sent} is not {text!r} in the document")
+            _fail(row, f"token {number} of sentence {sent} is not {text!r} in the document")
         globals_.append(g)
-    if record.mention_head_id not in record.tokens_number:
-        _fail(record, f"head id {record.mention_head_id} is outside the mention {record.tokens_number}")
-    left, right = record.context_start_end_global_id
-    context = record.mention_context
-    if len(context) != right - left + 1 or [t[2] for t in tokens[left : right + 1]] != list(context):
-        _fail(record, f"mention_context does not equal the document tokens {left}..{right}")
-    if [g - left for g in globals_] != list(record.tokens_number_context):
-        _fail(record, "tokens_number_context does not point at the mention tokens")
-    head_global = position[(sent, record.mention_head_id)]
-    if record.mention_head_id_context != head_global - left or context[head_global - left] != record.mention_head:
-        _fail(record, "mention_head_id_context does not point at the head")
+    head_id = row["mention_head_id"]
+    if head_id not in row["tokens_number"]:
+        _fail(row, f"head id {head_id} is outside the mention {row['tokens_number']}")
+    left, right = row["context_start_end_global_id"]
+    context = row["mention_context"]
+    if len(context) != right - left + 1 or position.texts[left : right + 1] != list(context):
+        _fail(row, f"mention_context does not equal the document tokens {left}..{right}")
+    if [g - left for g in globals_] != list(row["tokens_number_context"]):
+        _fail(row, "tokens_number_context does not point at the mention tokens")
+    head_global = position[(sent, head_id)]
+    if row["mention_head_id_context"] != head_global - left or context[head_global - left] != row["mention_head"]:
+        _fail(row, "mention_head_id_context does not point at the head")
 
 
-def _fail(record: MentionRecord, problem: str) -> NoReturn:
+def _fail(row: Mapping[str, Any], problem: str) -> NoReturn:
     raise InvariantError(
-        f"mention {record.mention_id} ({record.conll_doc_key}, sentence {record.sent_id}, "
-        f"{record.tokens_str!r}): {problem}"
+        f"mention {row['mention_id']} ({row['conll_doc_key']}, sentence {row['sent_id']}, "
+        f"{row['tokens_str']!r}): {problem}"
     )

@@ -60,6 +60,8 @@ ROW_GROUP_ROWS = 1024 * 1024  # pyarrow's default maximum rows per row group
 # group and their bytes; a larger corpus (mention rows with ~200-token contexts) gets groups of about this size.
 ROW_GROUP_BYTES = 32 * 1024 * 1024
 ARROW_CHUNK_ROWS = 4096  # rows converted to Arrow at a time
+JSON_LINES_PER_WRITE = 256  # rows of a JSON file encoded, joined and written at a time
+_JSON = json.JSONEncoder(ensure_ascii=False)  # json.dumps(row, ensure_ascii=False), without an encoder per row
 
 
 def write_dataset(
@@ -111,7 +113,8 @@ def _write_mentions(staging: Path, mentions: Callable[[str, str], Iterable[Mappi
             for kind, file_name in KIND_FILES:
                 with JsonListStream(staging / split / file_name) as json_file:
                     for row in mentions(split, kind):
-                        ordered = {name: row[name] for name in MENTION_FIELDS}
+                        in_order = type(row) is dict and tuple(row) == MENTION_FIELDS  # else ordered here
+                        ordered = row if in_order else {name: row[name] for name in MENTION_FIELDS}
                         json_file.write(ordered)
                         parquet.write(ordered)
 
@@ -123,18 +126,27 @@ def _write_documents(staging: Path, documents: Iterable[Mapping[str, Sequence[An
 
 
 class JsonListStream:
-    """A JSON list written one row at a time, one row per line (what :func:`write_json` writes for a list)."""
+    """A JSON list written one row at a time, one row per line (what :func:`write_json` writes for a list); the
+    lines go to the file :data:`JSON_LINES_PER_WRITE` at a time."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         with write_errors(path):
             self._file = path.open("wb")
         self._rows = 0
+        self._lines: list[str] = []
 
     def write(self, row: Mapping[str, Any]) -> None:
-        with write_errors(self.path):
-            self._file.write((",\n" if self._rows else "[\n").encode() + json.dumps(row, ensure_ascii=False).encode())
-        self._rows += 1
+        self._lines.append(_JSON.encode(row))
+        if len(self._lines) >= JSON_LINES_PER_WRITE:
+            self._write_lines()
+
+    def _write_lines(self) -> None:
+        if self._lines:
+            with write_errors(self.path):
+                self._file.write(((",\n" if self._rows else "[\n") + ",\n".join(self._lines)).encode())
+            self._rows += len(self._lines)
+            self._lines.clear()
 
     def __enter__(self) -> JsonListStream:
         return self
@@ -143,6 +155,7 @@ class JsonListStream:
         with write_errors(self.path):
             try:
                 if kind is None:
+                    self._write_lines()
                     self._file.write(b"\n]\n" if self._rows else b"[\n]\n")
             finally:
                 self._file.close()
@@ -253,19 +266,19 @@ def write_json(path: Path, data: Any, sort_keys: bool = False) -> None:
 
 
 def document_columns(
-    doc_key: str, split: str, tokens: Any, mentions: Sequence[Mapping[str, Any]]
+    doc_key: str,
+    split: str,
+    tokens: Any,
+    mentions: Sequence[Mapping[str, Any]] = (),
+    reference: list[str] | None = None,
 ) -> dict[str, list[Any]]:
     """Token-table columns of one document (DOCUMENT_SCHEMA) with its reference column. ``tokens``: the document's
     token columns (``sent_id``, ``token_id``, ``token``, ``token_id_global``, ``char_id_start``,
-    ``whitespace_after`` attributes, e.g. :class:`~ucdcr.pipeline.document.TokenColumns`)."""
-    by_sentence: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
-    for record in mentions:
-        numbers = record["tokens_number"]
-        by_sentence[record["sent_id"]].append((numbers[0], numbers[-1], record["coref_chain"]))
-    reference: list[str] = []
-    for sent_id, group in groupby(tokens.sent_id):
-        size = sum(1 for _ in group)
-        reference.extend(bracket_labels(size, by_sentence.get(sent_id, [])))
+    ``whitespace_after`` attributes, e.g. :class:`~ucdcr.pipeline.document.TokenColumns`). ``reference``: the
+    column made already (:func:`reference_column`), else it is made from the ``mentions``' rows."""
+    if reference is None:
+        spans = ((m["sent_id"], m["tokens_number"][0], m["tokens_number"][-1], m["coref_chain"]) for m in mentions)
+        reference = reference_column(tokens.sent_id, spans)
     rows = len(tokens.token)
     return {
         DOC_KEY_COLUMN: [doc_key] * rows,
@@ -278,3 +291,15 @@ def document_columns(
         "reference": reference,
         "split": [split] * rows,
     }
+
+
+def reference_column(sent_ids: Sequence[int], mentions: Iterable[tuple[int, int, int, str]]) -> list[str]:
+    """The CoNLL coreference column of a document's tokens (their ``sent_id`` s, in order) holding ``mentions``
+    (sent_id, first token, last token, chain); the mentions' order does not matter."""
+    by_sentence: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for sent_id, first, last, chain in mentions:
+        by_sentence[sent_id].append((first, last, chain))
+    reference: list[str] = []
+    for sent_id, group in groupby(sent_ids):
+        reference.extend(bracket_labels(len(list(group)), by_sentence.get(sent_id, [])))
+    return reference
