@@ -38,7 +38,7 @@ from ucdcr.registry import dataset_ids, get
 
 if TYPE_CHECKING:
     from ucdcr.sources.download import Buildable
-    from ucdcr.sources.release import Installed
+    from ucdcr.sources.install import Installed
 
 
 def expand_ids(names: list[str]) -> list[str]:

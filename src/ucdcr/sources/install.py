@@ -1,10 +1,11 @@
 """One released dataset folder, installed into the data dir as an ordinary uCDCR folder, and checked later.
 
 A released folder (docs/release.md#which-folder-is-which-dataset) is read into a :class:`ReleasedFolder`
-(:func:`read_layout`); :func:`install` copies (or moves) it into ``<data-dir>/release/<id>`` through a staging folder
-swapped in at once (:class:`~ucdcr.io.output_folder.OutputFolder`), joins the mention files of a split that are
-several into one, and writes the provenance record ``release.json`` with the size and hashes of every file read and
-written, which :func:`changed_files` checks later. Rule: what would be joined wrongly is refused, naming the copy's
+(:func:`read_layout`) and, with its provenance record, handed over as a :class:`Fetched`; :func:`install` checks a
+download against the Hub's hashes, copies (or moves) the folder into ``<data-dir>/release/<id>`` through a staging
+folder swapped in at once (:class:`~ucdcr.io.output_folder.OutputFolder`), joins the mention files of a split that
+are several into one, and writes the provenance record ``release.json`` with the size and hashes of every file read
+and written, which :func:`changed_files` checks later. Rule: what would be joined wrongly is refused, naming the copy's
 file; a folder there without ``release.json`` (not installed by ucdcr) is never replaced.
 """
 
@@ -26,6 +27,7 @@ from ucdcr.io.atomic import reason, write_errors
 from ucdcr.io.text import decode_text, file_errors, parse_json
 from ucdcr.io.text import describe_json as describe
 from ucdcr.records import SPLITS
+from ucdcr.registry import get
 from ucdcr.schema import DOCUMENTS_PARQUET, ENTITY_FILE, EVENT_FILE, MENTIONS_PARQUET
 from ucdcr.sources.discover import PROVENANCE_FILE
 
@@ -261,7 +263,51 @@ def _bytes_hashes(data: bytes) -> dict[str, Any]:
 # --- installing ----------------------------------------------------------------------------------------------
 
 
-def install(
+@dataclass
+class Fetched:
+    """One released dataset folder, read and checked, to be installed: from a copy, or our own download (``move``
+    its files, then remove what is ``left`` of it; ``expected``: the Hub's size and hashes of its files, checked
+    before anything is installed)."""
+
+    key: str
+    layout: ReleasedFolder
+    record: dict[str, Any]
+    move: bool = False
+    commits: dict[str, int] = field(default_factory=dict)
+    left: list[Path] = field(default_factory=list)
+    expected: dict[str, RemoteFile] = field(default_factory=dict)
+    """``<folder>/<path>`` -> the Hub's size and hashes (:func:`verify_download`); {} for a copy."""
+
+
+@dataclass
+class Installed:
+    """One released dataset installed: its id, folder, the commit it came from, what its copy lacked."""
+
+    dataset: str
+    folder: Path
+    commit: str | None
+    absent: list[str] = field(default_factory=list)
+    commits: dict[str, int] = field(default_factory=dict)
+    """A mixed copy installed with ``allow_mixed``: commit -> how many of its files came from it; else {}."""
+
+
+def install(fetched: Fetched, root: Path) -> Installed:
+    """Install a fetched folder as ``<root>/<id>`` (``root``: the data dir's ``release/``): a download is verified
+    against the Hub's hashes first, the provenance record gets the dataset's licence and citation, and what is left
+    of a download is removed once its files are installed."""
+    spec = get(fetched.key)
+    record = fetched.record
+    if fetched.expected:
+        record["files"] = verify_download(fetched.layout.path.parent, fetched.expected)
+    record.update(dataset=spec.id, dataset_licence=spec.licence, citation=list(spec.citation))
+    absent = fetched.layout.absent(spec.texts_redistributable)
+    folder = _install_folder(fetched.layout, root / spec.id, record, absent, move=fetched.move)
+    for path in fetched.left:
+        shutil.rmtree(path, ignore_errors=True)
+    return Installed(spec.id, folder, record.get("commit"), absent, fetched.commits)
+
+
+def _install_folder(
     layout: ReleasedFolder, target: Path, record: dict[str, Any], absent: list[str], move: bool = False
 ) -> Path:
     """Install one released dataset folder as ``target`` (``<data-dir>/release/<id>``, module docstring); the

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime
 import os
 import re
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,24 +22,12 @@ from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import reason
 from ucdcr.registry import dataset_ids, get
 from ucdcr.sources.discover import dataset_of_folder, release_folder, release_root
-from ucdcr.sources.install import ReleasedFolder, as_text, install, read_layout, verify_download
+from ucdcr.sources.install import Fetched, Installed, ReleasedFolder, as_text, install, read_layout
 
 RELEASE_REPO = "AnZhu/uCDCR"
 RELEASE_LICENCE = "CC BY-SA 4.0"
 DOWNLOAD_SUBDIR = ".download"
 HUB_METADATA = Path(".cache") / "huggingface" / "download"
-
-
-@dataclass
-class Installed:
-    """One released dataset installed: its id, folder, the commit it came from, what its copy lacked."""
-
-    dataset: str
-    folder: Path
-    commit: str | None
-    absent: list[str] = field(default_factory=list)
-    commits: dict[str, int] = field(default_factory=dict)
-    """A mixed copy installed with ``allow_mixed``: commit -> how many of its files came from it; else {}."""
 
 
 @dataclass
@@ -50,19 +37,6 @@ class ReleaseResult:
     installed: list[Installed] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Fetched:
-    """One released dataset folder, read and checked, to be installed: from a copy, or our own download (``move``
-    its files, then remove what is ``left`` of it)."""
-
-    key: str
-    layout: ReleasedFolder
-    record: dict[str, Any]
-    move: bool = False
-    commits: dict[str, int] = field(default_factory=dict)
-    left: list[Path] = field(default_factory=list)
 
 
 def release_targets(names: list[str] | None) -> list[str] | None:
@@ -96,7 +70,10 @@ def download_release(
             fetched = _from_hub(ids, root / DOWNLOAD_SUBDIR, result, revision or DEFAULT_REVISION, repo)
         for item in fetched:  # each installed as soon as it is fetched, before the next is read
             with _failing(result, item.key):
-                _install(result, item, root, report)
+                done = install(item, root)
+                result.installed.append(done)
+                if report is not None:
+                    report(done)
         return result
     finally:
         for path in reversed(created):  # what this run created and left empty (every dataset failed)
@@ -115,7 +92,7 @@ _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 def _from_copy(
     ids: list[str] | None, copy: Path, result: ReleaseResult, revision: str | None, allow_mixed: bool
-) -> Iterator[_Fetched]:
+) -> Iterator[Fetched]:
     """The dataset folders ``ids`` (None: every one) of a local copy of the release, each read and checked (a
     failure goes to ``result`` and the others go on)."""
     if revision is not None and not _COMMIT.fullmatch(revision.lower()):
@@ -172,7 +149,7 @@ def _from_copy(
             if without:  # the commit says nothing about these (added to the copy by hand?)
                 record["without_metadata"] = sorted(without)
             counts = {found: len(files) for found, files in commits.items()} if len(commits) > 1 else {}
-            fetched = _Fetched(key, layout, record, commits=counts)
+            fetched = Fetched(key, layout, record, commits=counts)
         if fetched is not None:
             yield fetched
 
@@ -250,10 +227,10 @@ def _check_revision(folder: Path, revision: str, commit: str | None, commits: di
 
 def _from_hub(
     ids: list[str] | None, download: Path, result: ReleaseResult, revision: str, repo: str
-) -> Iterator[_Fetched]:
+) -> Iterator[Fetched]:
     """The dataset folders ``ids`` (None: every one) of the release at ``revision``, downloaded into ``download``
-    (where an interrupted download resumes) and verified against the Hub's hashes (a failure goes to ``result``
-    and the others go on)."""
+    (where an interrupted download resumes), each with the Hub's hashes that :func:`install` verifies (a failure
+    goes to ``result`` and the others go on)."""
     from ucdcr.sources import hub
 
     hub.require_hub()
@@ -280,11 +257,9 @@ def _from_hub(
         fetched = None
         with _failing(result, key):
             record = _record(repo=repo, revision=revision, commit=commit, folder=name)
-            record["files"] = verify_download(
-                download, {path: entry for path, entry in remote.items() if path.startswith(name + "/")}
-            )
+            expected = {path: entry for path, entry in remote.items() if path.startswith(name + "/")}
             left = [download / HUB_METADATA / name, download / name]  # the parts joined into one file, the metadata
-            fetched = _Fetched(key, read_layout(download / name), record, move=True, left=left)
+            fetched = Fetched(key, read_layout(download / name), record, move=True, left=left, expected=expected)
         if fetched is not None:
             yield fetched
 
@@ -318,18 +293,3 @@ def _record(repo: str | None, revision: str | None, commit: str | None, folder: 
         "folder": folder,
         "retrieved": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
-
-
-def _install(result: ReleaseResult, fetched: _Fetched, root: Path, report: Callable[[Installed], None] | None) -> None:
-    """Install a fetched folder as ``<root>/<id>`` (``root``: the data dir's ``release/``) and tell ``report``."""
-    spec = get(fetched.key)
-    record = fetched.record
-    record.update(dataset=spec.id, dataset_licence=spec.licence, citation=list(spec.citation))
-    absent = fetched.layout.absent(spec.texts_redistributable)
-    folder = install(fetched.layout, root / spec.id, record, absent, move=fetched.move)
-    for path in fetched.left:
-        shutil.rmtree(path, ignore_errors=True)
-    done = Installed(spec.id, folder, record.get("commit"), absent, fetched.commits)
-    result.installed.append(done)
-    if report is not None:
-        report(done)
