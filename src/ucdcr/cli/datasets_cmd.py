@@ -77,8 +77,9 @@ def release_cells(data_dir: Path, dataset_id: str, verify: bool = False) -> dict
     """The "release" cell (:func:`release_state`; with what changed in the installed folder since it was
     installed: sizes, and with ``verify`` every sha256, by its ``release.json``) and "release_changed" (each
     changed file of the folder, one per line: ``<folder>/<file>: what``; "" when none)."""
+    from ucdcr.io.contents import provenance
     from ucdcr.sources.discover import release_path
-    from ucdcr.sources.install import changed_files, provenance
+    from ucdcr.sources.install import changed_files
 
     folder = release_path(data_dir, dataset_id)
     record = provenance(folder)

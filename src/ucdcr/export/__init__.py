@@ -6,6 +6,6 @@
 - :mod:`ucdcr.export.corefud`: CoNLL-U with CorefUD's ``Entity=`` annotation, written by udapi (``corefud`` extra).
 
 They find a dataset's folder once, as the public API does (:func:`ucdcr.sources.discover.dataset_dir`, which
-:mod:`ucdcr.api` re-exports), and read that folder (:func:`ucdcr.io.load.read_table`), never through the API itself:
-exports sit below it.
+:mod:`ucdcr.api` re-exports), and read that folder (:func:`ucdcr.io.load.read_table`, or whole with
+:func:`ucdcr.io.contents.read_contents`), never through the API itself: exports sit below it.
 """

@@ -43,21 +43,22 @@ Needs the ``hf`` extra; without it, one error names the extra and how to install
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ucdcr.errors import FormatError, UcdcrError
+from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_errors
 from ucdcr.records import SPLITS
-from ucdcr.schema import BUILD_REPORT, DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTION_SCHEMA
+from ucdcr.schema import DOCUMENT_SCHEMA, DOCUMENTS_PARQUET, MENTION_SCHEMA
+
+if TYPE_CHECKING:
+    from ucdcr.io.contents import DatasetContents
 
 HF_SPLIT_NAMES: dict[str, str] = {"train": "train", "val": "validation", "test": "test"}
 """Our split -> its Hugging Face name."""
@@ -171,7 +172,7 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     ``load_dataset(out, "documents")`` and ``load_from_disk(out / "documents")`` its tokens."""
     datasets = require_datasets()
     from ucdcr.export import target
-    from ucdcr.io.load import consistent, read_table
+    from ucdcr.io.contents import read_contents
     from ucdcr.io.output_folder import OutputFolder
     from ucdcr.registry import get
     from ucdcr.sources.discover import dataset_dir
@@ -179,41 +180,39 @@ def export_hf(dataset: str | Path, out: str | Path, data_dir: str | Path | None 
     folder = dataset_dir(dataset, data_dir)
     target.check_replaceable(Path(out), target.check_folder(out, folder, data_dir))
     check_fsspec_path(out)
-
-    def write(staging: Path) -> HfExport:
-        """Everything read from one build of ``folder`` (the caller repeats this after a rebuild meanwhile)."""
-        for entry in list(staging.iterdir()):  # what an attempt before wrote
-            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-        report = read_build_report(folder)
-        spec = get(str(report["dataset"]))
-        result = HfExport(Path(out), spec.id)
-        kinds = ["mentions"]
-        if not spec.texts_redistributable:
-            result.notes.append(f"the texts of {spec.paper_name} may not be redistributed: no document config")
-        elif not (folder / DOCUMENTS_PARQUET).is_file():
-            result.notes.append(f"{folder / DOCUMENTS_PARQUET} does not exist: no document config")
-        else:
-            kinds.append("documents")
-        for kind in kinds:
-            info = _info(spec, kind)
-            table = read_table(folder, kind=kind)  # type: ignore[arg-type]
-            result.rows[kind] = _write_config(datasets, table, kind, staging, info)
-        (staging / "README.md").write_text(dataset_card(spec, report, result), encoding="utf-8")
-        written = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
-        target.mark(staging, written)
-        return result
-
+    contents = read_contents(folder)  # the record and the tables, of one build
+    spec = get(str(contents.report["dataset"]))
     bars_were_on = datasets.utils.logging.is_progress_bar_enabled()
     datasets.disable_progress_bars()
     try:
         with OutputFolder(Path(out)) as output, write_errors(out, pa.ArrowException):
-            result = consistent([folder], lambda: write(output.staging))
+            result = _write(datasets, contents, spec, output.staging, Path(out))
             # still absent, empty or an export's (checked again late)
             target.check_replaceable(Path(out), target.check_folder(out, folder, data_dir))
             output.commit()
     finally:
         if bars_were_on:
             datasets.enable_progress_bars()
+    return result
+
+
+def _write(datasets: ModuleType, contents: DatasetContents, spec: Any, staging: Path, out: Path) -> HfExport:
+    """Write the configs of ``contents`` and the card into ``staging`` (to be swapped in as ``out``)."""
+    from ucdcr.export import target
+
+    result = HfExport(out, spec.id)
+    tables = {"mentions": contents.mentions}
+    if not spec.texts_redistributable:
+        result.notes.append(f"the texts of {spec.paper_name} may not be redistributed: no document config")
+    elif contents.documents is None:
+        result.notes.append(f"{contents.folder / DOCUMENTS_PARQUET} does not exist: no document config")
+    else:
+        tables["documents"] = contents.documents
+    for kind, table in tables.items():
+        result.rows[kind] = _write_config(datasets, table, kind, staging, _info(spec, kind))
+    (staging / "README.md").write_text(dataset_card(spec, contents.report, result), encoding="utf-8")
+    written = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
+    target.mark(staging, written)
     return result
 
 
@@ -255,57 +254,6 @@ def _write_config(
         saved[name] = _dataset(datasets, part, KINDS[kind], name, info=info, fingerprint=fingerprint)
     datasets.DatasetDict(saved).save_to_disk(os.fspath((folder / SAVED_AT[kind]).absolute()))
     return {name: split.num_rows for name, split in saved.items()}
-
-
-def read_build_report(folder: Path) -> dict[str, Any]:
-    """A built dataset's ``build_report.json`` (the card's counts and the dataset id come from it)."""
-    path = folder / BUILD_REPORT
-    if not path.is_file():
-        released = release_report(folder)  # the authors' release (docs/release.md): counts from its files
-        if released is not None:
-            return released
-        raise UcdcrError(f"{folder} has no {BUILD_REPORT}: export needs a folder written by `ucdcr build`")
-    try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise FormatError(path, f"cannot be read as JSON: {exc}") from None
-    if not isinstance(report, dict) or not isinstance(report.get("dataset"), str):
-        raise FormatError(path, "not a build report: no 'dataset' id")
-    return report
-
-
-def release_report(folder: Path) -> dict[str, Any] | None:
-    """For an installed release, what the exports read from a build report: the dataset id, the per-split counts
-    (documents, mentions by file, chains, singletons; tokens where the folder has a token table) and the provenance
-    record (``release``); None for a folder that is no installed release."""
-    from ucdcr.io.load import load_documents, load_mentions
-    from ucdcr.sources.install import provenance
-
-    record = provenance(folder)
-    if record is None:
-        return None
-    mentions = load_mentions(folder, columns=["conll_doc_key", "coref_chain", "split"]).to_pylist()
-    documents = load_documents(folder)
-    tokens: dict[str, int] = {}
-    if documents is not None and "split" in documents.column_names:
-        for split in documents["split"].to_pylist():
-            tokens[split] = tokens.get(split, 0) + 1
-    splits: dict[str, dict[str, int]] = {}
-    for split in SPLITS:
-        rows = [row for row in mentions if row["split"] == split]
-        sizes: dict[str, int] = {}
-        for row in rows:
-            sizes[row["coref_chain"]] = sizes.get(row["coref_chain"], 0) + 1
-        splits[split] = {
-            "documents": len({row["conll_doc_key"] for row in rows}),
-            "mentions": len(rows),
-            "event_mentions": sum(row["type"] == "event" for row in rows),
-            "entity_mentions": sum(row["type"] == "entity" for row in rows),
-            "chains": len(sizes),
-            "singletons": sum(size == 1 for size in sizes.values()),
-            **({"tokens": tokens[split]} if split in tokens else {}),
-        }
-    return {"dataset": record.get("dataset"), "splits": splits, "release": record}
 
 
 def hf_licence(licence: str) -> dict[str, str]:

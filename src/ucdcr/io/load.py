@@ -69,6 +69,7 @@ from ucdcr.schema import (
     LIST_FIELDS,
     MENTION_SCHEMA,
     MENTIONS_PARQUET,
+    PROVENANCE_FILE,
 )
 
 
@@ -545,7 +546,7 @@ def load_tokens(folder: str | Path, split: str | None = None) -> pa.Table:
     split or all; an error where the dataset's texts are not redistributed (no such file)."""
     path = Path(folder) / DOCUMENTS_PARQUET
     if not path.is_file():
-        if (Path(folder) / "release.json").is_file():  # an installed release (ucdcr.sources.discover.PROVENANCE_FILE)
+        if (Path(folder) / PROVENANCE_FILE).is_file():  # an installed release
             raise UcdcrError(
                 f"{path} does not exist: this copy of the authors' release has no texts (token table) of the dataset; "
                 "this needs a build from the raw files (`ucdcr build`) or a release copy with all_documents.parquet"

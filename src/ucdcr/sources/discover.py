@@ -20,11 +20,9 @@ from ucdcr.io.load import KIND_FILES, MentionFile, TableKind, check_split, datas
 from ucdcr.paths import check_folder, check_usable, resolve_data_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import DatasetSpec, all_specs, dataset_ids, get, known_ids, normalize_id
-from ucdcr.schema import MENTIONS_PARQUET
+from ucdcr.schema import MENTIONS_PARQUET, PROVENANCE_FILE
 
 RELEASE_SUBDIR = "release"
-PROVENANCE_FILE = "release.json"
-"""The record an installed release holds beside its data (a build holds ``build_report.json``)."""
 RELEASE_SUFFIX = "@release"
 SOURCES = ("auto", "build", "release", "both")
 DatasetChoice = str | Path | Sequence[str | Path] | None

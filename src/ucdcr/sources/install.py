@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ucdcr.errors import ChecksumError, FormatError, UcdcrError
 from ucdcr.io.atomic import reason, write_errors
+from ucdcr.io.contents import provenance
 from ucdcr.io.text import decode_text, file_errors, parse_json
 from ucdcr.io.text import describe_json as describe
 from ucdcr.records import SPLITS
 from ucdcr.registry import get
-from ucdcr.schema import DOCUMENTS_PARQUET, ENTITY_FILE, EVENT_FILE, MENTIONS_PARQUET
-from ucdcr.sources.discover import PROVENANCE_FILE
+from ucdcr.schema import DOCUMENTS_PARQUET, ENTITY_FILE, EVENT_FILE, MENTIONS_PARQUET, PROVENANCE_FILE
 
 if TYPE_CHECKING:
     from ucdcr.io.output_folder import OutputFolder
@@ -525,17 +525,6 @@ def _check_readable(layout: ReleasedFolder) -> None:
             with file_errors(path):  # a file that cannot be opened is said as such, not as a broken Parquet file
                 path.open("rb").close()
             parquet_columns(path)
-
-
-def provenance(folder: Path) -> dict[str, Any] | None:
-    """The provenance record (``release.json``) of an installed released dataset, or None for a build."""
-    path = Path(folder) / PROVENANCE_FILE
-    if not path.is_file():
-        return None
-    try:
-        return dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as exc:
-        raise FormatError(path, f"not a readable provenance record: {exc}") from None
 
 
 # --- checking an installed release ---------------------------------------------------------------------------
