@@ -24,6 +24,7 @@ handled by the building process alone: workers start with SIGINT blocked and the
 map early.
 
 This module imports nothing of Ray; :mod:`ucdcr.pipeline.ray_executor` imports this one (no import circle).
+Kept on concurrent.futures, not loky: loky's workers outlive a SIGKILLed parent and get Ctrl-C, so all of this stays.
 """
 
 from __future__ import annotations

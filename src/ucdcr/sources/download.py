@@ -6,6 +6,7 @@ A file is taken from the mirror (``--mirror``) or its URL, written under a tempo
 only once its size and hash (sha256, git blob id or tree hash) verified. A failed entry is an outcome of that entry
 and the others are still tried; a required file still missing then raises
 :class:`~ucdcr.errors.ManualDownloadRequired` (the manifest has manual steps) or :class:`~ucdcr.errors.DownloadError`.
+Kept on urllib, not pooch: pooch checks no git blob id or tree hash, fetches no file:// URL and brings requests.
 """
 
 from __future__ import annotations
