@@ -10,7 +10,7 @@ import pytest
 from ucdcr.errors import FormatError
 from ucdcr.formats import cat_xml
 from ucdcr.formats.cat_xml import read_cat_xml
-from ucdcr.formats.inputs import parse_xml_text
+from ucdcr.formats.inputs import parse_xml, parse_xml_text
 
 DOCUMENT = """<Document doc_name="1_10ecb.xml" doc_id="DOC1">
 <token t_id="1" sentence="0" number="0">Tara</token>
@@ -124,11 +124,42 @@ ELSEWHERE = '<token t_id="9" sentence="1" number="1">x</token>'
         (DOCUMENT.replace("<Markables>", f"<!-- {ELSEWHERE} -->\n<Markables>"), False),  # in a comment: no token
         (DOCUMENT.replace("<Markables>", f"<Extra>{ELSEWHERE}</Extra>\n<Markables>"), False),  # not the root's child
         (DOCUMENT.replace('number="2">checked', 'number="2" lang="en">checked'), False),  # another attribute
+        (DOCUMENT.replace("</token>\n<token", "</token><!-- x --><token", 1), False),  # other markup between them
+        (DOCUMENT.replace("</token>\n<token", "</token> &amp; <token", 1), False),  # a reference between them
+        (DOCUMENT.replace("</token>\n<token", "</token>\r\n<token", 1), False),  # a carriage return
+        (DOCUMENT.replace("<Document", '<?xml version="1.0"?>\n<Document'), True),  # an XML declaration
+        (DOCUMENT.replace("<Document", "<!DOCTYPE Document>\n<Document"), False),  # anything else before them
+        (DOCUMENT.replace(">Reid<", ">Re]]id<"), True),
     ],
 )
 def test_tokens_read_from_the_text_are_the_parsers(document: str, read_from_text: bool) -> None:
-    # the tokens are read from the text where every <token> is written plainly, else from the parsed elements;
-    # either way they are the parser's
+    # the tokens are read from the text where they are plain, one after another right after the root's start tag
+    # (the parser reads the rest), else from the parsed elements; either way they are the parser's, and so are
+    # the markables' lines
     root, text = parse_xml_text(document.encode(), "doc.xml")
-    assert (cat_xml._plain_tokens(root, text) is not None) is read_from_text
-    assert read_cat_xml(document.encode()).tokens == cat_xml._tokens_one_by_one(root, "doc.xml")
+    plain = cat_xml._plain_tokens(text, document.encode())
+    assert (plain is not None) is read_from_text
+    read = read_cat_xml(document.encode())
+    assert read.tokens == cat_xml._tokens_one_by_one(root, "doc.xml")
+    assert [m.line for m in read.markables.values()] == [m.sourceline for m in root.find("Markables")]
+    if plain is not None:
+        assert parse_xml(plain.without_tokens, "doc.xml").find("token") is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (">Reid<", ">Re&#1;id<", "malformed XML"),  # a reference to a character XML forbids
+        (">Reid<", ">Re\x01id<", "malformed XML"),  # a character XML forbids
+        (">Reid<", ">Re]]>id<", "malformed XML"),
+        (">Reid<", ">Re&nbsp;id<", "malformed XML"),  # an entity the document does not declare
+        ("<Markables>", "<Markables", "malformed XML"),  # after the tokens
+    ],
+)
+def test_malformed_tokens_are_the_parsers_errors(old: str, new: str, message: str) -> None:
+    document = DOCUMENT.replace(old, new, 1).encode()
+    with pytest.raises(FormatError, match=message) as error:
+        read_cat_xml(document, name="doc.xml")
+    with pytest.raises(FormatError) as parsers:
+        parse_xml_text(document, "doc.xml")
+    assert (str(error.value), error.value.line) == (str(parsers.value), parsers.value.line)

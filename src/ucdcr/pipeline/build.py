@@ -488,11 +488,30 @@ def _split_counts(built: _Built, chain_sizes: Counter[tuple[str, str]]) -> dict[
 
 
 def _input_hashes(raw: Path, inputs: list[Path]) -> dict[str, str]:
+    """sha256 of each input file, by its resolved path relative to the resolved raw folder (else its path)."""
     hashes = {}
+    root = raw.resolve()
+    resolve = _Resolver()
     for path in inputs:
         try:
-            name = Path(path).resolve().relative_to(raw.resolve()).as_posix()
+            name = resolve(Path(path)).relative_to(root).as_posix()
         except ValueError:
             name = str(path)
         hashes[name] = file_sha256(path)
     return dict(sorted(hashes.items()))
+
+
+class _Resolver:
+    """``path.resolve()``, each folder resolved once (ECB+ has 982 input files in 43 folders): a file that is not
+    a symbolic link resolves to its resolved folder joined with its name."""
+
+    def __init__(self) -> None:
+        self.folders: dict[Path, Path] = {}
+
+    def __call__(self, path: Path) -> Path:
+        if path.name in ("", ".", "..") or path.is_symlink():
+            return path.resolve()
+        folder = self.folders.get(path.parent)
+        if folder is None:
+            folder = self.folders[path.parent] = path.parent.resolve()
+        return folder / path.name
