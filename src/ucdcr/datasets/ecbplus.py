@@ -267,7 +267,7 @@ _Columns = tuple[tuple[Any, ...], ...]
 
 def _token_columns(cat: CatDocument) -> _Columns:
     """The document's token ids, texts and sentence numbers, and no space-after (SourceToken's columns)."""
-    ids, texts, sentences, _ = zip(*cat.tokens, strict=True)
+    ids, texts, sentences, _ = cat.columns
     return ids, texts, sentences, (None,) * len(ids)
 
 

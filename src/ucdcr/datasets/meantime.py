@@ -43,7 +43,7 @@ from ucdcr.formats.cat_xml import CatDocument, CatMarkable, read_cat_xml
 from ucdcr.formats.corpus_checks import require_listed_ids
 from ucdcr.formats.inputs import open_zip
 from ucdcr.formats.split_file import SPLIT_FILE, read_split_map
-from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, SourceToken, Split, mention_type_of
+from ucdcr.records import SourceCorpus, SourceDocument, SourceMention, Split, mention_type_of, source_tokens
 from ucdcr.registry import GOLD_FIELDS, DatasetSpec, ExpectedCount, ReadOptions, missing_raw_data, register
 
 DATASET_ID = "meantime"
@@ -130,6 +130,7 @@ def _iter_files(raw: Path, inputs: list[Path]) -> Iterator[tuple[str, str, str, 
 
 
 def _document(cat: CatDocument, folder: str, topic: str, stem: str, article: str, split: Split) -> SourceDocument:
+    t_ids, texts, sentences, _ = cat.columns
     return SourceDocument(
         topic_id=topic,
         topic=f"{topic}_{folder}",
@@ -138,7 +139,7 @@ def _document(cat: CatDocument, folder: str, topic: str, stem: str, article: str
         doc_id=f"{LANGUAGE}{article}",
         doc=f"{LANGUAGE}{stem}",
         split=split,
-        tokens=[SourceToken(t.t_id, t.text, t.sentence) for t in cat.tokens],
+        tokens=list(source_tokens(t_ids, texts, sentences, (None,) * len(t_ids))),
         source_file=cat.path,
     )
 

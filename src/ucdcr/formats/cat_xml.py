@@ -26,8 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple, NoReturn
 
@@ -44,6 +42,19 @@ class CatToken(NamedTuple):
     text: str
     sentence: int
     number: int | None
+
+
+class CatTokens(NamedTuple):
+    """A document's ``<token>`` s as columns (one tuple per :class:`CatToken` field), in file order."""
+
+    t_ids: tuple[str, ...]
+    texts: tuple[str, ...]
+    sentences: tuple[int, ...]
+    numbers: tuple[int | None, ...]
+
+    @classmethod
+    def of(cls, tokens: list[CatToken]) -> CatTokens:
+        return cls(*zip(*tokens, strict=True)) if tokens else cls((), (), (), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,17 +86,23 @@ class CatRelation:
 
 @dataclass(slots=True)
 class CatDocument:
-    """One CAT XML file: document attributes, tokens in file order, markables by id, relations in file order."""
+    """One CAT XML file: document attributes, tokens in file order (as columns), markables by id, relations in
+    file order."""
 
     path: str
     attributes: dict[str, str]
-    tokens: list[CatToken]
+    columns: CatTokens
     markables: dict[str, CatMarkable] = field(default_factory=dict)
     relations: list[CatRelation] = field(default_factory=list)
     position: dict[str, int] = field(init=False, repr=False)  # t_id -> index in tokens
 
     def __post_init__(self) -> None:
-        self.position = dict(zip(map(itemgetter(0), self.tokens), range(len(self.tokens)), strict=True))
+        self.position = dict(zip(self.columns.t_ids, range(len(self.columns.t_ids)), strict=True))
+
+    @property
+    def tokens(self) -> list[CatToken]:
+        """The tokens as records (made at each call; :attr:`columns` holds them)."""
+        return list(map(CatToken._make, zip(*self.columns, strict=True)))
 
     def mentions(self) -> list[CatMarkable]:
         """Markables anchored to tokens, in file order."""
@@ -93,13 +110,14 @@ class CatDocument:
 
     def anchored_tokens(self, markable: CatMarkable) -> tuple[str, ...]:
         """The token ids a mention is anchored to, each once, in document order (gaps, if any, stay gaps)."""
-        return tuple(self.tokens[i].t_id for i in sorted({self.position[t_id] for t_id in markable.token_ids}))
+        t_ids = self.columns.t_ids
+        return tuple(t_ids[i] for i in sorted({self.position[t_id] for t_id in markable.token_ids}))
 
     def filled_span(self, markable: CatMarkable) -> tuple[tuple[str, ...], bool]:
         """The token ids from the first to the last anchored token of a mention, in document order, and whether
         that filled a gap (the anchors were discontinuous)."""
         positions = sorted({self.position[t_id] for t_id in markable.token_ids})
-        span = tuple(self.tokens[i].t_id for i in range(positions[0], positions[-1] + 1))
+        span = self.columns.t_ids[positions[0] : positions[-1] + 1]
         return span, len(span) != len(positions)
 
     def coref_links(self, tags: Collection[str]) -> CorefLinks:
@@ -137,16 +155,16 @@ def read_cat_xml(source: str | Path | bytes, name: str | None = None) -> CatDocu
     """Read one CAT XML document from a path or from bytes (e.g. a zip member; ``name`` is used in errors)."""
     path = name or (str(source) if not isinstance(source, bytes) else "<bytes>")
     data = source if isinstance(source, bytes) else read_bytes(Path(source))
-    root, tokens = _parse(data, path)
-    token_ids = set(map(itemgetter(0), tokens))
-    if len(token_ids) < len(tokens):
+    root, columns = _parse(data, path)
+    token_ids = set(columns.t_ids)
+    if len(token_ids) < len(columns.t_ids):
         _duplicate_token(data, path)
     markables = _read_markables(root, path, token_ids)
     relations = _read_relations(root, path, markables)
-    return CatDocument(path, dict(root.attrib), tokens, markables, relations)
+    return CatDocument(path, dict(root.attrib), columns, markables, relations)
 
 
-def _parse(data: bytes, path: str) -> tuple[etree._Element, list[CatToken]]:
+def _parse(data: bytes, path: str) -> tuple[etree._Element, CatTokens]:
     """The root element and the tokens. Where the tokens are plain (:func:`_plain_tokens`), they are read from
     the text and the parser reads the rest (the tokens' part of the document given as its line breaks alone, so
     every other element keeps its line); else the parser reads the whole document and the tokens are its
@@ -154,14 +172,14 @@ def _parse(data: bytes, path: str) -> tuple[etree._Element, list[CatToken]]:
     plain = _plain_tokens(decode_text(data, path), data)
     if plain is not None:
         try:
-            return _root(plain.without_tokens, path), plain.tokens
+            return _root(plain.without_tokens, path), plain.columns
         except FormatError:
             pass  # the whole document's parse below names what is wrong, where
     root = _root(data, path)
     tokens = _tokens_one_by_one(root, path)
     if not tokens:
         raise FormatError(path, "document has no <token> elements")
-    return root, tokens
+    return root, CatTokens.of(tokens)
 
 
 def _root(data: bytes, path: str) -> etree._Element:
@@ -217,7 +235,7 @@ _PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 class _PlainTokens(NamedTuple):
     """A document's tokens read from its text, and the document without them (UTF-8)."""
 
-    tokens: list[CatToken]
+    columns: CatTokens
     without_tokens: bytes
 
 
@@ -250,12 +268,11 @@ def _plain_tokens(text: str, data: bytes) -> _PlainTokens | None:
         words = list(map(_unescape, texts)) if "&" in text else texts
         if words is not texts and _NOT_XML_CHARACTER.search("".join(words)):
             return None  # a character reference to a character XML forbids
-        columns = zip(ids, words, map(int, sentences), map(int, numbers), strict=True)
-        tokens = list(map(tuple.__new__, repeat(CatToken), columns))
+        columns = CatTokens(ids, tuple(words), tuple(map(int, sentences)), tuple(map(int, numbers)))
     except (ValueError, OverflowError):  # a number that is not an integer, an entity reference, a reference to no
         return None  # character: the parser's tokens say which
     without = text[:start] + "\n" * text.count("\n", start, end) + text[end:]
-    return _PlainTokens(tokens, without.encode())
+    return _PlainTokens(columns, without.encode())
 
 
 def _only_tokens(text: str, start: int, end: int, count: int, texts: tuple[str, ...]) -> bool:

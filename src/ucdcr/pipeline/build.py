@@ -324,10 +324,17 @@ def _mention_keys(built: _Built) -> Iterator[tuple[str, str, str]]:
             yield document.split, key.coref_chain, key.kind
 
 
+HELD_ROWS = 8192
+"""Rows of a split's second file (entities) the writer keeps while it writes the first (events), so as not to read
+their documents from the spill again (some 3 KB each, their contexts mostly: at most ~25 MB)."""
+
+
 class _DatasetWriter:
     """The output rows, document by document from the spill: records typed by the chain rule (if any), ordered,
     flagged and checked. A record is the tuple of its values (:data:`~ucdcr.pipeline.spill.RECORD_FIELDS`) and a row
-    the dict of its 29 fields."""
+    the dict of its 29 fields. Writing a split's first file (events) makes the rows of all its records, the second
+    file's (entities) kept for it up to :data:`HELD_ROWS` rows; the second file takes those and makes the others
+    again."""
 
     def __init__(
         self,
@@ -342,18 +349,35 @@ class _DatasetWriter:
         self.finalized = finalized
         self.chain_types = chain_types
         self.chain_sizes = chain_sizes
+        self.held: dict[str, list[dict[str, Any]]] = {}  # doc key -> its rows of the split's second file
 
     def mentions(self, split: str, kind: str) -> Iterator[dict[str, Any]]:
         """The rows of one split's JSON file; the invariants are checked on the first file of each split."""
-        check = kind == KIND_FILES[0][0]
+        if kind == KIND_FILES[0][0]:
+            yield from self._first_file(split, kind)
+            return
+        for document in self._documents(split):
+            held = self.held.pop(document.doc_key, None)
+            if held is not None:
+                yield from held
+                continue
+            records, tokens = self._document(document)
+            yield from (self._row(split, values, tokens) for values in records if values[_KIND] == kind)
+
+    def _first_file(self, split: str, kind: str) -> Iterator[dict[str, Any]]:
+        """The rows of the split's first file; every row of its documents checked, the others kept (up to
+        :data:`HELD_ROWS`)."""
+        self.held.clear()
+        room = HELD_ROWS
         for document in self._documents(split):
             records, tokens = self._document(document)
-            if check:
-                rows = [self._row(split, values, tokens) for values in records]
-                self._check(document, rows, tokens)
-                yield from (row for row, values in zip(rows, records, strict=True) if values[_KIND] == kind)
-            else:
-                yield from (self._row(split, values, tokens) for values in records if values[_KIND] == kind)
+            rows = [self._row(split, values, tokens) for values in records]
+            self._check(document, rows, tokens)
+            others = [row for row, values in zip(rows, records, strict=True) if values[_KIND] != kind]
+            if len(others) <= room:
+                self.held[document.doc_key] = others
+                room -= len(others)
+            yield from (row for row, values in zip(rows, records, strict=True) if values[_KIND] == kind)
 
     def document_table(self) -> Iterator[dict[str, list[Any]]]:
         """The token table, one column batch per document (its reference column as the workers made it, unless

@@ -143,6 +143,7 @@ class _Sentence:
     spans: list[tuple[int, int]] = field(default_factory=list)
     doc: Any = None  # spaCy Doc; None for a pre-tokenized sentence that is not parsed (its tokens are the words)
     parsed: bool = False  # the full pipeline ran on the Doc
+    dependencies: bool = False  # the Doc has a dependency parse (the parser is in the pipeline)
     first_global: int = 0
     words: list[str] = field(default_factory=list)  # the output tokens' texts
     starts: list[int] = field(default_factory=list)  # character offset of each output token
@@ -283,6 +284,7 @@ def _parse_sentences(prepared: list[_Prepared], config: StageConfig) -> None:
     for sentence, parsed in zip(to_parse, spacy_nlp.parse(s.doc for s in to_parse), strict=True):
         sentence.doc = parsed
         sentence.parsed = True
+        sentence.dependencies = parsed.has_annotation("DEP")
         sentence.read_doc(retokenized=True)
 
 
@@ -324,7 +326,7 @@ def _enrich_document(item: _Prepared, config: StageConfig) -> DocumentResult:
     for sentence in item.sentences:
         sentence.first_global = len(result.tokens)
         result.tokens.extend_sentence(sentence.sent_id, sentence.words, sentence.starts, sentence.spaces)
-        result.parsed_sentences += int(sentence.parsed and sentence.doc.has_annotation("DEP"))
+        result.parsed_sentences += sentence.dependencies
     index = SentenceIndex([len(s.words) for s in item.sentences])
     doc_texts = result.tokens.token
     for markable in item.markables:
@@ -386,7 +388,7 @@ def _head(sentence: _Sentence, first: int, last: int, mention: SourceMention) ->
         for i in range(first, last + 1):
             if sentence.words[i] == given:
                 return doc[i]
-    if not doc.has_annotation("DEP"):
+    if first == last or not sentence.dependencies:
         return doc[first]
     return syntactic_head(list(doc[first : last + 1]))
 
@@ -406,7 +408,7 @@ def _record(
     first_global = sentence.first_global + first
     last_global = sentence.first_global + last
     window = context_window(index, config.context_rule, first_global, last_global, first)
-    given = mention.given_head or GivenHead("")
+    given = mention.given_head or _NOT_GIVEN
     return MentionRecord(
         coref_chain=mention.chain_id,
         mention_id=mention_id(config.mention_id_prefix, mention, sentence.sent_id),
@@ -438,6 +440,9 @@ def _record(
         split=document.split,
         kind=mention.kind,
     )
+
+
+_NOT_GIVEN = GivenHead("")  # a source without head annotations: the parser's head, lemma, POS and NER
 
 
 def mention_id(prefix: str, mention: SourceMention, sent_id: int) -> str:
