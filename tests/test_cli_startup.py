@@ -44,6 +44,7 @@ NOT_FOR_SCORE = (
     "ucdcr.pipeline",
     "ucdcr.registry",
     "ucdcr.io.load",
+    "ucdcr.io.atomic",  # only writing a CoNLL file needs it
 )
 """What `ucdcr score` does not need (numpy it does: the metrics are computed with it)."""
 

@@ -14,11 +14,14 @@ from ucdcr.scoring.bootstrap import (
     aligned,
     intervals,
     paired,
+    part_labels,
     resample_weights,
     split_units,
     unit_counts,
     unit_data_from_json,
 )
+from ucdcr.scoring.metrics import METRIC_BY_NAME
+from ucdcr.scoring.scores import resolve_metrics
 
 DECOMPOSABLE = ("muc", "bcub", "ceafm", "ceafe", "lea")
 
@@ -95,6 +98,66 @@ def test_split_units_joins_what_a_chain_crosses() -> None:
     parts = split_units([["a", "b"], ["c"]], [["a", "b", "c"], ["x"]])
     assert [sorted(m for chain in key for m in chain) for _, key, _ in parts] == [["a", "b", "c"], []]
     assert [response for _, _, response in parts][1] == [["x"]]
+
+
+def _random_document(rng: random.Random) -> tuple[list[list[tuple[int, int]]], list[list[tuple[int, int]]]]:
+    """One document of spans, small or up to 400 mentions: singletons, twinless mentions, a key mention in two
+    chains, a response mention repeated (matching the key or not), empty chains; its parts are of every size."""
+    n = rng.randint(0, 40) if rng.random() < 0.8 else rng.randint(100, 400)
+    mentions = [(rng.randint(0, n), rng.randint(0, 3)) for _ in range(n)]
+
+    def chains(spans: list[tuple[int, int]], repeat: float) -> list[list[tuple[int, int]]]:
+        found: dict[int, list[tuple[int, int]]] = {}
+        for span in spans:
+            found.setdefault(rng.randint(0, max(1, len(spans) // rng.randint(1, 4))), []).append(span)
+            if rng.random() < repeat:
+                found.setdefault(rng.randint(0, max(1, len(spans) // 3)), []).append(span)
+        listed = list(found.values())
+        if rng.random() < 0.1:
+            listed.insert(rng.randint(0, len(listed)), [])
+        return listed
+
+    twinless = [(rng.randint(n, n + 10), 0) for _ in range(rng.randint(0, 5))]
+    return chains(mentions, 0.05), chains([m for m in mentions if rng.random() < 0.8] + twinless, 0.08)
+
+
+def _parts_scored_alone(key: list, response: list | None, metrics: str | list[str], remove_singletons: bool):
+    """The units of one document as they were first computed: every part of split_units scored on its own."""
+    names = list(resolve_metrics(metrics))
+    parts = split_units(key, response or ())
+    named = {f"part {number}": (k, r) for number, (_, k, r) in enumerate(parts, 1)}
+    summed = [name for name in names if METRIC_BY_NAME[name].by_part is not None]
+    scored = score_documents(named, summed or names, remove_singletons=remove_singletons, per_document=True)
+    return unit_counts({name: dict(scored.by_document[name].metrics) for name in named})
+
+
+def test_the_parts_of_one_document_count_as_if_scored_alone() -> None:
+    # the units of one document are taken from the document scored whole (Metric.by_part): the same counts, to
+    # the last bit, as each part scored alone, for every metric choice and with singletons removed too
+    rng = random.Random(41)
+    for _ in range(300):
+        key, response = _random_document(rng)
+        metrics = rng.choice(["all", ["blanc"], ["muc"], ["ceafe", "lea"], ["conll"]])
+        remove = rng.random() < 0.3
+        given = None if rng.random() < 0.05 else response
+        found = score_documents({"d": (key, given)}, metrics, remove_singletons=remove, with_units=True).units
+        expected = _parts_scored_alone(key, given, metrics, remove)
+        assert found is not None
+        assert (found.units, found.metrics, found.members) == (expected.units, expected.metrics, expected.members)
+        assert found.counts.dtype == expected.counts.dtype and found.counts.shape == expected.counts.shape
+        assert found.counts.tobytes() == expected.counts.tobytes()
+        assert found.counts.flags.c_contiguous
+
+
+def test_part_labels_number_the_parts_of_split_units() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        key, response = _random_document(rng)
+        labels, count = part_labels(key, response)
+        parts = split_units(key, response)
+        assert count == len(parts)
+        expected = {m: number for number, (_, k, r) in enumerate(parts) for chain in (*k, *r) for m in chain}
+        assert labels == expected
 
 
 def test_paired_counts_merge_to_the_common_parts() -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
-from ucdcr.cli.score import METRIC_HELP
+from ucdcr.cli.score import BLAS_THREADS, METRIC_HELP
 from ucdcr.scoring.metrics import METRIC_CHOICES
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -107,3 +110,26 @@ def test_blanc_alone_scores_without_intervals() -> None:
     assert "[" not in result.stdout.split("BLANC:", 1)[1].split("\n", 1)[0].replace("(", "")  # no interval on BLANC
     as_json = json.loads(runner.invoke(app, ["score", "-m", "blanc", "--json", KEY, RESPONSE]).stdout)
     assert as_json.get("intervals", {}) == {}
+
+
+def test_the_collector_and_the_environment_are_back_as_they_were_after_a_score(tmp_path: Path) -> None:
+    # the command pauses Python's cyclic garbage collector and sets one BLAS thread while it runs
+    # (ucdcr.cli.score.lean_runtime)
+    assert gc.isenabled() and BLAS_THREADS not in os.environ
+    assert runner.invoke(app, ["score", KEY, RESPONSE]).exit_code == 0
+    assert gc.isenabled() and BLAS_THREADS not in os.environ
+    (tmp_path / "empty.conll").write_text("")
+    assert runner.invoke(app, ["score", KEY, str(tmp_path / "empty.conll")]).exit_code == 2  # failed inside
+    assert gc.isenabled() and BLAS_THREADS not in os.environ
+    gc.disable()
+    try:
+        assert runner.invoke(app, ["score", KEY, RESPONSE]).exit_code == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_blas_thread_count_the_user_set_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(BLAS_THREADS, "3")
+    assert runner.invoke(app, ["score", KEY, RESPONSE]).exit_code == 0
+    assert os.environ[BLAS_THREADS] == "3"

@@ -5,9 +5,10 @@ protocol's meta-document, a subtopic of the ucdcr protocol. Two kinds of unit da
 
 - :class:`UnitCounts` (micro): per unit and metric the four v8.01 counts (recall and precision numerator and
   denominator). MUC, B3, CEAFm, CEAFe and LEA are sums of such counts over parts of a document that no key or
-  response chain crosses (:func:`split_units` finds those parts), so the score of a resample of units is the F1
-  of weighted sums of counts computed once: no re-scoring. BLANC is not such a sum (its non-coreference links
-  cross units) and gets no interval.
+  response chain crosses (:func:`split_units` finds those parts; :func:`document_units` takes the counts of one
+  document's parts from the document scored whole), so the score of a resample of units is the F1 of weighted
+  sums of counts computed once: no re-scoring. BLANC is not such a sum (its non-coreference links cross units)
+  and gets no interval.
 - :class:`UnitValues` (macro): per unit one value per column, averaged over the units (the ucdcr protocol's
   unweighted mean over settings). A unit without a value (a subtopic with no event setting) adds nothing.
 
@@ -37,7 +38,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ucdcr.scoring.metrics import CONLL
+from ucdcr.scoring.metrics import CONLL, DocumentOverlap, Metric, Parts
 
 SEED = 2026
 """The seed every resampling starts from (with the unit ids)."""
@@ -237,15 +238,84 @@ def split_units(
     return sorted(named_parts, key=lambda part: part[0])
 
 
+def part_labels(
+    key: Iterable[Sequence[Hashable]], response: Iterable[Sequence[Hashable]]
+) -> tuple[dict[Hashable, int], int]:
+    """Each mention's part in :func:`split_units` ``(key, response)`` (no base units): its index in that list, and
+    the number of parts. The same parts in the same order, found faster, without listing their chains."""
+    group: dict[Hashable, int] = {}  # mention -> its group: the mentions joined so far
+    members: list[list[Hashable]] = []
+    firsts: list[Hashable] = []  # the first mention of every chain, key chains first: the order parts are met in
+    for chains in (key, response):
+        for chain in chains:
+            if not chain:
+                continue
+            firsts.append(chain[0])
+            joined: set[int] = set()
+            new: dict[Hashable, None] = {}
+            for mention in chain:
+                found = group.get(mention, -1)
+                if found < 0:
+                    new[mention] = None
+                else:
+                    joined.add(found)
+            if not joined:
+                joined.add(len(members))
+                members.append([])
+            target = max(joined, key=lambda number: len(members[number]))  # the others move into the largest
+            for other in joined - {target}:
+                for mention in members[other]:
+                    group[mention] = target
+                members[target] += members[other]
+                members[other] = []
+            for mention in new:
+                group[mention] = target
+            members[target] += new
+    met = list(dict.fromkeys(group[mention] for mention in firsts))
+    # split_units orders the parts by the sorted reprs of their mentions: by the smallest one unless two parts share
+    # it (distinct mentions with one repr); sorted stably from the order they are met in, as there
+    lowest = {number: min(map(repr, members[number])) for number in met}
+    if len(set(lowest.values())) == len(met):
+        ordered = sorted(met, key=lowest.__getitem__)
+    else:
+        ordered = sorted(met, key=lambda number: tuple(sorted(set(map(repr, members[number])))))
+    position = {number: index for index, number in enumerate(ordered)}
+    return {mention: position[number] for mention, number in group.items()}, len(ordered)
+
+
+def document_units(
+    overlap: DocumentOverlap,
+    metrics: Sequence[Metric],
+    key: Iterable[Sequence[Hashable]],
+    response: Iterable[Sequence[Hashable]],
+) -> UnitCounts:
+    """The counts of every part of one document that no key or response chain crosses (:func:`split_units` of its
+    chains as given, ``key`` and ``response``; units ``part 1``, ``part 2``... in that order), of the metrics
+    that are sums over parts (BLANC is not): the counts each part scored alone gets, bit for bit, taken from
+    ``overlap``, the document scored whole (:attr:`~ucdcr.scoring.metrics.Metric.by_part`)."""
+    labels, count = part_labels(key, response)
+    if not count:
+        return unit_counts({})
+    summed = {metric.name: metric.by_part for metric in metrics if metric.by_part is not None}
+    mention_part = np.fromiter((labels[mention] for mention in overlap.doc.mention_ids), dtype=np.int64)
+    parts = Parts(overlap, mention_part, count)
+    counts = np.zeros((count, 0, 4))
+    if summed:
+        counts = np.ascontiguousarray(np.stack([by_part(overlap, parts) for by_part in summed.values()], axis=1))
+    units = tuple(f"part {number}" for number in range(1, count + 1))
+    return UnitCounts(units, tuple(summed), counts, tuple((unit,) for unit in units))
+
+
 def resample_weights(units: Sequence[str], resamples: int) -> np.ndarray:
     """``resamples`` rows of how often each unit is drawn (module docstring: seeded by SEED and the unit ids)."""
     n_units = len(units)
     if not n_units or resamples <= 0:
         return np.zeros((0, n_units), dtype=np.int64)
     rng = np.random.default_rng([SEED, zlib.crc32("\x1f".join(units).encode())])
-    draws = rng.integers(0, n_units, size=(resamples, n_units))
-    cells = (np.arange(resamples)[:, None] * n_units + draws).ravel()  # (resample, unit) as one index
-    return np.bincount(cells, minlength=resamples * n_units).reshape(resamples, n_units).astype(np.int64, copy=False)
+    cells = rng.integers(0, n_units, size=(resamples, n_units))  # the draws, then each (resample, unit) as one index
+    cells += np.arange(0, resamples * n_units, n_units)[:, None]
+    counts = np.bincount(cells.ravel(), minlength=resamples * n_units)
+    return counts.reshape(resamples, n_units).astype(np.int64, copy=False)
 
 
 @dataclass(frozen=True)

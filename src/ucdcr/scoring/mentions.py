@@ -52,6 +52,8 @@ class IdentifiedDocument:
     repeated_response: int
     repeated_key: int
     repeated_twinless: int = 0
+    mention_ids: tuple[Hashable, ...] = ()
+    """The mention behind each integer id (``mention_ids[i]`` has id ``i``)."""
 
 
 def identify_mentions(
@@ -95,6 +97,7 @@ def identify_mentions(
         repeated_response=repeated_response,
         repeated_key=key_occurrences - n_key_mentions,
         repeated_twinless=sum(map(len, response_chains)) - n_response_mentions,
+        mention_ids=tuple(codes),
     )
 
 

@@ -64,6 +64,12 @@ def _pairs(n: np.ndarray | int) -> np.ndarray | int:
     return n * (n - 1) // 2
 
 
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (``np.unique`` without options, which imports ``numpy.ma`` on first use)."""
+    ordered = np.sort(values)
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if ordered.size else ordered
+
+
 def _last_chain(partition: Partition, n_mentions: int) -> np.ndarray:
     """For each mention id, the last chain holding it (v8.01's ``Indexa``), -1 if none."""
     last = np.full(n_mentions, -1, dtype=np.int64)
@@ -117,13 +123,81 @@ class DocumentOverlap:
     @cached_property
     def response_in_key(self) -> Contingency:
         """(response chain, key chain) -> response occurrences whose mention is anywhere in that key chain."""
-        membership = np.unique(self.key.mention * self.key.n_chains + self.key.chain)
+        membership = _sorted_unique(self.key.mention * self.key.n_chains + self.key.chain)
         member_mention, member_chain = np.divmod(membership, self.key.n_chains)
         starts = np.searchsorted(member_mention, self.response.mention, side="left")
         counts = np.searchsorted(member_mention, self.response.mention, side="right") - starts
         offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         cols = member_chain[np.repeat(starts, counts) + offsets]
         return Contingency(np.repeat(self.response.chain, counts), cols, self.key.n_chains)
+
+    @cached_property
+    def bcub_terms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """B3's terms: recall terms (of the response occurrences whose mention is in the key), which occurrences
+        those are, precision terms (of every response occurrence), in occurrence order."""
+        response = self.response
+        key_chain = self.key_last[response.mention]
+        found = key_chain >= 0
+        common = np.zeros(len(response.mention), dtype=np.float64)
+        common[found] = self.response_in_key.lookup(response.chain[found], key_chain[found])
+        precision_terms = common / self.response_sizes[response.chain]
+        recall_terms = common[found] / self.key_sizes[key_chain[found]]
+        return recall_terms, found, precision_terms
+
+    @cached_property
+    def ceaf_components(self) -> CeafComponents:
+        """The connected components of the key/response overlap graph (CEAFm and CEAFe align the same ones)."""
+        return CeafComponents(self)
+
+    @cached_property
+    def ceafm_values(self) -> np.ndarray:
+        """CEAFm's aligned similarity of each key chain."""
+        cells = self.key_by_response
+        return _aligned_similarity(cells.counts.astype(np.float64), self)
+
+    @cached_property
+    def ceafe_values(self) -> np.ndarray:
+        """CEAFe's aligned similarity of each key chain."""
+        cells = self.key_by_response
+        sizes = self.key_sizes[cells.rows] + self.response_sizes[cells.cols]
+        return _aligned_similarity((2 * cells.counts) / sizes, self)
+
+    @cached_property
+    def lea_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """LEA's term of each key chain and of each response chain."""
+        key = _lea_values(self.key, self.key_sizes, self.key_by_response, self.response_last, self.response_sizes)
+        response = _lea_values(self.response, self.response_sizes, self.response_by_key, self.key_last, self.key_sizes)
+        return key, response
+
+
+class Parts:
+    """The part (0 ... ``count`` - 1) of every key and response chain of one document, and per part its chains and
+    occurrences: what the ``by_part`` functions of :data:`METRIC_TABLE` sum over (the parts are those that no key
+    or response chain crosses, :func:`ucdcr.scoring.bootstrap.document_units`)."""
+
+    def __init__(self, overlap: DocumentOverlap, mention_part: np.ndarray, count: int) -> None:
+        self.count = count
+        self.key = mention_part[overlap.key.mention[_first_occurrences(overlap.key)]]
+        self.response = mention_part[overlap.response.mention[_first_occurrences(overlap.response)]]
+        self.key_chains = self.sum(self.key)
+        self.response_chains = self.sum(self.response)
+        self.key_occurrences = self.sum(self.key[overlap.key.chain])
+        self.response_occurrences = self.sum(self.response[overlap.response.chain])
+
+    def sum(self, parts: np.ndarray, values: np.ndarray | None = None) -> np.ndarray:
+        """Per part, the number of ``parts`` entries, or the sum of their ``values`` added in order (as a
+        left-to-right sum over the part alone adds them: ``np.bincount`` adds its weights one by one)."""
+        return np.bincount(parts, weights=values, minlength=self.count)
+
+
+def _first_occurrences(partition: Partition) -> np.ndarray:
+    """The index of each chain's first occurrence (the chains are numbered in order and none is empty)."""
+    return np.searchsorted(partition.chain, np.arange(partition.n_chains))
+
+
+def _part_counts(rn: np.ndarray, rd: np.ndarray, pn: np.ndarray, pd: np.ndarray) -> np.ndarray:
+    """(parts, 4): the four counts of each part as floats."""
+    return np.stack([rn, rd, pn, pd], axis=1).astype(np.float64)
 
 
 def muc(overlap: DocumentOverlap) -> MetricScore:
@@ -135,57 +209,117 @@ def muc(overlap: DocumentOverlap) -> MetricScore:
     return MetricScore(correct, key_links, correct, response_links)
 
 
+def muc_by_part(overlap: DocumentOverlap, parts: Parts) -> np.ndarray:
+    """MUC's counts of each part."""
+    cells = overlap.response_by_key
+    correct = parts.sum(parts.response[cells.rows], cells.counts - 1)
+    key_links = parts.key_occurrences - parts.key_chains
+    return _part_counts(correct, key_links, correct, parts.response_occurrences - parts.response_chains)
+
+
 def bcub(overlap: DocumentOverlap) -> MetricScore:
     """B3 over all occurrences, summed per response occurrence in chain order (as v8.01)."""
-    response = overlap.response
-    key_chain = overlap.key_last[response.mention]
-    found = key_chain >= 0
-    common = np.zeros(len(response.mention), dtype=np.float64)
-    common[found] = overlap.response_in_key.lookup(response.chain[found], key_chain[found])
-    precision_terms = common / overlap.response_sizes[response.chain]
-    recall_terms = common[found] / overlap.key_sizes[key_chain[found]]
+    recall_terms, _, precision_terms = overlap.bcub_terms
     return MetricScore(
         sequential_sum(recall_terms),
         len(overlap.key.mention),
         sequential_sum(precision_terms),
-        len(response.mention),
+        len(overlap.response.mention),
     )
+
+
+def bcub_by_part(overlap: DocumentOverlap, parts: Parts) -> np.ndarray:
+    """B3's counts of each part."""
+    recall_terms, found, precision_terms = overlap.bcub_terms
+    occurrence_part = parts.response[overlap.response.chain]
+    recall = parts.sum(occurrence_part[found], recall_terms)
+    precision = parts.sum(occurrence_part, precision_terms)
+    return _part_counts(recall, parts.key_occurrences, precision, parts.response_occurrences)
 
 
 def ceafm(overlap: DocumentOverlap) -> MetricScore:
     """CEAF with the mention-based similarity phi3 = |k & r|."""
-    cells = overlap.key_by_response
-    numerator = sequential_sum(_aligned_similarity(cells, cells.counts.astype(np.float64), overlap))
+    numerator = sequential_sum(overlap.ceafm_values)
     return MetricScore(numerator, len(overlap.key.mention), numerator, len(overlap.response.mention))
+
+
+def ceafm_by_part(overlap: DocumentOverlap, parts: Parts) -> np.ndarray:
+    """CEAFm's counts of each part."""
+    numerator = parts.sum(parts.key, overlap.ceafm_values)
+    return _part_counts(numerator, parts.key_occurrences, numerator, parts.response_occurrences)
 
 
 def ceafe(overlap: DocumentOverlap) -> MetricScore:
     """CEAF with the entity-based similarity phi4 = 2 |k & r| / (|k| + |r|)."""
-    cells = overlap.key_by_response
-    sizes = overlap.key_sizes[cells.rows] + overlap.response_sizes[cells.cols]
-    phi = (2 * cells.counts) / sizes
-    numerator = sequential_sum(_aligned_similarity(cells, phi, overlap))
+    numerator = sequential_sum(overlap.ceafe_values)
     return MetricScore(numerator, overlap.key.n_chains, numerator, overlap.response.n_chains)
 
 
-def _aligned_similarity(cells: Contingency, phi: np.ndarray, overlap: DocumentOverlap) -> np.ndarray:
-    """Per key chain, ``1 - (1 - phi)`` of its chain in an optimal alignment (0 when unaligned)."""
-    n_key = overlap.key.n_chains
-    best = np.zeros(n_key, dtype=np.float64)
+def ceafe_by_part(overlap: DocumentOverlap, parts: Parts) -> np.ndarray:
+    """CEAFe's counts of each part."""
+    numerator = parts.sum(parts.key, overlap.ceafe_values)
+    return _part_counts(numerator, parts.key_chains, numerator, parts.response_chains)
+
+
+class CeafComponents:
+    """The overlap graph's components, for the alignment (:func:`_aligned_similarity`): the cells (edges) alone in
+    theirs, and for each other component (in the order of its label) its edges, its key and response chains, and
+    each edge's row and column in the component's matrix (chains in the order of their number)."""
+
+    def __init__(self, overlap: DocumentOverlap) -> None:
+        cells = overlap.key_by_response
+        n_key, n_response = overlap.key.n_chains, overlap.response.n_chains
+        self.alone = np.zeros(0, dtype=bool)
+        self.shared: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]] = []
+        if not len(cells.counts):
+            return
+        component = connected_components(cells.rows, n_key + cells.cols, n_key + n_response)
+        edge_component = component[cells.rows]
+        edges_in_component = np.bincount(edge_component)
+        self.alone = edges_in_component[edge_component] == 1
+        shared = np.flatnonzero(~self.alone)
+        if not shared.size:
+            return
+        shared = shared[np.argsort(edge_component[shared], kind="stable")]
+        label = edge_component[shared]
+        # each component's chains, numbered within it in order: one sort for all components
+        rows, local_rows, row_starts = _local_numbers(label, cells.rows[shared], n_key)
+        cols, local_cols, col_starts = _local_numbers(label, cells.cols[shared], n_response)
+        edge_starts = np.flatnonzero(np.diff(label)) + 1
+        edge_bounds = zip([0, *edge_starts.tolist()], [*edge_starts.tolist(), len(shared)], strict=True)
+        row_bounds = [*row_starts.tolist(), len(rows)]
+        col_bounds = [*col_starts.tolist(), len(cols)]
+        for number, (first, last) in enumerate(edge_bounds):
+            component_rows = rows[row_bounds[number] : row_bounds[number + 1]]
+            n_cols = col_bounds[number + 1] - col_bounds[number]
+            self.shared.append(
+                (shared[first:last], component_rows, local_rows[first:last], local_cols[first:last], n_cols)
+            )
+
+
+def _local_numbers(label: np.ndarray, chain: np.ndarray, n_chains: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per component (``label``, sorted), its distinct chains in order; each edge's chain numbered within its
+    component (as ``np.unique(chains of the component, return_inverse=True)`` numbers them); where each
+    component's chains start."""
+    codes, inverse = np.unique(label * n_chains + chain, return_inverse=True)
+    component, chains = np.divmod(codes, n_chains)
+    starts = np.flatnonzero(np.concatenate(([True], component[1:] != component[:-1])))
+    first_of_component = np.repeat(starts, np.diff(np.append(starts, len(codes))))
+    return chains, inverse.reshape(-1) - first_of_component[inverse.reshape(-1)], starts
+
+
+def _aligned_similarity(phi: np.ndarray, overlap: DocumentOverlap) -> np.ndarray:
+    """Per key chain, ``1 - (1 - phi)`` of its chain in an optimal alignment (0 when unaligned); ``phi`` per
+    cell of ``overlap.key_by_response``."""
+    cells = overlap.key_by_response
+    best = np.zeros(overlap.key.n_chains, dtype=np.float64)
     if not len(phi):
         return best
-    component = connected_components(cells.rows, n_key + cells.cols, n_key + overlap.response.n_chains)
-    edge_component = component[cells.rows]
-    edges_in_component = np.bincount(edge_component)
-    alone = edges_in_component[edge_component] == 1
+    components = overlap.ceaf_components
+    alone = components.alone
     best[cells.rows[alone]] = phi[alone]
-    shared = np.flatnonzero(~alone)
-    shared = shared[np.argsort(edge_component[shared], kind="stable")]
-    boundaries = np.flatnonzero(np.diff(edge_component[shared])) + 1
-    for edges in np.split(shared, boundaries) if shared.size else ():
-        rows, local_rows = np.unique(cells.rows[edges], return_inverse=True)
-        cols, local_cols = np.unique(cells.cols[edges], return_inverse=True)
-        matrix = np.zeros((len(rows), len(cols)))
+    for edges, rows, local_rows, local_cols, n_cols in components.shared:
+        matrix = np.zeros((len(rows), n_cols))
         matrix[local_rows, local_cols] = phi[edges]
         best[rows] = aligned_values(matrix)
     return 1 - (1 - best)
@@ -443,23 +577,27 @@ def _self_link(a: dict[int, int], _: dict[int, int]) -> tuple[int, int]:
 
 def lea(overlap: DocumentOverlap) -> MetricScore:
     """LEA (link-based entity-aware), as in coval."""
-    recall_num = _lea_side(
-        overlap.key, overlap.key_sizes, overlap.key_by_response, overlap.response_last, overlap.response_sizes
-    )
-    precision_num = _lea_side(
-        overlap.response, overlap.response_sizes, overlap.response_by_key, overlap.key_last, overlap.key_sizes
-    )
+    key_values, response_values = overlap.lea_values
+    recall_num, precision_num = sequential_sum(key_values), sequential_sum(response_values)
     return MetricScore(recall_num, len(overlap.key.mention), precision_num, len(overlap.response.mention))
 
 
-def _lea_side(
+def lea_by_part(overlap: DocumentOverlap, parts: Parts) -> np.ndarray:
+    """LEA's counts of each part."""
+    key_values, response_values = overlap.lea_values
+    recall, precision = parts.sum(parts.key, key_values), parts.sum(parts.response, response_values)
+    return _part_counts(recall, parts.key_occurrences, precision, parts.response_occurrences)
+
+
+def _lea_values(
     side: Partition,
     sizes: np.ndarray,
     cells: Contingency,
     other_last: np.ndarray,
     other_sizes: np.ndarray,
-) -> float:
-    """sum over chains of |c| * (resolved links / links); a singleton chain's self-link is resolved by a singleton."""
+) -> np.ndarray:
+    """Per chain |c| * (resolved links / links) (LEA sums them); a singleton chain's self-link is resolved by a
+    singleton."""
     common = np.bincount(cells.rows, weights=_pairs(cells.counts), minlength=side.n_chains)
     singleton_chains = np.flatnonzero(sizes == 1)
     if singleton_chains.size:
@@ -469,7 +607,7 @@ def _lea_side(
         resolved = np.append(other_sizes, 0)[other_chain] == 1
         common[singleton_chains] = resolved
     links = np.where(sizes == 1, 1.0, sizes * (sizes - 1) / 2.0)
-    return sequential_sum(sizes * common / links)
+    return sizes * common / links
 
 
 @dataclass(frozen=True)
@@ -490,6 +628,9 @@ class Metric:
     """Whether the reference scorer v8.01 computes it (LEA is coval's)."""
     link_lines: bool = False
     """Printed as v8.01 prints BLANC: coreference-link, non-coreference-link and overall lines (a BlancScore)."""
+    by_part: Callable[[DocumentOverlap, Parts], np.ndarray] | None = None
+    """Its counts on each part of the document that no chain crosses, ``(parts, 4)``: the counts each part scored
+    alone gets, bit for bit (what the confidence intervals resample); None when it is no sum over parts (BLANC)."""
 
     def column(self, part: str) -> str:
         """The authors' CSV column of one part, ``R``, ``P`` or ``F1`` (``F1_CEAF_E``)."""
@@ -499,12 +640,12 @@ class Metric:
 
 
 METRIC_TABLE: tuple[Metric, ...] = (
-    Metric("muc", "MUC", "MUC", muc, in_conll=True),
-    Metric("bcub", "B3", "B3", bcub, in_conll=True),
-    Metric("ceafm", "CEAFm", None, ceafm),
-    Metric("ceafe", "CEAFe", "CEAF_E", ceafe, in_conll=True),
+    Metric("muc", "MUC", "MUC", muc, in_conll=True, by_part=muc_by_part),
+    Metric("bcub", "B3", "B3", bcub, in_conll=True, by_part=bcub_by_part),
+    Metric("ceafm", "CEAFm", None, ceafm, by_part=ceafm_by_part),
+    Metric("ceafe", "CEAFe", "CEAF_E", ceafe, in_conll=True, by_part=ceafe_by_part),
     Metric("blanc", "BLANC", None, blanc, link_lines=True),
-    Metric("lea", "LEA", None, lea, in_v801=False),
+    Metric("lea", "LEA", None, lea, in_v801=False, by_part=lea_by_part),
 )
 """Every metric ucdcr computes, in the order v8.01 prints them (LEA, not in v8.01, last). Every other list of
 metrics (names, print order, the CoNLL F1, the protocol's score columns, the paper tables' columns) derives from

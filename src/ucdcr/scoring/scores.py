@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.conll2012 import ConllFile, read_conll
-from ucdcr.scoring.bootstrap import UnitCounts, split_units, unit_counts
+from ucdcr.scoring.bootstrap import UnitCounts, document_units, unit_counts
 from ucdcr.scoring.mentions import identify_mentions
 from ucdcr.scoring.metrics import ALL, CONLL, METRIC_BY_NAME, METRIC_CHOICES, METRICS, DocumentOverlap, Metric
 from ucdcr.scoring.results import MetricScore, truncate_percent
@@ -175,10 +175,15 @@ def score_documents(
     repeated_response = repeated_key = repeated_twinless = removed_key = removed_response = 0
     missing: list[str] = []
     by_document: dict[str, Scores] = {}
+    units: UnitCounts | None = None
+    one_document_units = with_units and len(documents) == 1  # the units: the parts of the document
     for doc_name, (given_key, given_response) in documents.items():
         if given_response is None:
             missing.append(doc_name)
         key, response = given_key, given_response or ()
+        if one_document_units:  # read twice: scored, then split into parts (singletons still in)
+            whole = ([list(chain) for chain in key], [list(chain) for chain in response])
+            key, response = whole
         doc_removed: tuple[int, int] | None = None
         if remove_singletons:
             (key, key_removed), (response, response_removed) = drop_singletons(key), drop_singletons(response)
@@ -193,9 +198,13 @@ def score_documents(
         doc_scores = {metric.name: metric.function(overlap) for metric in selected}
         for name, score in doc_scores.items():
             totals[name] = totals[name] + score if name in totals else score
-        if per_document or with_units:
+        if one_document_units:
+            units = document_units(overlap, selected, *whole)
+        if per_document or (with_units and not one_document_units):
             by_document[doc_name] = Scores(doc_scores, doc.identification, documents=1, removed_singletons=doc_removed)
-    units = _unit_counts(documents, selected, remove_singletons, by_document) if with_units else None
+    if with_units and not one_document_units:
+        names = [metric.name for metric in selected]
+        units = unit_counts({name: {m: by_document[name][m] for m in names} for name in documents})
     if not per_document:
         by_document = {}
     return Scores(
@@ -210,48 +219,6 @@ def score_documents(
         removed_singletons=(removed_key, removed_response) if remove_singletons else None,
         by_document=by_document,
         units=units,
-    )
-
-
-def _unit_counts(
-    documents: Mapping[str, tuple[Clusters, Clusters | None]],
-    metrics: Sequence[Metric],
-    remove_singletons: bool,
-    by_document: Mapping[str, Scores],
-) -> UnitCounts:
-    """The documents' counts, or a single document's per connected part (module docstring)."""
-    names = [metric.name for metric in metrics]
-    if len(documents) != 1:
-        return unit_counts({name: {m: by_document[name][m] for m in names} for name in documents})
-    ((key, response),) = documents.values()
-    parts = split_units(key, response or ())
-    named = {
-        f"part {number}": (part_key, part_response) for number, (_, part_key, part_response) in enumerate(parts, 1)
-    }
-    shapes = {name: _shape(*chains) for name, chains in named.items()}
-    first_of_shape: dict[tuple[tuple[tuple[int, ...], ...], ...], str] = {}
-    for name, shape in shapes.items():
-        first_of_shape.setdefault(shape, name)  # each shape is scored once
-    summed = [metric.name for metric in metrics if not metric.link_lines]  # BLANC is no sum over parts: no interval
-    scored = score_documents(
-        {name: named[name] for name in first_of_shape.values()},
-        summed or names,
-        remove_singletons=remove_singletons,
-        per_document=True,
-    )
-    return unit_counts({name: dict(scored.by_document[first_of_shape[shapes[name]]].metrics) for name in named})
-
-
-def _shape(key: Clusters, response: Clusters) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """A document's chains with its mentions renamed 0, 1, ... in order of appearance (key, then response).
-
-    Scoring sees mentions only through equality and order (:func:`identify_mentions` numbers them itself), so
-    documents of one shape get the same counts, to the last bit: a document split into parts has many alike.
-    """
-    codes: dict[Hashable, int] = {}
-    return tuple(
-        tuple(tuple(codes.setdefault(mention, len(codes)) for mention in chain) for chain in chains)
-        for chains in (key, response)
     )
 
 
