@@ -160,6 +160,22 @@ def test_part_labels_number_the_parts_of_split_units() -> None:
         assert labels == expected
 
 
+def test_part_labels_order_parts_whose_mentions_share_a_repr_as_split_units() -> None:
+    class Mention:  # distinct mentions, one repr: the parts' names tie on their smallest repr
+        def __repr__(self) -> str:
+            return "m"
+
+    mentions = [Mention() for _ in range(6)]
+    rng = random.Random(3)
+    for _ in range(100):
+        key = [[rng.choice(mentions)] for _ in range(3)] + [[rng.choice(mentions), rng.choice(mentions)]]
+        response = [[rng.choice(mentions)] for _ in range(3)]
+        labels, count = part_labels(key, response)
+        parts = split_units(key, response)
+        assert count == len(parts)
+        assert labels == {m: number for number, (_, k, r) in enumerate(parts) for chain in (*k, *r) for m in chain}
+
+
 def test_paired_counts_merge_to_the_common_parts() -> None:
     metrics = ("muc",)
     first = UnitCounts(
