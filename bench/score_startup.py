@@ -9,8 +9,7 @@ temporary folder, then runs in turn, ``--repeat`` rounds (the order alternates f
 - ``python -c pass`` and ``python -c "import numpy"``: the interpreter's own start-up and numpy's import, the
   floors under any `ucdcr` command and under the scorer (its metrics are computed with numpy)
 - ``ucdcr --version`` after importing what ``ucdcr score`` cannot do without (numpy with one BLAS thread, as the
-  command imports it, numpy.random for the bootstrap and numpy.ma, which numpy's percentile imports): the floor
-  under the score's ratio
+  command imports it, and numpy.random for the bootstrap): the floor under the score's ratio
 
 and prints each command's wall times (min and median), the ratio of each score command's minimum to the minimum
 of ``--version`` (the figure the target is stated in; the ratio of medians beside it), the machine, and the load
@@ -44,7 +43,7 @@ from pathlib import Path
 from bench_scorer import meta_document, write_meta_files
 
 FLOOR = """
-import numpy, numpy.ma, numpy.random
+import numpy, numpy.random
 import sys
 from ucdcr.cli.app import main
 sys.argv = ["ucdcr", "--version"]

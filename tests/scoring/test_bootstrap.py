@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import warnings
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from ucdcr.scoring.bootstrap import (
     UnitValues,
     aligned,
     intervals,
+    nan_percentiles,
     paired,
     part_labels,
     resample_weights,
@@ -284,3 +286,20 @@ def test_a_dataset_of_one_unit_is_a_constant_in_a_mean() -> None:
     both = intervals([single, several], 1000)["F1_CONLL"]
     assert both.low == pytest.approx((40 + alone.low) / 2) and both.high == pytest.approx((40 + alone.high) / 2)
     assert paired([single, several], [single, several], 1000)["F1_CONLL"].p_value == 1.0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_nan_percentiles_are_numpys_nanpercentile_bit_for_bit(seed: int) -> None:
+    """The hand-written percentile (it spares the scorer numpy.ma's import) against numpy's own, NaNs and ties too."""
+    rng = np.random.default_rng(seed)
+    rows, columns = int(rng.integers(1, 60)), int(rng.integers(1, 6))
+    values = rng.normal(50, 20, size=(rows, columns))
+    if seed % 3 == 0:
+        values = np.round(values)  # ties
+    values[rng.random((rows, columns)) < rng.uniform(0, 0.6)] = np.nan
+    values[:, 0] = np.nan if seed % 5 == 0 else values[:, 0]  # a column without a value
+    percents = np.array([(1 - 0.95) / 2 * 100, 100 - (1 - 0.95) / 2 * 100, 50.0, 0.0, 100.0, rng.uniform(0, 100)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = np.nanpercentile(values, percents, axis=0)
+    assert np.array_equal(nan_percentiles(values, percents), expected, equal_nan=True)

@@ -30,7 +30,6 @@ Rules:
 
 from __future__ import annotations
 
-import warnings
 import zlib
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -479,11 +478,30 @@ def _mean_scores(parts: Sequence[UnitData], columns: Sequence[str], weights: Seq
 
 
 def _percentiles(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each column's 2.5th and 97.5th percentile without its NaNs (NaN for a column without a value)."""
     tail = (1 - LEVEL) / 2 * 100
-    with warnings.catch_warnings():  # a column with no value in any resample: NaN, said by the caller
-        warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = np.nanpercentile(values, [tail, 100 - tail], axis=0)
+    low, high = nan_percentiles(values, np.array([tail, 100 - tail]))
     return low, high
+
+
+def nan_percentiles(values: np.ndarray, percents: np.ndarray) -> np.ndarray:
+    """``np.nanpercentile(values, percents, axis=0)`` (its default "linear" method, bit for bit) for a 2-D float
+    array: numpy's own quantile code imports ``numpy.ma``, a twentieth of ``ucdcr score``'s start-up."""
+    ordered = np.sort(values, axis=0)  # NaNs sort last: each column's first ``counts`` rows are its values
+    counts = np.count_nonzero(~np.isnan(values), axis=0)
+    quantiles = np.true_divide(percents, 100)[:, None]
+    virtual = (counts - 1) * quantiles  # (percents, columns), as numpy's linear method
+    below = np.floor(virtual)
+    at_end = virtual >= counts - 1
+    below_index = np.where(at_end, counts - 1, below).astype(np.intp)
+    above_index = np.where(at_end, counts - 1, below + 1).astype(np.intp)
+    gamma = virtual - np.where(at_end, -1, below)  # numpy's weight at the end (the two neighbours are one value)
+    safe = np.maximum(counts, 1) - 1  # a column without values reads row 0 and is NaN below
+    lower = np.take_along_axis(ordered, np.minimum(below_index, safe), axis=0)
+    upper = np.take_along_axis(ordered, np.minimum(above_index, safe), axis=0)
+    difference = upper - lower
+    result = np.where(gamma >= 0.5, upper - difference * (1 - gamma), lower + difference * gamma)
+    return np.where(counts > 0, result, np.nan)
 
 
 def _swapped_deltas(
