@@ -297,7 +297,8 @@ def test_nan_percentiles_are_numpys_nanpercentile_bit_for_bit(seed: int) -> None
     if seed % 3 == 0:
         values = np.round(values)  # ties
     values[rng.random((rows, columns)) < rng.uniform(0, 0.6)] = np.nan
-    values[:, 0] = np.nan if seed % 5 == 0 else values[:, 0]  # a column without a value
+    if seed % 5 == 0:
+        values[:, 0] = np.nan  # a column without a value
     percents = np.array([(1 - 0.95) / 2 * 100, 100 - (1 - 0.95) / 2 * 100, 50.0, 0.0, 100.0, rng.uniform(0, 100)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
