@@ -76,7 +76,7 @@ class PairEncoderConfig:
     pass when scoring.
 
     The default epochs, pairs_per_epoch and learning_rate are the cheapest setting of the learning-rate study
-    (docs/benchmark.md, "How the defaults were chosen") that comes within a point of its best on ECB+'s val:
+    (docs/benchmark-internals.md, "How the defaults were chosen") that comes within a point of its best on ECB+'s val:
     2 x 20,000 pairs at 1e-4 (val 75.73; one epoch, 74.46, is 1.27 below it).
     """
 

@@ -15,7 +15,7 @@ score (not a candidate), P(cross-encoder) is 1 - ``fill`` inside one predicted d
 thresholds (one common threshold, then each kind's) are tuned together on val for the run's protocol.
 ``rule="own"`` (version 2) averages instead the distances each system clusters with alone (the cross-encoder's own
 tuned weight across document clusters and fill). The fill rule was chosen on val: mean over ECB+, NP4E, MEANTIME
-and CD2CR 71.38 against 71.14 for version 2 (docs/benchmark.md, "How the defaults were chosen").
+and CD2CR 71.38 against 71.14 for version 2 (docs/benchmark-internals.md, "How the defaults were chosen").
 
 ``ensemble-3`` (:class:`EnsembleCommittee`) is the same with the cross-encoder committee of three models
 (:data:`~ucdcr.systems.reference.cross_encoder.COMMITTEE`): P(cross-encoder) is their mean.
