@@ -80,7 +80,7 @@ def check_usable(path: str | Path, role: str = "") -> None:
         raise UcdcrError(problem)
 
 
-def check_folder(folder: Path, what: str) -> Path:
+def existing_folder(folder: Path, what: str) -> Path:
     """``folder`` if it is a folder, else a UcdcrError saying that ``what`` does not exist or is a file (or cannot
     be looked up: a symlink loop, a path longer than the system allows)."""
     check_usable(folder, what)

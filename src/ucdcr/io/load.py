@@ -57,7 +57,7 @@ from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.arrow_paths import arrow_source
 from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
-from ucdcr.paths import check_folder
+from ucdcr.paths import existing_folder
 from ucdcr.records import SPLITS, MentionKind
 from ucdcr.registry import DatasetSpec, by_authors_folder, get, known_ids, normalize_id
 from ucdcr.schema import (
@@ -196,7 +196,7 @@ def load_mentions(
 
 
 def _load_mentions(folder: Path, splits: Sequence[str], columns: Sequence[str] | None) -> pa.Table:
-    folder = check_folder(folder, "dataset folder")
+    folder = existing_folder(folder, "dataset folder")
     wanted = list(MENTION_SCHEMA.names if columns is None else columns)
     unknown = [name for name in wanted if name not in MENTION_SCHEMA.names]
     if unknown:
@@ -569,7 +569,7 @@ def load_columns(folder: str | Path, columns: Sequence[str]) -> pa.Table:
 
 
 def _load_columns(folder: Path, columns: Sequence[str]) -> pa.Table:
-    folder = check_folder(folder, "dataset folder")
+    folder = existing_folder(folder, "dataset folder")
     path = folder / MENTIONS_PARQUET
     if path.is_file():
         schema = pa.schema([MENTION_SCHEMA.field(name) for name in columns])

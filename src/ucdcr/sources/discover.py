@@ -17,7 +17,7 @@ import pyarrow as pa
 from ucdcr.errors import UcdcrError, UnknownDatasetError
 from ucdcr.io.atomic import reason
 from ucdcr.io.load import KIND_FILES, MentionFile, TableKind, check_split, dataset_id, read_table
-from ucdcr.paths import check_folder, check_usable, resolve_data_dir
+from ucdcr.paths import check_usable, existing_folder, resolve_data_dir
 from ucdcr.records import SPLITS
 from ucdcr.registry import DatasetSpec, all_specs, dataset_ids, get, known_ids, normalize_id
 from ucdcr.schema import MENTIONS_PARQUET, PROVENANCE_FILE
@@ -162,7 +162,7 @@ def discover_datasets(
     where there is one, else its release (module docstring). names: only these (folder names, our ids, the authors'
     names, ``<id>@release``); an unknown name is an error listing the folders found.
     """
-    return dict(_discover(check_folder(Path(data_dir), "data dir"), names, source))
+    return dict(_discover(existing_folder(Path(data_dir), "data dir"), names, source))
 
 
 def _discover(root: Path, names: Iterable[str] | None, source: str) -> list[tuple[str, Path]]:
@@ -271,7 +271,7 @@ def _dataset_folders(datasets: DatasetChoice, root: Path) -> dict[str, Path]:
         items = [datasets] if isinstance(datasets, (str, Path)) else list(datasets)
         given = [_given_folder(item) for item in items]
         names = [str(item) for item, folder in zip(items, given, strict=True) if folder is None]
-    found = _discover(check_folder(root, "data dir"), names, "auto") if names is None or names else []
+    found = _discover(existing_folder(root, "data dir"), names, "auto") if names is None or names else []
     if names is not None:  # in the order given
         looked_up = iter(found)
         found = [folder or next(looked_up) for folder in given]
@@ -289,7 +289,7 @@ def _given_folder(item: str | Path) -> tuple[str, Path] | None:
     path = Path(item)
     if not isinstance(item, Path) and not (path.is_dir() and is_dataset_folder(path)):
         return None
-    if not is_dataset_folder(check_folder(path, "dataset folder")):
+    if not is_dataset_folder(existing_folder(path, "dataset folder")):
         raise UcdcrError(f"{path} is not a dataset folder (no {MENTIONS_PARQUET} or <split>/*_mentions.json)")
     return path.name, path
 
@@ -316,7 +316,7 @@ def dataset_dir(dataset: str | Path, data_dir: str | Path | None = None) -> Path
         )
     root = resolve_data_dir(data_dir)
     if root.exists():
-        check_folder(root, "data dir")
+        existing_folder(root, "data dir")
     folder = root / key
     if released or not _is_built(folder):  # the release of it (docs/release.md#side-by-side)
         if (release_root(root) / key / PROVENANCE_FILE).is_file():
@@ -344,7 +344,7 @@ def list_datasets(data_dir: str | Path | None = None, built_only: bool = False) 
     root = resolve_data_dir(data_dir)
     if not root.exists():
         return []
-    check_folder(root, "data dir")
+    existing_folder(root, "data dir")
     return [key for key in dataset_ids() if _is_built(root / key)]
 
 
