@@ -1,5 +1,6 @@
 """Wall time of the whole ``ucdcr benchmark`` (every reference system x every dataset + the transfer matrices), cold
-and warm, with the share spent encoding, and the tables it prints.
+and warm, where the time went (encoding, cross-encoder training, candidate scoring, the rest: clustering, tuning,
+features, scoring), and the tables it prints.
 
 Three passes, each in a fresh subprocess (so the encoder is loaded as a user's run loads it):
 
@@ -37,6 +38,8 @@ from final_run import add_final_flag, benchmark_output, notice
 from ucdcr.systems.framework.store import RESULTS_FILE
 
 TIMING = re.compile(r"(\d+) runs \((\d+) reused .*\) in ([\d.]+) s, ([\d.]+) s of it encoding")
+EPOCH = re.compile(r"epoch \d+/\d+ done in (\d+):(\d\d):(\d\d)")
+SCORED = re.compile(r"cross-encoder: scored ([\d,]+) pairs in ([\d.]+) s")
 
 
 def run_pass(args: argparse.Namespace, cache_dir: Path, label: str) -> tuple[float, float, float, str]:
@@ -57,10 +60,15 @@ def run_pass(args: argparse.Namespace, cache_dir: Path, label: str) -> tuple[flo
     if match is None:
         sys.exit(f"{label}: no timing line in:\n{done.stderr}")
     runs, reused, seconds, encoding = match.groups()
+    training = sum(int(h) * 3600 + int(m) * 60 + int(s) for h, m, s in EPOCH.findall(done.stderr))
+    scored = SCORED.findall(done.stderr)
+    scoring = sum(float(spent) for _, spent in scored)
+    pairs = sum(int(count.replace(",", "")) for count, _ in scored)
     print(
         f"[{label}] {wall:7.1f} s wall (process), {cpu:7.1f} s CPU, runner {float(seconds):7.1f} s, "
         f"encoding {float(encoding):6.1f} s ({float(encoding) / max(float(seconds), 1e-9):.0%}), "
-        f"{runs} runs, {reused} reused",
+        f"cross-encoder training {training:7.1f} s, candidate scoring {scoring:7.1f} s ({pairs:,} pairs), "
+        f"the rest {float(seconds) - float(encoding) - training - scoring:7.1f} s; {runs} runs, {reused} reused",
         flush=True,
     )
     return wall, float(seconds), float(encoding), done.stdout

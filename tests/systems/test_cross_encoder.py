@@ -3,6 +3,7 @@ determinism across runs and the model cache."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -134,6 +135,8 @@ def test_a_committee_averages_the_models_that_scored_a_pair() -> None:
         ({"precision": "float16"}, "precision must be bfloat16 or float32"),
         ({"device": "tpu"}, "device must be cpu, cuda or None"),
         ({"learning_rate": 0.0}, "learning_rate must be positive"),
+        ({"frozen_layers": -1}, "frozen_layers must be at least 0"),
+        ({"frozen_layers": 1, "train_embeddings": True}, "train_embeddings and frozen_layers exclude each other"),
     ],
 )
 def test_bad_options_are_one_error(options: dict[str, object], message: str) -> None:
@@ -258,6 +261,25 @@ def _tiny_roberta(folder: Path) -> str:
     return str(folder)
 
 
+def test_frozen_layers_keep_the_embeddings_and_the_lower_layers_as_loaded(tmp_path: Path) -> None:
+    _encoder()
+    import torch
+
+    from ucdcr.systems.parts.pair_encoder import TrainingExamples, load_encoder, mark, train_model
+
+    config = replace(TINY, encoder=_tiny_roberta(tmp_path / "roberta"), frozen_layers=1, epochs=1)
+    encoder = load_encoder(config)
+    loaded = {name: value.clone() for name, value in encoder.model.state_dict().items()}
+    side = mark(encoder.tokenizer, encoder.markers, ["the", "attack", "in", "town"], 1, 2, 16)
+    examples = TrainingExamples([(side, side)] * 8, np.array([1, 0] * 4, dtype=np.int8))
+    trained = train_model(encoder, examples, config, None, "test")
+    moved = {name for name, value in trained.model.encoder.state_dict().items() if not torch.equal(value, loaded[name])}
+    assert moved, "the upper layer trains"
+    assert all(name.startswith("encoder.layer.1.") for name in moved), sorted(moved)
+    with pytest.raises(UcdcrError, match="frozen_layers is 3, but the encoder has 2 layers"):
+        train_model(load_encoder(config), examples, replace(config, frozen_layers=3), None, "test")
+
+
 def test_a_committee_trains_each_model_once_and_describes_them_all(tmp_path: Path) -> None:
     _encoder()
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
@@ -323,7 +345,7 @@ def test_the_ensemble_averages_both_systems_with_a_weight_tuned_on_val(tmp_path:
     assert run.score("joint") is not None
 
 
-def test_the_cli_runs_the_registered_cross_encoder_and_shows_training_progress(tmp_path: Path) -> None:
+def test_the_cli_runs_the_registered_cross_encoder_and_shows_its_progress(tmp_path: Path) -> None:
     _encoder()
     folder = write_bench_dataset(tmp_path / "data" / "toy")
     command = [sys.executable, "-m", "ucdcr", "benchmark", "--systems", "cross-encoder", "--format", "csv"]
@@ -337,4 +359,5 @@ def test_the_cli_runs_the_registered_cross_encoder_and_shows_training_progress(t
     assert "cross-encoder" in done.stdout
     epochs = PairEncoderConfig().epochs  # the CLI trains with the default configuration
     assert f"epoch {epochs}/{epochs}, step" in done.stderr and "ETA" in done.stderr
+    assert re.search(r"cross-encoder: scored [\d,]+ pairs in [\d.]+ s", done.stderr)  # the candidates' scoring too
     assert "vocab-expansion" not in done.stderr  # transformers' warning about the added marker tokens is silenced

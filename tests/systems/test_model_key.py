@@ -57,6 +57,26 @@ def test_the_same_configuration_gives_the_same_key(torch) -> None:
     assert model_key(CPU, other, IDENTITY) != _key(CPU) != model_key(CPU, EXAMPLES, IDENTITY + "x")
 
 
+def test_frozen_layers_give_another_key_and_none_the_key_models_had_before_the_option(torch) -> None:
+    import hashlib
+    import json
+    from dataclasses import asdict
+
+    from ucdcr.systems.parts.pair_encoder import VERSION
+
+    assert _key(replace(CPU, frozen_layers=3)) != _key(CPU)
+    before = {name: value for name, value in asdict(CPU).items() if name not in ("device", "score_batch_size")}
+    del before["frozen_layers"]  # the settings as they were before the option existed
+    parts = {
+        "config": before,
+        "hardware": hardware_identity("cpu"),
+        "encoder": IDENTITY,
+        "examples": EXAMPLES.digest(),
+        "version": VERSION,
+    }
+    assert _key(CPU) == hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
 def test_configurations_differing_only_in_device_give_different_keys(gpu) -> None:
     assert _key(CUDA) != _key(CPU)
     # the key is by the device the model trains on: None is the GPU where torch sees one

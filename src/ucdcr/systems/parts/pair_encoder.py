@@ -12,7 +12,9 @@ Model: the encoder's last hidden states; the [CLS] vector, the mean of the vecto
 side (``a``, ``b``) and ``a * b`` are concatenated and a two-layer head (tanh) gives one logit: P(coreferent) is
 its sigmoid. Trained with binary cross-entropy, AdamW (the encoder at ``learning_rate``, the head at 20 times it),
 linear warm-up over the first tenth of the steps and linear decay to 0. The word-embedding matrix (half of
-MiniLM's weights) stays frozen unless ``train_embeddings``: on 2 CPU cores that halves the time of a step. Batches
+MiniLM's weights) stays frozen unless ``train_embeddings``: on 2 CPU cores that halves the time of a step. With
+``frozen_layers`` k, the whole embedding module and the lower k transformer layers keep their weights too: the backward
+pass stops at layer k. Batches
 are bucketed: each epoch's shuffled pairs are cut into chunks of 64 batches, each chunk sorted by length, so a
 batch pads little; the batches are then shuffled.
 
@@ -70,7 +72,8 @@ class PairEncoderConfig:
     model saved with ``save_pretrained`` (loaded offline); window: words of the sentence kept around a mention;
     side_tokens: subwords per side at most; epochs; pairs_per_epoch: training pairs drawn per epoch (a new seeded
     sample each epoch, at most half of them coreferent); batch_size; learning_rate; train_embeddings: fine-tune the
-    word-embedding matrix too; seed; threads: torch intra-op
+    word-embedding matrix too; frozen_layers: the lower transformer layers (and the embeddings) left as loaded;
+    seed; threads: torch intra-op
     threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None (a GPU when torch sees one;
     the model cache keeps a model per device and hardware, :func:`model_key`); score_batch_size: pairs per forward
     pass when scoring.
@@ -88,6 +91,7 @@ class PairEncoderConfig:
     batch_size: int = 16
     learning_rate: float = 1e-4
     train_embeddings: bool = False
+    frozen_layers: int = 0
     seed: int = 0
     threads: int = 2
     precision: str = "bfloat16"
@@ -98,6 +102,13 @@ class PairEncoderConfig:
         for name in ("window", "side_tokens", "epochs", "pairs_per_epoch", "batch_size", "threads", "score_batch_size"):
             if getattr(self, name) < 1:
                 raise UcdcrError(f"cross-encoder option {name} must be at least 1, not {getattr(self, name)}")
+        if self.frozen_layers < 0:
+            raise UcdcrError(f"cross-encoder option frozen_layers must be at least 0, not {self.frozen_layers}")
+        if self.frozen_layers and self.train_embeddings:
+            raise UcdcrError(
+                "cross-encoder options train_embeddings and frozen_layers exclude each other: frozen "
+                "layers freeze the embeddings under them"
+            )
         if self.side_tokens < 8:
             raise UcdcrError(f"cross-encoder option side_tokens must be at least 8, not {self.side_tokens}")
         if self.precision not in ("bfloat16", "float32"):
@@ -316,6 +327,8 @@ def model_key(config: PairEncoderConfig, examples: TrainingExamples, identity: s
     docstring): the device is the one it trains on (:func:`device_of`: ``None`` is ``cuda`` where torch sees a GPU,
     else ``cpu``) with that hardware's :func:`hardware_identity`."""
     settings = {name: value for name, value in asdict(config).items() if name not in ("device", "score_batch_size")}
+    if not config.frozen_layers:
+        del settings["frozen_layers"]  # absent at 0: the models cached before the option existed keep their keys
     parts = {
         "config": settings,
         "hardware": hardware_identity(device_of(config)),
@@ -383,6 +396,8 @@ def _train(
     batches = [_batches(lengths[sample], config, epoch) for epoch, sample in enumerate(epochs)]
     total = sum(len(items) for items in batches)
     model.encoder.get_input_embeddings().weight.requires_grad_(config.train_embeddings)
+    for part in frozen_parts(model.encoder, config.frozen_layers):
+        part.requires_grad_(False)
     encoder_parameters = [parameter for parameter in model.encoder.parameters() if parameter.requires_grad]
     optimizer = torch.optim.AdamW(
         [
@@ -429,6 +444,24 @@ def _train(
     return losses, seconds
 
 
+def frozen_parts(encoder: Any, layers: int) -> list[Any]:
+    """The modules of a Hugging Face encoder that ``frozen_layers`` = ``layers`` freezes: none for 0, else its
+    embedding module and its lower ``layers`` transformer layers (the module list of ``num_hidden_layers`` layers)."""
+    if not layers:
+        return []
+    torch = require_torch()
+    count = int(encoder.config.num_hidden_layers)
+    stacks = [
+        module for module in encoder.modules() if isinstance(module, torch.nn.ModuleList) and len(module) == count
+    ]
+    embeddings = getattr(encoder, "embeddings", None)
+    if not stacks or embeddings is None:
+        raise UcdcrError(f"cross-encoder option frozen_layers: {type(encoder).__name__} has no embeddings and layers")
+    if layers > count:
+        raise UcdcrError(f"cross-encoder option frozen_layers is {layers}, but the encoder has {count} layers")
+    return [embeddings, *stacks[0][:layers]]
+
+
 def _epoch_sample(labels: np.ndarray, config: PairEncoderConfig, epoch: int) -> np.ndarray:
     """The example indices of one epoch: all when there are at most ``pairs_per_epoch``, else a seeded sample with
     at most half coreferent pairs."""
@@ -458,12 +491,15 @@ def _batches(lengths: np.ndarray, config: PairEncoderConfig, epoch: int) -> list
 
 
 def score_pairs(trained: TrainedModel, pairs: Sequence[tuple[MarkedMention, MarkedMention]]) -> np.ndarray:
-    """P(coreferent) of every pair, in batches of the pairs sorted by length (a fixed function of the list)."""
+    """P(coreferent) of every pair, in batches of the pairs sorted by length (a fixed function of the list); the
+    progress every 30 s and the time taken are logged (INFO)."""
     torch = require_torch()
     config = trained.config
     device = next(trained.model.parameters()).device.type
     order = sorted(range(len(pairs)), key=lambda index: (len(pairs[index][0].ids) + len(pairs[index][1].ids), index))
     scores = np.zeros(len(pairs), dtype=np.float64)
+    tokens = np.cumsum([len(pairs[index][0].ids) + len(pairs[index][1].ids) + 3 for index in order])
+    started, told = time.perf_counter(), 0.0
     with torch_settings(config), torch.inference_mode():
         for start in range(0, len(order), config.score_batch_size):
             chosen = order[start : start + config.score_batch_size]
@@ -471,6 +507,12 @@ def score_pairs(trained: TrainedModel, pairs: Sequence[tuple[MarkedMention, Mark
             with _autocast(config, device):
                 logits = trained.model(batch)
             scores[chosen] = torch.sigmoid(logits).double().cpu().numpy()
+            elapsed = time.perf_counter() - started
+            if elapsed - told >= 30:  # the pairs come shortest first: the ETA counts tokens, not pairs
+                told, done = elapsed, start + len(chosen)
+                eta = _clock(elapsed / tokens[done - 1] * (tokens[-1] - tokens[done - 1]))
+                LOG.info(f"cross-encoder: scoring pairs, {done:,}/{len(pairs):,}, ETA {eta}")
+    LOG.info(f"cross-encoder: scored {len(pairs):,} pairs in {time.perf_counter() - started:.1f} s")
     return scores
 
 
