@@ -13,10 +13,9 @@ side (``a``, ``b``) and ``a * b`` are concatenated and a two-layer head (tanh) g
 its sigmoid. Trained with binary cross-entropy, AdamW (the encoder at ``learning_rate``, the head at 20 times it),
 linear warm-up over the first tenth of the steps and linear decay to 0. The word-embedding matrix (half of
 MiniLM's weights) stays frozen unless ``train_embeddings``: on 2 CPU cores that halves the time of a step. With
-``frozen_layers`` k, the whole embedding module and the lower k transformer layers keep their weights too: the backward
-pass stops at layer k. Batches
-are bucketed: each epoch's shuffled pairs are cut into chunks of 64 batches, each chunk sorted by length, so a
-batch pads little; the batches are then shuffled.
+``frozen_layers`` k, the whole embedding module and the lower k transformer layers keep their weights too: the
+backward pass stops at layer k. Batches are bucketed: each epoch's shuffled pairs are cut into chunks of 64 batches,
+each chunk sorted by length, so a batch pads little; the batches are then shuffled.
 
 Determinism: the encoder's weights, the new tokens, the head, dropout and every sample and batch order come from
 ``seed``; torch runs on ``threads`` intra-op threads (the split of a matrix product's sums depends on it) with
@@ -73,10 +72,9 @@ class PairEncoderConfig:
     side_tokens: subwords per side at most; epochs; pairs_per_epoch: training pairs drawn per epoch (a new seeded
     sample each epoch, at most half of them coreferent); batch_size; learning_rate; train_embeddings: fine-tune the
     word-embedding matrix too; frozen_layers: the lower transformer layers (and the embeddings) left as loaded;
-    seed; threads: torch intra-op
-    threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None (a GPU when torch sees one;
-    the model cache keeps a model per device and hardware, :func:`model_key`); score_batch_size: pairs per forward
-    pass when scoring.
+    seed; threads: torch intra-op threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None
+    (a GPU when torch sees one; the model cache keeps a model per device and hardware, :func:`model_key`);
+    score_batch_size: pairs per forward pass when scoring.
 
     The default epochs, pairs_per_epoch and learning_rate are the cheapest setting of the learning-rate study
     (docs/benchmark-internals.md, "How the defaults were chosen") that comes within a point of its best on ECB+'s val:
