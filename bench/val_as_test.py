@@ -23,6 +23,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ucdcr.schema import DOCUMENTS_PARQUET, ENTITY_FILE, EVENT_FILE, MENTIONS_PARQUET
+from ucdcr.sources.discover import build_folders
 
 
 def copy_with_val_as_test(source: Path, target: Path) -> None:
@@ -51,10 +52,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--datasets", default="", help="comma-separated (default: every dataset folder)")
     args = parser.parse_args()
-    names = args.datasets.split(",") if args.datasets else sorted(p.name for p in args.data_dir.iterdir() if p.is_dir())
-    for name in names:
-        copy_with_val_as_test(args.data_dir / name, args.out / name)
-        print(f"{args.out / name}: test = val of {args.data_dir / name}")
+    folders = build_folders(args.data_dir)
+    for name in args.datasets.split(",") if args.datasets else sorted(folders):
+        copy_with_val_as_test(folders[name], args.out / name)
+        print(f"{args.out / name}: test = val of {folders[name]}")
 
 
 if __name__ == "__main__":
