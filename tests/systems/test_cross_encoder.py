@@ -137,6 +137,8 @@ def test_a_committee_averages_the_models_that_scored_a_pair() -> None:
         ({"learning_rate": 0.0}, "learning_rate must be positive"),
         ({"frozen_layers": -1}, "frozen_layers must be at least 0"),
         ({"frozen_layers": 1, "train_embeddings": True}, "train_embeddings and frozen_layers exclude each other"),
+        ({"layers": 0}, "layers must be at least 1"),
+        ({"layers": 2, "frozen_layers": 3}, "frozen_layers is 3, but only 2 layers are kept"),
     ],
 )
 def test_bad_options_are_one_error(options: dict[str, object], message: str) -> None:
@@ -278,6 +280,25 @@ def test_frozen_layers_keep_the_embeddings_and_the_lower_layers_as_loaded(tmp_pa
     assert all(name.startswith("encoder.layer.1.") for name in moved), sorted(moved)
     with pytest.raises(UcdcrError, match="frozen_layers is 3, but the encoder has 2 layers"):
         train_model(load_encoder(config), examples, replace(config, frozen_layers=3), None, "test")
+
+
+def test_layers_keep_the_lower_layers_with_their_loaded_weights(tmp_path: Path) -> None:
+    _encoder()
+    import torch
+    from transformers import AutoModel
+
+    from ucdcr.systems.parts.pair_encoder import load_encoder
+
+    folder = _tiny_roberta(tmp_path / "roberta")
+    whole = AutoModel.from_pretrained(folder).state_dict()
+    cut = load_encoder(replace(TINY, encoder=folder, layers=1)).model
+    assert cut.config.num_hidden_layers == 1
+    kept = cut.state_dict()
+    assert not any(name.startswith("encoder.layer.1.") for name in kept)
+    layer = [name for name in kept if name.startswith("encoder.layer.0.")]
+    assert layer and all(torch.equal(kept[name], whole[name]) for name in layer)
+    with pytest.raises(UcdcrError, match="layers is 3, but the encoder has 2 layers"):
+        load_encoder(replace(TINY, encoder=folder, layers=3))
 
 
 def test_a_committee_trains_each_model_once_and_describes_them_all(tmp_path: Path) -> None:

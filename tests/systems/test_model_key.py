@@ -57,16 +57,18 @@ def test_the_same_configuration_gives_the_same_key(torch) -> None:
     assert model_key(CPU, other, IDENTITY) != _key(CPU) != model_key(CPU, EXAMPLES, IDENTITY + "x")
 
 
-def test_frozen_layers_give_another_key_and_none_the_key_models_had_before_the_option(torch) -> None:
+def test_layer_options_give_another_key_and_unset_the_key_models_had_before_the_options(torch) -> None:
     import hashlib
     import json
     from dataclasses import asdict
 
     from ucdcr.systems.parts.pair_encoder import VERSION
 
-    assert _key(replace(CPU, frozen_layers=3)) != _key(CPU)
-    before = {name: value for name, value in asdict(CPU).items() if name not in ("device", "score_batch_size")}
-    del before["frozen_layers"]  # the settings as they were before the option existed
+    unset = replace(CPU, layers=None, frozen_layers=0)
+    keys = {_key(unset), _key(replace(unset, layers=3)), _key(replace(unset, frozen_layers=3))}
+    assert len(keys) == 3
+    before = {name: value for name, value in asdict(unset).items() if name not in ("device", "score_batch_size")}
+    del before["frozen_layers"], before["layers"]  # the settings as they were before the options existed
     parts = {
         "config": before,
         "hardware": hardware_identity("cpu"),
@@ -74,7 +76,7 @@ def test_frozen_layers_give_another_key_and_none_the_key_models_had_before_the_o
         "examples": EXAMPLES.digest(),
         "version": VERSION,
     }
-    assert _key(CPU) == hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+    assert _key(unset) == hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
 def test_configurations_differing_only_in_device_give_different_keys(gpu) -> None:

@@ -13,9 +13,10 @@ side (``a``, ``b``) and ``a * b`` are concatenated and a two-layer head (tanh) g
 its sigmoid. Trained with binary cross-entropy, AdamW (the encoder at ``learning_rate``, the head at 20 times it),
 linear warm-up over the first tenth of the steps and linear decay to 0. The word-embedding matrix (half of
 MiniLM's weights) stays frozen unless ``train_embeddings``: on 2 CPU cores that halves the time of a step. With
-``frozen_layers`` k, the whole embedding module and the lower k transformer layers keep their weights too: the
-backward pass stops at layer k. Batches are bucketed: each epoch's shuffled pairs are cut into chunks of 64 batches,
-each chunk sorted by length, so a batch pads little; the batches are then shuffled.
+``layers`` k, the encoder is cut to its lower k transformer layers before fine-tuning (a smaller model, cheaper to
+train and to score). With ``frozen_layers`` k, the whole embedding module and the lower k transformer layers keep
+their weights too: the backward pass stops at layer k. Batches are bucketed: each epoch's shuffled pairs are cut
+into chunks of 64 batches, each chunk sorted by length, so a batch pads little; the batches are then shuffled.
 
 Determinism: the encoder's weights, the new tokens, the head, dropout and every sample and batch order come from
 ``seed``; torch runs on ``threads`` intra-op threads (the split of a matrix product's sums depends on it) with
@@ -71,7 +72,8 @@ class PairEncoderConfig:
     model saved with ``save_pretrained`` (loaded offline); window: words of the sentence kept around a mention;
     side_tokens: subwords per side at most; epochs; pairs_per_epoch: training pairs drawn per epoch (a new seeded
     sample each epoch, at most half of them coreferent); batch_size; learning_rate; train_embeddings: fine-tune the
-    word-embedding matrix too; frozen_layers: the lower transformer layers (and the embeddings) left as loaded;
+    word-embedding matrix too; layers: the encoder's lower transformer layers kept (the upper ones dropped before
+    fine-tuning; None keeps all); frozen_layers: the lower transformer layers (and the embeddings) left as loaded;
     seed; threads: torch intra-op threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None
     (a GPU when torch sees one; the model cache keeps a model per device and hardware, :func:`model_key`);
     score_batch_size: pairs per forward pass when scoring.
@@ -89,6 +91,7 @@ class PairEncoderConfig:
     batch_size: int = 16
     learning_rate: float = 1e-4
     train_embeddings: bool = False
+    layers: int | None = None
     frozen_layers: int = 0
     seed: int = 0
     threads: int = 2
@@ -100,6 +103,12 @@ class PairEncoderConfig:
         for name in ("window", "side_tokens", "epochs", "pairs_per_epoch", "batch_size", "threads", "score_batch_size"):
             if getattr(self, name) < 1:
                 raise UcdcrError(f"cross-encoder option {name} must be at least 1, not {getattr(self, name)}")
+        if self.layers is not None and self.layers < 1:
+            raise UcdcrError(f"cross-encoder option layers must be at least 1, not {self.layers}")
+        if self.layers is not None and self.frozen_layers > self.layers:
+            raise UcdcrError(
+                f"cross-encoder option frozen_layers is {self.frozen_layers}, but only {self.layers} layers are kept"
+            )
         if self.frozen_layers < 0:
             raise UcdcrError(f"cross-encoder option frozen_layers must be at least 0, not {self.frozen_layers}")
         if self.frozen_layers and self.train_embeddings:
@@ -151,6 +160,8 @@ def load_encoder(config: PairEncoderConfig) -> Encoder:
     tokenizer.add_special_tokens({"additional_special_tokens": list(MARKERS)})
     with _quiet_transformers():  # it warns that new embeddings are drawn around the old ones' mean: as intended
         model.resize_token_embeddings(len(tokenizer))
+    if config.layers is not None:
+        keep_lower_layers(model, config.layers)
     opening, closing = (tokenizer.convert_tokens_to_ids(marker) for marker in MARKERS)
     assert isinstance(opening, int) and isinstance(closing, int)
     return Encoder(tokenizer, model, (opening, closing), encoder_files_identity(config.encoder))
@@ -325,8 +336,9 @@ def model_key(config: PairEncoderConfig, examples: TrainingExamples, identity: s
     docstring): the device is the one it trains on (:func:`device_of`: ``None`` is ``cuda`` where torch sees a GPU,
     else ``cpu``) with that hardware's :func:`hardware_identity`."""
     settings = {name: value for name, value in asdict(config).items() if name not in ("device", "score_batch_size")}
-    if not config.frozen_layers:
-        del settings["frozen_layers"]  # absent at 0: the models cached before the option existed keep their keys
+    for name, unset in (("frozen_layers", 0), ("layers", None)):
+        if settings[name] == unset:
+            del settings[name]  # absent when unset: the models cached before the option existed keep their keys
     parts = {
         "config": settings,
         "hardware": hardware_identity(device_of(config)),
@@ -444,20 +456,35 @@ def _train(
 
 def frozen_parts(encoder: Any, layers: int) -> list[Any]:
     """The modules of a Hugging Face encoder that ``frozen_layers`` = ``layers`` freezes: none for 0, else its
-    embedding module and its lower ``layers`` transformer layers (the module list of ``num_hidden_layers`` layers)."""
+    embedding module and its lower ``layers`` transformer layers."""
     if not layers:
         return []
+    stack = layer_stack(encoder)
+    embeddings = getattr(encoder, "embeddings", None)
+    if embeddings is None:
+        raise UcdcrError(f"cross-encoder option frozen_layers: {type(encoder).__name__} has no embeddings")
+    if layers > len(stack):
+        raise UcdcrError(f"cross-encoder option frozen_layers is {layers}, but the encoder has {len(stack)} layers")
+    return [embeddings, *stack[:layers]]
+
+
+def keep_lower_layers(encoder: Any, layers: int) -> None:
+    """Cut a Hugging Face encoder to its lower ``layers`` transformer layers (option ``layers``), in place."""
+    stack = layer_stack(encoder)
+    if layers > len(stack):
+        raise UcdcrError(f"cross-encoder option layers is {layers}, but the encoder has {len(stack)} layers")
+    del stack[layers:]
+    encoder.config.num_hidden_layers = layers
+
+
+def layer_stack(encoder: Any) -> Any:
+    """The transformer layers of a Hugging Face encoder: its module list of ``num_hidden_layers`` modules."""
     torch = require_torch()
     count = int(encoder.config.num_hidden_layers)
-    stacks = [
-        module for module in encoder.modules() if isinstance(module, torch.nn.ModuleList) and len(module) == count
-    ]
-    embeddings = getattr(encoder, "embeddings", None)
-    if not stacks or embeddings is None:
-        raise UcdcrError(f"cross-encoder option frozen_layers: {type(encoder).__name__} has no embeddings and layers")
-    if layers > count:
-        raise UcdcrError(f"cross-encoder option frozen_layers is {layers}, but the encoder has {count} layers")
-    return [embeddings, *stacks[0][:layers]]
+    for module in encoder.modules():
+        if isinstance(module, torch.nn.ModuleList) and len(module) == count:
+            return module
+    raise UcdcrError(f"cross-encoder: {type(encoder).__name__} has no list of {count} transformer layers")
 
 
 def _epoch_sample(labels: np.ndarray, config: PairEncoderConfig, epoch: int) -> np.ndarray:
