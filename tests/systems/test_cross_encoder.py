@@ -146,6 +146,15 @@ def test_bad_options_are_one_error(options: dict[str, object], message: str) -> 
         PairEncoderConfig(**options)  # type: ignore[arg-type]
 
 
+def test_the_models_table_names_the_layers_kept_and_frozen() -> None:
+    from ucdcr.systems.reference.cross_encoder import encoder_description
+
+    assert encoder_description(PairEncoderConfig()) == "all-MiniLM-L6-v2"
+    assert encoder_description(PairEncoderConfig(layers=4)) == "all-MiniLM-L6-v2 (its lower 4 layers)"
+    both = PairEncoderConfig(layers=4, frozen_layers=2)
+    assert encoder_description(both) == "all-MiniLM-L6-v2 (its lower 4 layers; the lower 2 frozen)"
+
+
 def test_negative_neighbours_are_an_error() -> None:
     with pytest.raises(UcdcrError, match="neighbours must be at least 0"):
         CrossEncoderOptions(neighbours=-1)

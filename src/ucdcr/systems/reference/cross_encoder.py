@@ -212,7 +212,7 @@ class CrossEncoder(System):
         options = self.options
         own = f" (neighbours {options.neighbours}, limit {options.limit}, seed {config.seed})" if with_options else ""
         return (
-            f"{config.encoder} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
+            f"{encoder_description(config)} fine-tuned on {self.training_pairs[0]:,} candidate pairs "
             f"({self.training_pairs[1]:,} coreferent){own}, {config.epochs} epoch{'' if config.epochs == 1 else 's'} "
             f"of {config.pairs_per_epoch:,} at learning rate {config.learning_rate:g}, {trained}"
         )
@@ -347,6 +347,14 @@ class CrossEncoderCommittee(CrossEncoder):
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         super().__init__(options or COMMITTEE)
+
+
+def encoder_description(config: PairEncoderConfig) -> str:
+    """The encoder as the models table names it, with the layers kept and frozen where those options are set:
+    ``all-MiniLM-L6-v2 (its lower 4 layers; the lower 2 frozen)``."""
+    options = [] if config.layers is None else [f"its lower {config.layers} layers"]
+    options += [f"the lower {config.frozen_layers} frozen"] if config.frozen_layers else []
+    return f"{config.encoder} ({'; '.join(options)})" if options else config.encoder
 
 
 def pair_distances(probability: np.ndarray, across: np.ndarray, weight: float, fill: float) -> np.ndarray:
