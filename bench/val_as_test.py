@@ -4,8 +4,9 @@
 leaderboard; on a copy made here, its "test" is the val split (the train and val splits unchanged, so a system is
 fitted and tuned as usual), so two configurations are compared on val's units with an interval, and the real test
 split is never read. The tuning has seen the split it is scored on: the scores are optimistic, by the same tuning on
-both sides of a comparison. The mention files, ``all_mentions.parquet`` and ``all_documents.parquet`` of the test
-split are replaced by the val split's rows, relabelled ``test``.
+both sides of a comparison. The test split's folder, its rows of ``all_mentions.parquet`` and of
+``all_documents.parquet`` are replaced by the val split's, relabelled ``test`` (a kind val lacks is left out, never
+kept from the real test split).
 
     python bench/val_as_test.py --data-dir DIR --out DIR [--datasets ecbplus,cd2cr]
     ucdcr benchmark --data-dir OUT --systems A,B --datasets ecbplus --protocol standard
@@ -29,6 +30,8 @@ from ucdcr.sources.discover import build_folders
 def copy_with_val_as_test(source: Path, target: Path) -> None:
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(source, target)
+    shutil.rmtree(target / "test", ignore_errors=True)  # no file of the real test split may stay (a kind val lacks)
+    (target / "test").mkdir()
     for name in (EVENT_FILE, ENTITY_FILE):
         if (target / "val" / name).is_file():
             rows = json.loads((target / "val" / name).read_text(encoding="utf-8"))
