@@ -19,7 +19,7 @@ from ucdcr.io.atomic import reason
 from ucdcr.io.load import KIND_FILES, MentionFile, TableKind, check_split, dataset_id, read_table
 from ucdcr.paths import check_usable, existing_folder, resolve_data_dir
 from ucdcr.records import SPLITS
-from ucdcr.registry import DatasetSpec, all_specs, dataset_ids, get, known_ids, normalize_id
+from ucdcr.registry import DatasetSpec, by_authors_folder, dataset_ids, get, known_ids, normalize_id
 from ucdcr.schema import MENTIONS_PARQUET, PROVENANCE_FILE
 
 RELEASE_SUBDIR = "release"
@@ -37,14 +37,10 @@ def release_folder(spec: DatasetSpec) -> str:
     return spec.authors_folder
 
 
-def release_ids() -> dict[str, str]:
-    """Release folder name -> dataset id, for every declared dataset (paper order)."""
-    return {release_folder(spec): spec.id for spec in all_specs()}
-
-
 def dataset_of_folder(name: str) -> str | None:
     """The dataset id of a release folder name (``ECBplus`` -> ``ecbplus``), or None for an unknown folder."""
-    return release_ids().get(name.removesuffix("-prep"))
+    spec = by_authors_folder(name.removesuffix("-prep"))
+    return None if spec is None else spec.id
 
 
 def strip_suffix(name: str) -> tuple[str, bool]:
@@ -131,7 +127,7 @@ def unrecorded_note(data_dir: Path, names: Iterable[str] | None = None) -> str:
         return ""
     shown = " and ".join(str(folder) for folder in folders[:3]) + (" ..." if len(folders) > 3 else "")
     key = _id_of(folders[0].name)
-    authors = {dataset: folder for folder, dataset in release_ids().items()}.get(key)
+    authors = release_folder(get(key)) if key in dataset_ids() else None
     where = f"a folder DIR holding {authors}/" if authors else "a folder DIR holding the authors' dataset folder"
     return (
         f"; {shown} {'has' if len(folders) == 1 else 'have'} no {PROVENANCE_FILE} (the record `ucdcr download "
