@@ -17,9 +17,12 @@ from ucdcr.analysis.protocol import (
     ProtocolName,
     Setting,
     evaluation_rows,
+    plan_protocol,
     run_protocol,
+    score_plan,
 )
 from ucdcr.io.load import load_mentions
+from ucdcr.scoring.bootstrap import UnitCounts, UnitValues
 
 
 def _table(tmp_path: Path):
@@ -67,3 +70,27 @@ def test_protocol_labels_round_trip_and_options_are_checked() -> None:
     assert STANDARD.label == "standard/gold-topics" and UCDCR.label == "ucdcr/subtopic"
     with pytest.raises(ValueError, match="options of the standard protocol"):
         Protocol(singletons=False)
+
+
+@pytest.mark.parametrize("protocol", [UCDCR, STANDARD, Protocol(ProtocolName.STANDARD, singletons=False)])
+def test_one_plan_scores_every_clustering_as_run_protocol_does(tmp_path: Path, protocol: Protocol) -> None:
+    table = _table(tmp_path)
+    plan = plan_protocol("toy", table, True, "test", protocol)
+    for labels in (["x", "y", "y"], ["x", "x", "y"], ["x", "y", "z"], ["x", "y", "y"]):  # the first again, last
+        fresh = run_protocol("toy", table, labels, True, "test", protocol)
+        planned = score_plan(plan, labels)
+        assert planned.settings == fresh.settings and planned.evaluated_mentions == fresh.evaluated_mentions
+        assert [(m.level, m.type, m.scores, m.intervals(50)) for m in planned.means] == [
+            (m.level, m.type, m.scores, m.intervals(50)) for m in fresh.means
+        ]
+    # {a, b} found, {c} alone: every metric 100 (B3 and CEAFe count the singleton c under the standard protocol)
+    assert score_plan(plan, ["x", "x", "y"]).settings[0].scores["F1_CONLL"] == 100.0
+
+
+def test_scores_without_the_topic_counts_are_the_same(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    plan = plan_protocol("toy", table, True, "test", STANDARD)
+    full, lean = score_plan(plan, ["x", "y", "y"]), score_plan(plan, ["x", "y", "y"], by_topic=False)
+    assert lean.settings == full.settings and [m.scores for m in lean.means] == [m.scores for m in full.means]
+    assert all(isinstance(m.units, UnitCounts) for m in full.means)  # per gold topic (here one: {b, c} joins the two)
+    assert all(isinstance(m.units, UnitValues) for m in lean.means)

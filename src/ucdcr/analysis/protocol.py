@@ -327,14 +327,16 @@ def score_setting(
     predicted: Sequence[Hashable],
     remove_singletons: bool = False,
     response: Iterable[Iterable[Hashable]] | None = None,
+    key: Sequence[Sequence[int]] | None = None,
 ) -> dict[str, float]:
     """MUC, B3, CEAFe and CoNLL of one setting, truncated like v8.01's printout (step 3), by SCORE_COLUMNS;
     ``remove_singletons``: one-mention chains of key and response removed first. ``response``: the response
     clusters as given (row numbers and mentions of no row) instead of ``predicted`` of ``rows``; the scores then
-    add mention detection (MENTION_COLUMNS)."""
+    add mention detection (MENTION_COLUMNS). ``key``: the gold clusters of ``rows``, when made already."""
     names = [metric.name for metric in PROTOCOL_METRICS]
     given = _clusters(rows, predicted) if response is None else response
-    scores = score_clusters(_clusters(rows, gold), given, names, remove_singletons=remove_singletons)
+    key = _clusters(rows, gold) if key is None else key
+    scores = score_clusters(key, given, names, remove_singletons=remove_singletons)
     result: dict[str, float] = {}
     for metric in PROTOCOL_METRICS:
         score = scores[metric.name]
@@ -372,46 +374,78 @@ def run_protocol(
     response_topics (standard protocol): the gold topic of each of their mentions that is no row, for the units of
     the intervals (:func:`topic_counts`).
     """
-    if protocol.standard:
-        return _run_standard(dataset, table, predicted, split, protocol, responses, response_topics)
-    rows = evaluation_rows(table, split)
-    gold = chain_ids(table)
-    result = ProtocolResult(dataset, topic_level, len(rows))
-    for setting, members in settings_of(table, rows, topic_level):
-        response = responses(setting, members) if responses is not None else None
-        scores = score_setting(members, gold, predicted, response=response)
-        result.settings.append(SettingResult(setting, len(members), scores))
+    plan = plan_protocol(dataset, table, topic_level, split, protocol)
+    return score_plan(plan, predicted, responses, response_topics)
+
+
+@dataclass(frozen=True)
+class ProtocolPlan:
+    """What the protocol takes from a split's gold alone (:func:`plan_protocol`): made once, it scores any number
+    of clusterings of the split (:func:`score_plan`), as a system's tuning on val does."""
+
+    dataset: str
+    protocol: Protocol
+    topic_level: bool
+    rows: list[int]
+    """The rows scored (:func:`evaluation_rows`)."""
+    gold: list[str]
+    """Each row's gold chain (standard protocol: per kind)."""
+    settings: list[tuple[Setting, list[int], list[list[int]]]]
+    """Each setting scored, with its rows and their gold clusters."""
+    kinds: list[str]
+    topics: list[str] | None
+    """Standard protocol: each row's gold topic, the units of its intervals (:func:`topic_counts`); else None."""
+
+
+def plan_protocol(
+    dataset: str, table: pa.Table, topic_level: bool, split: str = "test", protocol: Protocol = UCDCR
+) -> ProtocolPlan:
+    """The settings, rows and gold clusters of ``table``'s ``split`` under the protocol (arguments as
+    :func:`run_protocol`). Standard protocol: the split as one meta-document, both types together and each type
+    alone."""
+    rows = evaluation_rows(table, split, protocol)
     all_kinds = table[KIND_COLUMN].to_pylist()
-    kinds = {all_kinds[i] for i in rows}
-    result.means = dataset_means(dataset, result.settings, kinds)
-    return result
+    if not protocol.standard:
+        gold = chain_ids(table)
+        settings = settings_of(table, rows, topic_level)
+        kinds = sorted({all_kinds[i] for i in rows})
+        topics = None
+    else:
+        gold = chain_ids(table, by_kind=True)  # an event and an entity never share a gold chain
+        kinds = sorted({all_kinds[i] for i in rows}, key=TYPES.index)
+        settings = [
+            (Setting("topic", META_DOCUMENT, kind), [i for i in rows if not kind or all_kinds[i] == kind])
+            for kind in (("", *kinds) if len(kinds) > 1 else ("",))
+        ]
+        topic_level, topics = True, table["topic_id"].to_pylist()
+    planned = [(setting, members, _clusters(members, gold)) for setting, members in settings]
+    return ProtocolPlan(dataset, protocol, topic_level, rows, gold, planned, kinds, topics)
 
 
-def _run_standard(
-    dataset: str,
-    table: pa.Table,
+def score_plan(
+    plan: ProtocolPlan,
     predicted: Sequence[Hashable],
-    split: str,
-    protocol: Protocol,
     responses: Responses | None = None,
     response_topics: Mapping[Hashable, str] | None = None,
+    by_topic: bool = True,
 ) -> ProtocolResult:
-    """The standard protocol: the split as one meta-document, both types together and each type alone."""
-    rows = evaluation_rows(table, split, protocol)
-    gold = chain_ids(table, by_kind=True)  # an event and an entity never share a gold chain
-    all_kinds = table[KIND_COLUMN].to_pylist()
-    kinds = sorted({all_kinds[i] for i in rows}, key=TYPES.index)
-    topics = table["topic_id"].to_pylist()
-    result = ProtocolResult(dataset, True, len(rows))
+    """Score a clustering of the planned split's rows (arguments as :func:`run_protocol`). ``by_topic=False``: the
+    standard protocol's means get no per-topic counts (their intervals' units), for a caller that reads the scores
+    alone (a system's tuning)."""
+    remove_singletons = plan.protocol.standard and not plan.protocol.singletons
+    result = ProtocolResult(plan.dataset, plan.topic_level, len(plan.rows))
+    topics = plan.topics if by_topic else None
     units: dict[str, UnitData] = {}
-    for kind in ("", *kinds) if len(kinds) > 1 else ("",):
-        members = [i for i in rows if not kind or all_kinds[i] == kind]
-        setting = Setting("topic", META_DOCUMENT, kind)
+    for setting, members, key in plan.settings:
         response = responses(setting, members) if responses is not None else None
-        scores = score_setting(members, gold, predicted, remove_singletons=not protocol.singletons, response=response)
+        scores = score_setting(members, plan.gold, predicted, remove_singletons, response, key)
         result.settings.append(SettingResult(setting, len(members), scores))
-        units[kind] = topic_counts(members, gold, predicted, topics, not protocol.singletons, response, response_topics)
-    result.means = dataset_means(dataset, result.settings, set(kinds), units)
+        if topics is not None:
+            units[setting.type] = topic_counts(
+                members, plan.gold, predicted, topics, remove_singletons, response, response_topics, key
+            )
+    by_topic_units = units if topics is not None else None
+    result.means = dataset_means(plan.dataset, result.settings, set(plan.kinds), by_topic_units)
     return result
 
 
@@ -423,12 +457,15 @@ def topic_counts(
     remove_singletons: bool = False,
     response: Sequence[Sequence[Hashable]] | None = None,
     response_topics: Mapping[Hashable, str] | None = None,
+    key: Sequence[Sequence[int]] | None = None,
 ) -> UnitData:
     """The meta-document's counts per gold topic (topics a key or response chain joins are one unit): the scores
     of the standard protocol summed over them (:mod:`ucdcr.scoring.bootstrap`). ``response``: the response
-    clusters as given (:func:`score_setting`), with ``response_topics`` the topic of each mention that is no row."""
+    clusters as given (:func:`score_setting`), with ``response_topics`` the topic of each mention that is no row;
+    ``key``: the gold clusters of ``rows``, when made already."""
     given = _clusters(rows, predicted) if response is None else response
-    parts = split_units(_clusters(rows, gold), given, {**(response_topics or {}), **{row: topics[row] for row in rows}})
+    key = _clusters(rows, gold) if key is None else key
+    parts = split_units(key, given, {**(response_topics or {}), **{row: topics[row] for row in rows}})
     documents = {"+".join(names): (key, response) for names, key, response in parts}
     names = [metric.name for metric in PROTOCOL_METRICS]
     scored = score_documents(documents, names, remove_singletons=remove_singletons, per_document=True)

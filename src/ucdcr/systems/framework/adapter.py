@@ -33,10 +33,12 @@ from ucdcr.analysis.protocol import (
     PREDICTED_TOPIC,
     Level,
     Protocol,
+    ProtocolPlan,
     ProtocolResult,
     evaluation_rows,
     load_for_protocol,
-    run_protocol,
+    plan_protocol,
+    score_plan,
     unit_scoped,
 )
 from ucdcr.io.atomic import write_json
@@ -50,6 +52,7 @@ __all__ = [
     "PREDICTED_TOPIC",
     "Level",
     "Protocol",
+    "ProtocolPlan",
     "ProtocolResult",
     "cluster_label",
     "consistent",
@@ -59,6 +62,7 @@ __all__ = [
     "head_lemma_labels",
     "load_split",
     "load_tokens",
+    "plan",
     "score",
     "unit_scoped",
     "write_json",
@@ -89,10 +93,16 @@ def evaluated_rows(table: pa.Table, split: str, protocol: Protocol) -> list[int]
     return evaluation_rows(table, split, protocol)
 
 
-def score(dataset: str, table: pa.Table, labels: Sequence[Hashable], protocol: Protocol, split: str) -> ProtocolResult:
-    """The protocol's scores of a clustering of ``table``'s rows (``labels[i]``: cluster of row i; rows that are
-    not scored are not read). With the ucdcr protocol, topic-level settings are scored only at level topic."""
-    return run_protocol(dataset, table, labels, protocol.level == "topic", split, protocol)
+def plan(dataset: str, table: pa.Table, protocol: Protocol, split: str) -> ProtocolPlan:
+    """What the protocol takes from the gold of ``table``'s ``split``, made once for any number of clusterings
+    (:func:`score`). With the ucdcr protocol, topic-level settings are scored only at level topic."""
+    return plan_protocol(dataset, table, protocol.level == "topic", split, protocol)
+
+
+def score(planned: ProtocolPlan, labels: Sequence[Hashable]) -> ProtocolResult:
+    """The protocol's scores of a clustering of the planned table's rows (``labels[i]``: cluster of row i; rows
+    that are not scored are not read), without the units of their intervals."""
+    return score_plan(planned, labels, by_topic=False)
 
 
 def head_lemma_labels(table: pa.Table) -> list[Hashable]:

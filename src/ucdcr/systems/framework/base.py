@@ -122,7 +122,10 @@ class SplitData:
         if not self.gold:
             raise ValueError(f"{self.dataset} {self.split}: no gold chains to score against")
         scoped = unit_scoped(labels, self.column(self.unit_column))
-        result = adapter.score(self.dataset, self.mentions, scoped, self.protocol, self.split)
+        planned = self.memo(
+            "ucdcr:protocol-plan", lambda: adapter.plan(self.dataset, self.mentions, self.protocol, self.split)
+        )
+        result = adapter.score(planned, scoped)
         joint = [mean for mean in result.means if mean.level == self.level and mean.type == ""]
         return joint[0].scores["F1_CONLL"] if joint else 0.0
 
