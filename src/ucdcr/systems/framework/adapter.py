@@ -101,7 +101,7 @@ def plan(dataset: str, table: pa.Table, protocol: Protocol, split: str) -> Proto
 
 def score(planned: ProtocolPlan, labels: Sequence[Hashable]) -> ProtocolResult:
     """The protocol's scores of a clustering of the planned table's rows (``labels[i]``: cluster of row i; rows
-    that are not scored are not read), without the units of their intervals."""
+    that are not scored are not read), without the standard protocol's per-topic counts: the scores a tuning reads."""
     return score_plan(planned, labels, by_topic=False)
 
 
