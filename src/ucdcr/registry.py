@@ -68,6 +68,8 @@ from ucdcr.registries import Registry
 
 DATASETS_PACKAGE = "ucdcr.datasets"
 ENTRY_POINT_GROUP = "ucdcr.datasets"
+AUTHORS_PREP_SUFFIX = "-prep"
+"""What the authors append to a dataset's folder name for their preprocessed copy (``NP4E-prep``)."""
 
 
 class ContextRule(enum.Enum):
@@ -424,19 +426,27 @@ def dataset_ids() -> list[str]:
 
 
 def by_authors_folder(name: str) -> DatasetSpec | None:
-    """The dataset whose authors' folder name is ``name`` (``ECBplus``, ``NP4E``), or None."""
+    """The dataset whose authors' folder is ``name`` (``ECBplus``, ``NP4E``; a ``-prep`` suffix, their preprocessed
+    copy, is ignored), or None."""
+    name = name.removesuffix(AUTHORS_PREP_SUFFIX)
     return next((spec for spec in all_specs() if spec.authors_folder == name), None)
 
 
-def gold_fields_of(dataset_id: str) -> tuple[str, ...]:
-    """The gold fields a dataset declares (:attr:`DatasetSpec.gold_fields`), by id (case-insensitive, see
-    :func:`normalize_id`) or authors' folder name; :data:`GOLD_FIELDS` for a name that is no registered dataset
-    (a folder of some other dataset in the unified format)."""
-    try:
-        return get(dataset_id).gold_fields
-    except UnknownDatasetError:
-        spec = by_authors_folder(dataset_id)
-        return spec.gold_fields if spec else GOLD_FIELDS
+def dataset_of_name(name: str) -> DatasetSpec | None:
+    """The dataset a folder or dataset name means: the authors' folder name (:func:`by_authors_folder`, which wins)
+    or our id in any spelling :func:`normalize_id` reads (``ECB+``, ``wec-eng``); None for any other name."""
+    key = normalize_id(name.removesuffix(AUTHORS_PREP_SUFFIX))
+    if name == key and key in known_ids():  # our own spelling: no need to import every dataset module
+        return get(key)
+    return by_authors_folder(name) or (get(key) if key in known_ids() else None)
+
+
+def gold_fields_of(name: str) -> tuple[str, ...]:
+    """The gold fields a dataset declares (:attr:`DatasetSpec.gold_fields`), by any name :func:`dataset_of_name`
+    reads; :data:`GOLD_FIELDS` for a name that is no registered dataset (a folder of some other dataset in the
+    unified format)."""
+    spec = dataset_of_name(name)
+    return spec.gold_fields if spec else GOLD_FIELDS
 
 
 # --- raw files ----------------------------------------------------------------------------------------------

@@ -106,6 +106,9 @@ def test_discovery_and_names(tmp_path: Path) -> None:
     assert list(discover_datasets(tmp_path / "ecbplus")) == ["ecbplus"]  # a dataset folder itself
     with pytest.raises(UcdcrError, match="no dataset 'gvc'"):
         discover_datasets(tmp_path, ["gvc"])
+    # the release of a dataset, where none is installed, is no dataset: never the build in its place
+    with pytest.raises(UcdcrError, match=r"no dataset 'ecbplus@release' in .*; found: NP4E, ecbplus$"):
+        discover_datasets(tmp_path, ["ecbplus@release"])
     assert dataset_id("ECBplusMETAm-prep") == "ecbplus_metam" and dataset_id("wec-eng") == "wec_eng"
 
 
@@ -157,7 +160,7 @@ def test_hidden_folders_are_never_datasets(tmp_path: Path) -> None:
         discover_datasets(tmp_path, [".ecbplus.old-42"])
     only_hidden = tmp_path / "only_hidden"
     write_json_dataset(only_hidden / ".np4e.building-x", {})
-    with pytest.raises(UcdcrError, match="no dataset folders"):
+    with pytest.raises(UcdcrError, match=r"no datasets in .*only_hidden \(a dataset folder holds all_mentions"):
         discover_datasets(only_hidden)
 
 

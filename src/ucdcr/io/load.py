@@ -59,7 +59,7 @@ from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
 from ucdcr.paths import existing_folder
 from ucdcr.records import SPLITS, MentionKind
-from ucdcr.registry import DatasetSpec, by_authors_folder, get, known_ids, normalize_id
+from ucdcr.registry import dataset_of_name
 from ucdcr.schema import (
     DOC_KEY_COLUMN,
     DOCUMENT_SCHEMA,
@@ -132,18 +132,10 @@ def consistent(folders: Iterable[str | Path], read: Callable[[], T]) -> T:
 
 
 def dataset_id(folder: str | Path) -> str | None:
-    """Our dataset id for a folder named by our id or by the authors' folder name its declaration gives."""
-    spec = _dataset_of(folder)
+    """Our dataset id for a folder (or a table's ``<id>@release``) named by our id or by the authors' folder name
+    (:func:`~ucdcr.registry.dataset_of_name`)."""
+    spec = dataset_of_name(Path(folder).name.removesuffix("@release"))
     return spec.id if spec else None
-
-
-def _dataset_of(folder: str | Path) -> DatasetSpec | None:
-    """The dataset of a folder named by its id, or by the authors' folder name (which wins over an id)."""
-    name = Path(folder).name.removesuffix("-prep").removesuffix("@release")
-    key = normalize_id(name)
-    if name == key and key in known_ids():  # our own folder name: no need to import every dataset module
-        return get(key)
-    return by_authors_folder(name) or (get(key) if key in known_ids() else None)
 
 
 def check_split(split: str) -> None:
@@ -466,7 +458,7 @@ def _type_parquet_rows(
 
 
 def _kind_rule(folder: Path) -> Callable[[dict[str, Any]], MentionKind]:
-    spec = _dataset_of(folder)
+    spec = dataset_of_name(folder.name)
     if spec is not None and len(spec.mention_kinds) == 1:
         kind = spec.mention_kinds[0]
         return lambda row: kind

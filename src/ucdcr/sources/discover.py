@@ -16,10 +16,10 @@ import pyarrow as pa
 
 from ucdcr.errors import UcdcrError, UnknownDatasetError
 from ucdcr.io.atomic import reason
-from ucdcr.io.load import KIND_FILES, MentionFile, TableKind, check_split, dataset_id, read_table
+from ucdcr.io.load import KIND_FILES, MentionFile, TableKind, check_split, read_table
 from ucdcr.paths import check_usable, existing_folder, resolve_data_dir
 from ucdcr.records import SPLITS
-from ucdcr.registry import DatasetSpec, by_authors_folder, dataset_ids, get, known_ids, normalize_id
+from ucdcr.registry import DatasetSpec, dataset_ids, dataset_of_name, get, known_ids, normalize_id
 from ucdcr.schema import MENTIONS_PARQUET, PROVENANCE_FILE
 
 RELEASE_SUBDIR = "release"
@@ -37,12 +37,6 @@ def release_folder(spec: DatasetSpec) -> str:
     return spec.authors_folder
 
 
-def dataset_of_folder(name: str) -> str | None:
-    """The dataset id of a release folder name (``ECBplus`` -> ``ecbplus``), or None for an unknown folder."""
-    spec = by_authors_folder(name.removesuffix("-prep"))
-    return None if spec is None else spec.id
-
-
 def strip_suffix(name: str) -> tuple[str, bool]:
     """``ecbplus@release`` -> (``ecbplus``, True); any other name -> (name, False)."""
     if name.lower().endswith(RELEASE_SUFFIX):
@@ -51,8 +45,9 @@ def strip_suffix(name: str) -> tuple[str, bool]:
 
 
 def _id_of(name: str) -> str:
-    """Our id of a folder or dataset name (the authors' folder name maps to its id; other names are normalized)."""
-    return dataset_of_folder(name) or normalize_id(name)
+    """Our id of a folder or dataset name (:func:`~ucdcr.registry.dataset_of_name`; other names are normalized)."""
+    spec = dataset_of_name(name)
+    return spec.id if spec else normalize_id(name)
 
 
 # --- what a data dir holds -----------------------------------------------------------------------------------
@@ -162,21 +157,11 @@ def discover_datasets(
 
 
 def _discover(root: Path, names: Iterable[str] | None, source: str) -> list[tuple[str, Path]]:
-    """(name, folder) of every dataset of the data dir ``root`` (``names`` None), or of each name in turn."""
-    builds = build_folders(root)
-    if not is_dataset_folder(root) and (source != "auto" or release_root(root).is_dir()):
-        return _select(builds, root, source, names)
-    if names is None:
-        if not builds:
-            raise UcdcrError(f"no dataset folders (all_mentions.parquet or */*_mentions.json) in {root}")
-        return list(builds.items())
-    selected = []
-    for name in names:
-        match = _match_folder(name, builds)
-        if match is None:
-            raise UcdcrError(f"no dataset {name!r} in {root}; found: {', '.join(builds) or 'none'}")
-        selected.append((match, builds[match]))
-    return selected
+    """(name, folder) of every dataset of the data dir ``root`` (``names`` None), or of each name in turn; ``root``
+    itself, whatever the source, when it is a dataset folder."""
+    if is_dataset_folder(root):
+        return _select({root.name: root}, {}, root, "auto", names)
+    return _select(build_folders(root), installed_releases(root), root, source, names)
 
 
 def check_source(source: str) -> str:
@@ -187,13 +172,12 @@ def check_source(source: str) -> str:
 
 
 def _select(
-    builds: dict[str, Path], data_dir: Path, source: str, names: Iterable[str] | None
+    builds: dict[str, Path], releases: dict[str, Path], data_dir: Path, source: str, names: Iterable[str] | None
 ) -> list[tuple[str, Path]]:
-    """The datasets of a data dir under a source (module docstring): ``builds`` are the build folders found in it
-    (by folder name), the releases are read from ``<data-dir>/release``. names: only these (ids, authors' folder
-    names, ``<id>@release``), each in turn; None: every dataset of the source."""
+    """The datasets of a data dir under a source (module docstring): ``builds`` are its build folders (by folder
+    name), ``releases`` its installed releases (by id). names: only these (ids, authors' folder names,
+    ``<id>@release``), each in turn; None: every dataset of the source."""
     check_source(source)
-    releases = installed_releases(data_dir)
     every = {**builds, **{name + RELEASE_SUFFIX: folder for name, folder in releases.items()}}
     if names is None:
         if source == "build":
@@ -209,7 +193,8 @@ def _select(
             what = "" if source in ("auto", "both") else f" from the {source}"
             note = unrecorded_note(data_dir) if source != "build" else ""
             raise UcdcrError(
-                f"no datasets{what} in {data_dir} (build them with `ucdcr build` or fetch the release with "
+                f"no datasets{what} in {data_dir} (a dataset folder holds {MENTIONS_PARQUET} or "
+                f"<split>/*_mentions.json; build them with `ucdcr build` or fetch the release with "
                 f"`ucdcr download --release`){note}"
             )
         return list(chosen.items())
@@ -237,16 +222,6 @@ def _resolve(name: str, builds: dict[str, Path], releases: dict[str, Path], sour
         return build, builds[build]
     if source == "auto" and key in releases:
         return key, releases[key]
-    return None
-
-
-def _match_folder(name: str, found: dict[str, Path]) -> str | None:
-    if name in found:
-        return name
-    wanted = dataset_id(name) or name.lower()
-    for folder_name in found:
-        if dataset_id(folder_name) == wanted or folder_name.lower() == name.lower():
-            return folder_name
     return None
 
 

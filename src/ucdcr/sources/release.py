@@ -20,8 +20,8 @@ from typing import Any
 
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import reason
-from ucdcr.registry import dataset_ids, get
-from ucdcr.sources.discover import dataset_of_folder, release_folder, release_root
+from ucdcr.registry import by_authors_folder, dataset_ids, get
+from ucdcr.sources.discover import release_folder, release_root
 from ucdcr.sources.install import Fetched, Installed, ReleasedFolder, as_text, install, read_layout
 
 RELEASE_REPO = "AnZhu/uCDCR"
@@ -110,12 +110,12 @@ def _from_copy(
         raise UcdcrError(f"cannot read the release copy {copy}: {reason(exc)}") from None
     folders_of: dict[str, list[Path]] = {}
     for name, folder in present.items():
-        key = dataset_of_folder(name)
-        if key is not None:
-            folders_of.setdefault(key, []).append(folder)
+        spec = by_authors_folder(name)
+        if spec is not None:
+            folders_of.setdefault(spec.id, []).append(folder)
     if ids is None:
         ids = [key for key in dataset_ids() if key in folders_of]
-        unknown = [name for name in present if dataset_of_folder(name) is None]
+        unknown = [name for name in present if by_authors_folder(name) is None]
         if unknown:
             result.notes.append(f"folders of {copy} that are no uCDCR dataset, left out: {', '.join(unknown)}")
         if not ids:
@@ -238,7 +238,7 @@ def _from_hub(
     folders = {path.split("/", 1)[0] for path in remote if "/" in path}
     if ids is None:
         ids = [key for key in dataset_ids() if release_folder(get(key)) in folders]
-        unknown = sorted(name for name in folders if dataset_of_folder(name) is None and name[0] != ".")
+        unknown = sorted(name for name in folders if by_authors_folder(name) is None and name[0] != ".")
         if unknown:
             result.notes.append(f"folders of {repo} that are no uCDCR dataset, left out: {', '.join(unknown)}")
     wanted = []
