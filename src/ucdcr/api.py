@@ -38,7 +38,7 @@ the wrong type or null, or a Parquet file that is empty, truncated or has a colu
 :class:`~ucdcr.errors.FormatError` naming the file (and record or row, and field); a data dir that is a file or
 does not exist is a :class:`~ucdcr.errors.UcdcrError` saying so. Folders whose name starts with ``.`` (a build's
 staging or retired output) are never datasets. A table is read from one build even while the dataset is rebuilt
-(:func:`ucdcr.io.load.consistent`).
+(:func:`ucdcr.io.one_build.consistent`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A reader sees one complete build while the dataset is rebuilt beside it (issue 20, ucdcr.io.load.consistent).
+"""A reader sees one complete build while the dataset is rebuilt beside it (issue 20, ucdcr.io.one_build.consistent).
 
 A second process swaps two different builds of one dataset in and out as fast as it can, with the build's own
 swap (:class:`ucdcr.io.output_folder.OutputFolder`); meanwhile this process reads the dataset in a loop through

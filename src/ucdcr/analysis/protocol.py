@@ -47,7 +47,8 @@ import numpy as np
 import pyarrow as pa
 
 from ucdcr.analysis.chains import chain_ids
-from ucdcr.io.load import KIND_COLUMN, consistent, load_columns, load_mentions
+from ucdcr.io.load import KIND_COLUMN, load_columns, load_mentions
+from ucdcr.io.one_build import consistent
 from ucdcr.scoring import CONLL, score_clusters, score_documents, truncate_percent
 from ucdcr.scoring.bootstrap import (
     RESAMPLES,
@@ -278,7 +279,7 @@ def unit_scoped(labels: Sequence[Hashable], units: Sequence[Hashable]) -> list[t
 def load_for_protocol(folder: Path, split: str = "test", extra_fields: Sequence[str] = ()) -> tuple[pa.Table, bool]:
     """A dataset's test (or ``split``) mentions for the protocol (EVAL_FIELDS, ``extra_fields`` and ``type``), and
     whether the ucdcr protocol also evaluates it per topic (it has chains that cross subtopics anywhere in it).
-    Both come from one build, also while the dataset is rebuilt (:func:`ucdcr.io.load.consistent`)."""
+    Both come from one build, also while the dataset is rebuilt (:func:`ucdcr.io.one_build.consistent`)."""
     fields = [*EVAL_FIELDS, *(name for name in extra_fields if name not in EVAL_FIELDS)]
 
     def read() -> tuple[pa.Table, bool]:

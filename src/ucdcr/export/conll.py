@@ -111,7 +111,7 @@ def export_dataset(
     chosen_level = _choice(level, LEVELS, "level")
     selection = _choice(mentions, MENTION_SELECTIONS, "mentions")
     from ucdcr.export import target
-    from ucdcr.io.load import consistent
+    from ucdcr.io.one_build import consistent
 
     folder = dataset_dir(dataset, data_dir)
     result = DatasetExport(folder.name.lower())

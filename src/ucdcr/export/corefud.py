@@ -40,7 +40,8 @@ from ucdcr.errors import UcdcrError
 from ucdcr.export import target
 from ucdcr.export.conll import Span, representable, token_field
 from ucdcr.io.atomic import atomic_path, write_errors, write_json
-from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions, read_table
+from ucdcr.io.load import KIND_COLUMN, load_mentions, read_table
+from ucdcr.io.one_build import consistent
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import KIND_COLUMN, consistent, load_mentions, read_table
+from ucdcr.io.load import KIND_COLUMN, load_mentions, read_table
+from ucdcr.io.one_build import consistent
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN
 

@@ -3,7 +3,7 @@
 The record is the build report that ``ucdcr build`` wrote (``build_report.json``) or, for the authors' release
 installed by ``ucdcr download --release``, the same per-split counts counted from its files, with its provenance
 record (``release.json``) under ``release``. Rule: the record and the tables are read from one build
-(:func:`~ucdcr.io.load.consistent`), and a folder with neither record is an error naming it.
+(:func:`~ucdcr.io.one_build.consistent`), and a folder with neither record is an error naming it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 import pyarrow as pa
 
 from ucdcr.errors import FormatError, UcdcrError
-from ucdcr.io.load import consistent, load_mentions, load_tokens
+from ucdcr.io.load import load_mentions, load_tokens
+from ucdcr.io.one_build import consistent
 from ucdcr.records import SPLITS
 from ucdcr.schema import BUILD_REPORT, DOCUMENTS_PARQUET, MENTION_SCHEMA, PROVENANCE_FILE
 

@@ -28,12 +28,8 @@ readable (not empty or truncated) and have each requested column with values of 
 ``large_string`` and ``large_list`` are accepted) and no nulls. Every problem is one
 :class:`~ucdcr.errors.FormatError` naming the file.
 
-One build at a time: a rebuild swaps a new dataset folder in while others read (:mod:`ucdcr.io.output_folder`).
-Every reader here (and :func:`consistent` around readers that read a folder several times: the exports, the
-statistics, ``ucdcr.load``) notes the folder's identity (device, inode and change time) before it reads and checks
-it after: when the folder was replaced meanwhile, what was read may mix two builds, so it is read again (up to
-:data:`READ_ATTEMPTS` times; a folder replaced on every attempt is an error saying so). A read that succeeded with
-the same folder before and after read one build.
+One build at a time: every reader here reads its folder through :func:`~ucdcr.io.one_build.consistent`, so a
+rebuild that swaps the folder meanwhile makes it read again.
 
 Which folder a dataset name means is :mod:`ucdcr.sources.discover`'s; this module is given folders.
 """
@@ -42,12 +38,10 @@ from __future__ import annotations
 
 import ast
 import itertools
-import os
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -55,6 +49,7 @@ import pyarrow.parquet as pq
 
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.arrow_paths import arrow_source
+from ucdcr.io.one_build import consistent
 from ucdcr.io.text import decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
 from ucdcr.paths import existing_folder
@@ -90,45 +85,6 @@ KIND_COLUMN = "type"
 KINDS: tuple[MentionKind, ...] = ("event", "entity")
 KIND_FILES: dict[MentionKind, str] = {"event": EVENT_FILE, "entity": ENTITY_FILE}
 ANALYSIS_SCHEMA = MENTION_SCHEMA.append(pa.field(KIND_COLUMN, pa.string()))
-
-READ_ATTEMPTS = 20
-"""How often a folder replaced while it is read is read again before giving up."""
-_RETRY_PAUSE = 0.05
-T = TypeVar("T")
-
-
-def generation(folder: str | Path) -> tuple[int, int, int] | None:
-    """The identity of the folder now at ``folder`` (device, inode, change time), or None when there is none: a
-    rebuild puts a different folder there."""
-    try:
-        stat = os.stat(folder)
-    except (OSError, ValueError):
-        return None
-    return (stat.st_dev, stat.st_ino, stat.st_ctime_ns)
-
-
-def consistent(folders: Iterable[str | Path], read: Callable[[], T]) -> T:
-    """``read()``, done again while any of ``folders`` was replaced (rebuilt) during it: what it returns was read
-    from one build of each folder. An error raised while a folder was replaced is taken as a sign of the swap (the
-    read is repeated); an error with the folders unchanged is raised as it is."""
-    paths = list(dict.fromkeys(Path(folder) for folder in folders))
-    for attempt in range(READ_ATTEMPTS):
-        if attempt:
-            time.sleep(_RETRY_PAUSE * min(attempt, 4))
-        before = [generation(path) for path in paths]
-        try:
-            result = read()
-        except (UcdcrError, OSError):
-            if [generation(path) for path in paths] != before:
-                continue
-            raise
-        if [generation(path) for path in paths] == before:
-            return result
-    names = ", ".join(str(path) for path in paths)
-    raise UcdcrError(
-        f"{names} was replaced by a new build on each of {READ_ATTEMPTS} attempts to read it; read it again when "
-        "the build has ended"
-    )
 
 
 def dataset_id(folder: str | Path) -> str | None:

@@ -197,7 +197,7 @@ def _benchmark_section(
 
 
 def _dataset_data(name: str, folder: Path) -> DatasetData:
-    from ucdcr.io.load import consistent
+    from ucdcr.io.one_build import consistent
 
     return consistent([folder], lambda: _read_dataset_data(name, folder))  # one build, also during a rebuild
 
@@ -403,7 +403,7 @@ def _mention_points(folders: dict[str, Path], say: Progress) -> MentionPoints:
 
 
 def _mention_texts(folder: Path) -> list[str | None]:
-    from ucdcr.io.load import consistent
+    from ucdcr.io.one_build import consistent
 
     def read() -> list[str | None]:
         return load_mentions(folder, columns=("tokens_str",)).column("tokens_str").to_pylist()

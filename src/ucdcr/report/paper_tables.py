@@ -48,7 +48,8 @@ from ucdcr.analysis.stats import (
     ucdcr_table4_row,
 )
 from ucdcr.errors import UcdcrError
-from ucdcr.io.load import consistent, dataset_id, load_documents, load_mentions
+from ucdcr.io.load import dataset_id, load_documents, load_mentions
+from ucdcr.io.one_build import consistent
 from ucdcr.registry import all_specs
 from ucdcr.report.tables import Estimate, PValue, ResultTable
 from ucdcr.schema import BUILD_REPORT

@@ -42,8 +42,9 @@ from ucdcr.analysis.protocol import (
     unit_scoped,
 )
 from ucdcr.io.atomic import write_json
-from ucdcr.io.load import consistent, dataset_id, generation
+from ucdcr.io.load import dataset_id
 from ucdcr.io.load import load_tokens as load_token_table
+from ucdcr.io.one_build import consistent, generation
 from ucdcr.registry import gold_fields_of
 from ucdcr.schema import DOCUMENTS_PARQUET, MENTION_FIELDS
 

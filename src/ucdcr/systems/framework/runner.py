@@ -103,7 +103,7 @@ class _DatasetSplits:
 
     def table(self, split: str) -> pa.Table:
         """Every mention of the split with every field (the gold included); all splits and the fingerprint are read
-        from one build, also while the dataset is rebuilt (:func:`ucdcr.io.load.consistent`)."""
+        from one build, also while the dataset is rebuilt (:func:`ucdcr.io.one_build.consistent`)."""
         if not self._tables:
             self._tables, self.fingerprint, self._generation = adapter.consistent([self.folder], self._read)
         return self._tables[split]
