@@ -41,7 +41,9 @@ def _collect(
 
     found = commit or _head()
     added = collect(cache_dir / RESULTS_FILE, results, found, _list(systems), _list(datasets), _list(protocols))
-    console.print(f"{added} runs -> {results.resolve()} (commit {found})", highlight=False, markup=False)
+    console.print(
+        f"{added} runs -> {results.resolve()} (commit {found})", highlight=False, markup=False, soft_wrap=True
+    )
 
 
 @results_app.command("render", help="Rewrite the results tables marked in DOCUMENTS from the results file.")
@@ -58,7 +60,7 @@ def _render(
     changed = render_docs(results, documents, check)
     verb = "differ" if check else "rewritten"
     for document in changed:
-        console.print(f"{document}: {verb}", highlight=False, markup=False)
+        console.print(f"{document}: {verb}", highlight=False, markup=False, soft_wrap=True)
     if check and changed:
         raise typer.Exit(1)
 
