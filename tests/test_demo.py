@@ -40,7 +40,7 @@ FILE_NAME = re.compile(r"^(\d+)_(\d+)(ecb|ecbplus)\.xml$")
 README_FIRST_COMMAND = "pip install -e . && ucdcr demo"
 TEST_COMMAND = (  # every extra, the dependency check, lint, types, then the unit and the integration lane
     "pip install -e '.[all,test]' && deptry src && ruff check . && ruff format --check . && mypy"
-    ' && pytest -m "not integration" -x --durations=20 && pytest -m integration --durations=20'
+    ' && pytest -m "not integration" -x -n 2 --durations=20 && pytest -m integration --durations=20'
 )
 
 
