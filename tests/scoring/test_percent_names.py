@@ -1,7 +1,7 @@
 """The API's two units: fractions (``f1``, ``conll_f1``, as coval) and the printed percentages (``*_percent``)."""
 
 from ucdcr.scoring import score_clusters
-from ucdcr.scoring.results import MetricScore
+from ucdcr.scoring.metric_score import MetricScore
 
 
 def test_metric_percent_is_the_truncated_percentage() -> None:

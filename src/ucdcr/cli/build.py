@@ -226,7 +226,7 @@ def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
         TimeRemainingColumn,
     )
 
-    bar = Progress(  # redrawn by the callback, not by a refresh thread: the build may fork (io/processes.py)
+    bar = Progress(  # redrawn by the callback, not by a refresh thread: the build may fork (pipeline/processes.py)
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),

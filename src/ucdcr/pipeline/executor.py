@@ -46,7 +46,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ucdcr.errors import UcdcrError
-from ucdcr.io.processes import kill_me_with_parent
+from ucdcr.pipeline.processes import kill_me_with_parent
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Barrier as SynchronizedBarrier

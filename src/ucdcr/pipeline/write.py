@@ -39,7 +39,7 @@ from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.arrow_paths import arrow_sink
 from ucdcr.io.atomic import write_errors
 from ucdcr.io.output_folder import OutputFolder
-from ucdcr.io.processes import can_run_beside, run_beside
+from ucdcr.pipeline.processes import can_run_beside, run_beside
 from ucdcr.records import SPLITS
 from ucdcr.schema import (
     BUILD_REPORT,
@@ -79,9 +79,9 @@ def write_dataset(
     redistributed. Memory is bounded by one row group, not the dataset.
 
     documents_beside: the caller has a spare core: write the token table in a forked process while this one writes
-    the mentions, where that is safe (:func:`~ucdcr.io.processes.can_run_beside`: Linux, and no other Python thread
-    runs; else here, after the mentions). The ``documents`` iterable must then be safe to read in a forked copy of
-    this process. The files are the same either way."""
+    the mentions, where that is safe (:func:`~ucdcr.pipeline.processes.can_run_beside`: Linux, and no other Python
+    thread runs; else here, after the mentions). The ``documents`` iterable must then be safe to read in a forked
+    copy of this process. The files are the same either way."""
     if not isinstance(output, OutputFolder):
         with OutputFolder(Path(output)) as folder:
             write_dataset(folder, mentions, documents, report, documents_beside)

@@ -15,12 +15,13 @@ The metrics are the rows of :data:`METRIC_TABLE` (``muc bcub ceafm ceafe blanc l
 the CoNLL F1 averages, :data:`CONLL`): each row names its function and how every output spells it.
 
 Modules: ``mentions`` (mention identification and all duplicate rules), ``metrics`` (the metric functions and the
-metric table), ``results`` (a metric's counts and v8.01 arithmetic), ``api`` (these entry points and ``Scores``),
-``report`` (v8.01-style text). CoNLL-2012 files are read and written by :mod:`ucdcr.formats.conll2012`.
+metric table), ``metric_score`` (a metric's counts and v8.01 arithmetic), ``scores`` (these entry points and
+``Scores``), ``v801_text`` (v8.01-style text), ``bootstrap`` (confidence intervals). CoNLL-2012 files are read and
+written by :mod:`ucdcr.formats.conll2012`.
 """
 
+from ucdcr.scoring.metric_score import BlancScore, MetricScore, truncate_percent
 from ucdcr.scoring.metrics import CONLL, CONLL_METRICS, METRIC_TABLE, METRICS, Metric
-from ucdcr.scoring.results import BlancScore, MetricScore, truncate_percent
 from ucdcr.scoring.scores import Scores, resolve_metrics, score_clusters, score_documents, score_files
 
 __all__ = [

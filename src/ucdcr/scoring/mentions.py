@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ucdcr.scoring.results import MetricScore
+from ucdcr.scoring.metric_score import MetricScore
 
 
 @dataclass(frozen=True)

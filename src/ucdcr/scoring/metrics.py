@@ -3,7 +3,7 @@ and :data:`METRIC_TABLE`, the one table of the metrics and their names.
 
 Each metric is a pure function of an :class:`~ucdcr.scoring.mentions.IdentifiedDocument` (key and response chains
 after v8.01's mention identification, singletons kept on both sides) returning a
-:class:`~ucdcr.scoring.results.MetricScore` of numerator/denominator counts. Formulas (K key chains, R response
+:class:`~ucdcr.scoring.metric_score.MetricScore` of numerator/denominator counts. Formulas (K key chains, R response
 chains, counted with duplicate occurrences, as v8.01 counts them):
 
 - MUC (Vilain et al. 1995): correct = sum over response chains r of (key-matched mentions of r - key chains they
@@ -47,7 +47,7 @@ from typing import overload
 import numpy as np
 
 from ucdcr.scoring.mentions import IdentifiedDocument, Partition
-from ucdcr.scoring.results import BlancScore, MetricScore
+from ucdcr.scoring.metric_score import BlancScore, MetricScore
 
 
 def sequential_sum(values: np.ndarray) -> float:

@@ -30,8 +30,8 @@ from ucdcr.errors import FormatError
 from ucdcr.formats.conll2012 import ConllFile, read_conll
 from ucdcr.scoring.bootstrap import UnitCounts, document_units, unit_counts
 from ucdcr.scoring.mentions import identify_mentions
+from ucdcr.scoring.metric_score import MetricScore, truncate_percent
 from ucdcr.scoring.metrics import ALL, CONLL, METRIC_BY_NAME, METRIC_CHOICES, METRICS, DocumentOverlap, Metric
-from ucdcr.scoring.results import MetricScore, truncate_percent
 
 Clusters = Iterable[Iterable[Hashable]]
 Item = TypeVar("Item")

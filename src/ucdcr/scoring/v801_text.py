@@ -24,8 +24,8 @@ below the tables of :mod:`ucdcr.report`; ``ucdcr score --per-document`` puts the
 from __future__ import annotations
 
 from ucdcr.scoring.bootstrap import intervals
+from ucdcr.scoring.metric_score import BlancScore, MetricScore, truncate_percent
 from ucdcr.scoring.metrics import CONLL, METRIC_BY_NAME
-from ucdcr.scoring.results import BlancScore, MetricScore, truncate_percent
 from ucdcr.scoring.scores import Scores
 
 RULE = "-" * 74

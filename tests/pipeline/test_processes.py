@@ -1,4 +1,4 @@
-"""A function run beside the build in a forked child (ucdcr.io.processes), and the token table written that way
+"""A function run beside the build in a forked child (ucdcr.pipeline.processes), and the token table written that way
 (write_dataset(documents_beside=True)): the same files; the child's error is the parent's one error naming the
 file; an error in the parent stops the child; no staging folder is left."""
 
@@ -18,7 +18,7 @@ from tests.io.crash_script import built_rows, files_bytes
 from tests.io.test_writer_crash import DATASET, builds  # noqa: F401 -- the module's builds fixture
 
 from ucdcr.errors import UcdcrError, WriteError
-from ucdcr.io.processes import Beside, can_run_beside, run_beside
+from ucdcr.pipeline.processes import Beside, can_run_beside, run_beside
 from ucdcr.pipeline.write import write_dataset
 
 pytestmark = pytest.mark.skipif(not can_run_beside(), reason="forks only on Linux")
@@ -112,7 +112,7 @@ def test_an_error_in_the_parent_stops_the_token_table_child(
 def test_no_fork_while_another_thread_runs() -> None:
     import threading
 
-    from ucdcr.io.processes import can_run_beside
+    from ucdcr.pipeline.processes import can_run_beside
 
     alone = can_run_beside() if threading.active_count() == 1 else None
     release = threading.Event()
