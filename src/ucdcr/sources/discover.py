@@ -19,7 +19,7 @@ from ucdcr.io.atomic import reason
 from ucdcr.io.load import KIND_FILES, MentionFile, TableKind, check_split, read_table
 from ucdcr.paths import check_usable, existing_folder, resolve_data_dir
 from ucdcr.records import SPLITS
-from ucdcr.registry import DatasetSpec, dataset_ids, dataset_of_name, get, known_ids, normalize_id
+from ucdcr.registry import dataset_ids, dataset_of_name, get, known_ids, normalize_id
 from ucdcr.schema import MENTIONS_PARQUET, PROVENANCE_FILE
 
 RELEASE_SUBDIR = "release"
@@ -30,11 +30,6 @@ DatasetChoice = str | Path | Sequence[str | Path] | None
 
 
 # --- which folder is which dataset ---------------------------------------------------------------------------
-
-
-def release_folder(spec: DatasetSpec) -> str:
-    """The dataset's folder in the release: its declared :attr:`~ucdcr.registry.DatasetSpec.authors_folder`."""
-    return spec.authors_folder
 
 
 def strip_suffix(name: str) -> tuple[str, bool]:
@@ -122,7 +117,7 @@ def unrecorded_note(data_dir: Path, names: Iterable[str] | None = None) -> str:
         return ""
     shown = " and ".join(str(folder) for folder in folders[:3]) + (" ..." if len(folders) > 3 else "")
     key = _id_of(folders[0].name)
-    authors = release_folder(get(key)) if key in dataset_ids() else None
+    authors = get(key).authors_folder if key in dataset_ids() else None
     where = f"a folder DIR holding {authors}/" if authors else "a folder DIR holding the authors' dataset folder"
     return (
         f"; {shown} {'has' if len(folders) == 1 else 'have'} no {PROVENANCE_FILE} (the record `ucdcr download "

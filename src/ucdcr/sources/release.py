@@ -21,7 +21,7 @@ from typing import Any
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import reason
 from ucdcr.registry import by_authors_folder, dataset_ids, get
-from ucdcr.sources.discover import release_folder, release_root
+from ucdcr.sources.discover import release_root
 from ucdcr.sources.install import Fetched, Installed, ReleasedFolder, as_text, install, read_layout
 
 RELEASE_REPO = "AnZhu/uCDCR"
@@ -119,9 +119,9 @@ def _from_copy(
         if unknown:
             result.notes.append(f"folders of {copy} that are no uCDCR dataset, left out: {', '.join(unknown)}")
         if not ids:
-            raise UcdcrError(f"{copy} holds no dataset folder of the release (e.g. {release_folder(get('ecbplus'))}/)")
+            raise UcdcrError(f"{copy} holds no dataset folder of the release (e.g. {get('ecbplus').authors_folder}/)")
     for key in ids:
-        name = release_folder(get(key))
+        name = get(key).authors_folder
         folders = folders_of.get(key, [])
         fetched = None
         with _failing(result, key):
@@ -237,23 +237,23 @@ def _from_hub(
     commit, remote = hub.listing(repo, revision)
     folders = {path.split("/", 1)[0] for path in remote if "/" in path}
     if ids is None:
-        ids = [key for key in dataset_ids() if release_folder(get(key)) in folders]
+        ids = [key for key in dataset_ids() if get(key).authors_folder in folders]
         unknown = sorted(name for name in folders if by_authors_folder(name) is None and name[0] != ".")
         if unknown:
             result.notes.append(f"folders of {repo} that are no uCDCR dataset, left out: {', '.join(unknown)}")
     wanted = []
     for key in ids:
-        name = release_folder(get(key))
+        name = get(key).authors_folder
         if name in folders:
             wanted.append(key)
         else:
             result.failed[key] = f"{repo} at {revision!r} (commit {commit[:12]}) has no folder {name}/ (dataset {key})"
     if not wanted:
         return
-    patterns = [f"{release_folder(get(key))}/*" for key in wanted]
+    patterns = [f"{get(key).authors_folder}/*" for key in wanted]
     hub.snapshot(repo, commit, patterns, download)
     for key in wanted:
-        name = release_folder(get(key))
+        name = get(key).authors_folder
         fetched = None
         with _failing(result, key):
             record = _record(repo=repo, revision=revision, commit=commit, folder=name)
