@@ -104,6 +104,9 @@ def test_discovery_and_names(tmp_path: Path) -> None:
     assert list(discover_datasets(tmp_path)) == ["NP4E", "ecbplus"]
     assert list(discover_datasets(tmp_path, ["np4e"])) == ["NP4E"]  # our id finds the authors' folder name
     assert list(discover_datasets(tmp_path / "ecbplus")) == ["ecbplus"]  # a dataset folder itself
+    for root in (tmp_path, tmp_path / "ecbplus"):  # a data dir, or a dataset folder given as one
+        with pytest.raises(UcdcrError, match="unknown source 'builds'; valid sources: auto, build, release, both"):
+            discover_datasets(root, source="builds")
     with pytest.raises(UcdcrError, match="no dataset 'gvc'"):
         discover_datasets(tmp_path, ["gvc"])
     # the release of a dataset, where none is installed, is no dataset: never the build in its place

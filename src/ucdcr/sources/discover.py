@@ -154,6 +154,7 @@ def discover_datasets(
 def _discover(root: Path, names: Iterable[str] | None, source: str) -> list[tuple[str, Path]]:
     """(name, folder) of every dataset of the data dir ``root`` (``names`` None), or of each name in turn; ``root``
     itself, whatever the source, when it is a dataset folder."""
+    check_source(source)
     if is_dataset_folder(root):
         return _select({root.name: root}, {}, root, "auto", names)
     return _select(build_folders(root), installed_releases(root), root, source, names)
