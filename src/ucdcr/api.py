@@ -193,12 +193,18 @@ def evaluate(
     mentions: str = "gold",
     against: str | Path | None = None,
     resamples: int = 1000,
-    significance: str = "bootstrap",
+    significance: str = "randomization",
+    references: str = "shipped",
+    cache_dir: str | Path | None = None,
+    each: bool = False,
 ) -> list[ResultTable]:
-    """A system's predicted clusters scored with a protocol, as ``ucdcr evaluate`` prints them: Table 13's
-    layout (every dataset, level and type; each F1 with its 95% bootstrap interval, ``resamples`` 0: none), and
-    with ``per_setting`` every setting; with ``against`` (another system's predictions) last the paired comparison
-    (``significance``: "bootstrap" or "randomization").
+    """A system's predicted clusters scored with a protocol and placed among the reference systems, as ``ucdcr
+    evaluate`` prints them: Table 13's layout (every dataset, level and type; each score with its 95% bootstrap
+    interval, ``resamples`` 0: none), with ``per_setting`` every setting; with ``against`` (another system's
+    predictions) the paired comparison; then the leaderboard beside the reference runs of the same signature
+    (``references``: "shipped", the runs shipped with ucdcr; "local", those ``ucdcr benchmark`` stored in
+    ``cache_dir``; "none") and with ``each`` the comparison with each reference system. ``significance``: the
+    p-value's test, "randomization" (exact where the units allow) or "bootstrap".
 
     predictions: a file in any format of :mod:`ucdcr.analysis.evaluate` (JSON, CSV or a CoNLL-2012 response).
     split: the evaluated split (val to tune a system). datasets: see :data:`DatasetChoice`.
@@ -206,34 +212,42 @@ def evaluate(
     ``remove_singletons``: one-mention chains removed from key and response); see
     :class:`ucdcr.analysis.protocol.Protocol`. mentions: "gold" (the default) or "predicted" (a CoNLL response's own
     mentions scored as v8.01 scores them).
-    What was ignored or filled in (predictions for other datasets, unmarked gold mentions) is in the first table's
-    ``notes``.
+    What was ignored or filled in (predictions for other datasets, unmarked gold mentions), and why a dataset has
+    no reference, is in the first table's ``notes``; every table's last note is the signature of its numbers. A
+    score with an interval is an :class:`ucdcr.scoring.bootstrap.Estimate` (a float with ``low``, ``high`` and
+    ``units``), a p-value a :class:`ucdcr.scoring.bootstrap.PValue` (a float with its ``floor``).
+
+    Example::
+
+        tables = ucdcr.evaluate("preds.json", datasets=["ecbplus"], protocol="standard")
+        leaderboard = tables[-1]                       # the reference systems and preds.json, with Δ best and p
+        row = leaderboard.rows[-1]; row["ecbplus"].low  # the interval's lower bound
     """
     from ucdcr.analysis.evaluate import read_predictions
     from ucdcr.report import paper_tables
+    from ucdcr.scoring.bootstrap import METHODS
+    from ucdcr.systems.framework.placement import place_predictions
 
     check_split(split)
     chosen = make_protocol(protocol, singletons=not remove_singletons)
-    from ucdcr.scoring.bootstrap import METHODS
-
     if significance not in METHODS:
         raise ValueError(f"unknown significance test {significance!r}; valid: {', '.join(METHODS)}")
     predicted = read_predictions(predictions, mentions)  # type: ignore[arg-type]
     folders = dataset_folders(datasets, data_dir)
-    evaluation = paper_tables.evaluation_results(predicted, folders, split, chosen)
+    other = read_predictions(against, mentions) if against is not None else None  # type: ignore[arg-type]
+    method: Any = significance
+    cache = Path(cache_dir) if cache_dir is not None else None
+    placed = place_predictions(predicted, folders, split, chosen, references, cache, resamples, method, other, each)
     title = f"evaluation of {predicted.path.name}, {chosen.label} protocol" + (
         "" if split == "test" else f" ({split} split)"
     )
-    tables = paper_tables.evaluation_tables(evaluation.results, title, per_setting, resamples)
-    tables[0].notes.extend(evaluation.notes)
-    if against is not None:
-        other_file = read_predictions(against, mentions)  # type: ignore[arg-type]
-        other = paper_tables.evaluation_results(other_file, folders, split, chosen)
-        names = (predicted.path.name, other_file.path.name)
+    names = None
+    if other is not None:
+        names = (predicted.path.name, other.path.name)
         if names[0] == names[1]:
-            names = (str(predicted.path), str(other_file.path))
-        method: Any = significance
-        tables.append(paper_tables.comparison_table(evaluation.results, other.results, names, resamples, method))
+            names = (str(predicted.path), str(other.path))
+    tables = paper_tables.placement_tables(placed, title, per_setting, resamples, method, names)
+    tables[0].notes[:0] = [*placed.evaluation.notes, *placed.placement.notes]
     return tables
 
 
@@ -322,14 +336,36 @@ def forget_benchmark_runs(system: str, cache_dir: str | Path | None = None) -> i
     return ResultStore(Path(cache_dir) if cache_dir is not None else default_cache_dir()).forget(system)
 
 
-def benchmark_tables(result: Benchmark, resamples: int = 1000, significance: str = "bootstrap") -> list[ResultTable]:
+def benchmark_tables(
+    result: Benchmark,
+    resamples: int = 1000,
+    significance: str = "randomization",
+    references: str = "shipped",
+    cache_dir: str | Path | None = None,
+) -> list[ResultTable]:
     """The tables ``ucdcr benchmark`` prints for a :func:`benchmark` result: scores (with the protocol in the
     title), models, the transfer matrices when there are transfer runs, and the leaderboard (CoNLL F1 per system
-    and dataset with the means, each system's mean against the best) last. Scores carry their 95% bootstrap
-    interval (``resamples`` 0: none); ``significance``: "bootstrap" or "randomization" (the paired test)."""
+    and dataset with the means, each system's mean against the best) last, beside the reference runs of the same
+    signature of systems the benchmark did not run (``references``: "shipped", "local" from ``cache_dir``, or
+    "none"). Scores carry their 95% bootstrap interval (``resamples`` 0: none); ``significance``: the p-value's
+    test, "randomization" or "bootstrap"."""
     from ucdcr.report.benchmark_tables import benchmark_tables as tables
     from ucdcr.scoring.bootstrap import METHODS
+    from ucdcr.systems.framework.placement import place_runs
 
     if significance not in METHODS:
         raise ValueError(f"unknown significance test {significance!r}; valid: {', '.join(METHODS)}")
-    return tables(result, resamples, significance)
+    method: Any = significance
+    cache = Path(cache_dir) if cache_dir is not None else None
+    placement = place_runs(
+        result.runs,
+        result.systems,
+        result.protocol,
+        references,
+        cache,
+        resamples,
+        method,
+        datasets=result.datasets,
+        label="this benchmark",
+    )
+    return tables(result, resamples, method, placement)

@@ -39,7 +39,7 @@ import ucdcr
 from ucdcr.analysis.evaluate import read_predictions
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
-from ucdcr.report.paper_tables import evaluation_results
+from ucdcr.analysis.evaluate import evaluate_folders as evaluation_results
 from ucdcr.scoring.scores import score_files
 from ucdcr.sources.discover import discover_datasets
 

@@ -61,6 +61,8 @@ def _naive(documents: dict, units: tuple[str, ...], weights: np.ndarray) -> dict
     scores = score_clusters(key, response, [*DECOMPOSABLE])
     result = {name: scores[name].f1 * 100 for name in DECOMPOSABLE}
     result["conll"] = scores.conll_f1 * 100
+    for name in DECOMPOSABLE:  # recall and precision get intervals too
+        result[f"{name}/R"], result[f"{name}/P"] = scores[name].recall * 100, scores[name].precision * 100
     return result
 
 
@@ -84,8 +86,10 @@ def test_all_units_once_gives_the_whole_score() -> None:
     data = unit_counts({name: scores.metrics for name, scores in scored.by_document.items()})
     whole = data.scores(np.ones((1, len(data.units)), dtype=np.int64))[0]
     for column, name in enumerate(data.columns):
-        expected = scored.conll_f1 if name == "conll" else scored[name].f1
-        assert whole[column] == pytest.approx(expected * 100, abs=1e-9)
+        metric, _, part = name.partition("/")
+        found = {"": "f1", "R": "recall", "P": "precision"}[part]
+        expected = scored.conll_f1 if name == "conll" else getattr(scored[metric], found)
+        assert whole[column] == pytest.approx(expected * 100, abs=1e-9), name
 
 
 def test_split_units_joins_what_a_chain_crosses() -> None:

@@ -41,8 +41,9 @@ def test_text_output_has_v801_lines_lea_and_conll() -> None:
     ]
     # CoNLL F1 = (0.4 + 0.695652... + 0.641666...) / 3 = 0.57910628 -> 57.91 (F1s from the lines above, exact)
     assert any(line.startswith("CoNLL F1: 57.91%") for line in lines)
-    assert "95% confidence intervals of the F1 (percentile bootstrap over 2 documents, 1000 resamples):" in lines
-    assert not any(line.startswith("BLANC: [") for line in lines)  # BLANC does not decompose over documents
+    assert "95% confidence intervals (percentile bootstrap over 2 documents, 1000 resamples):" in lines
+    assert any(line.startswith("MUC: R [") and ", P [" in line and ", F1 [" in line for line in lines)
+    assert not any(line.startswith("BLANC: ") for line in lines)  # BLANC does not decompose over documents
 
 
 def test_intervals_by_hand_over_two_documents() -> None:

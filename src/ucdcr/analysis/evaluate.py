@@ -511,6 +511,23 @@ def evaluate(
     return results
 
 
+def evaluate_folders(
+    predictions: Predictions, folders: Mapping[str, Path], split: str = "test", protocol: Protocol = UCDCR
+) -> Evaluation:
+    """Predictions (:func:`read_predictions`) scored with ``protocol`` on the ``split`` mentions of each dataset
+    folder (name -> folder), with notes on what was ignored or filled in (:func:`evaluate_predictions`)."""
+    from ucdcr.analysis.protocol import load_for_protocol
+
+    tables, topic_levels = {}, {}
+    extra = SPAN_COLUMNS if predictions.needs_spans else ()
+    for name, folder in folders.items():
+        table, topic_levels[name] = load_for_protocol(folder, split, extra)
+        # where the table comes from: resolve() tells a typo (no mention of any dataset there) from another split's id
+        metadata = {**(table.schema.metadata or {}), DATASET_FOLDER_METADATA: os.fsencode(folder)}
+        tables[name] = table.replace_schema_metadata(metadata)
+    return evaluate_predictions(predictions, tables, topic_levels, split, protocol)
+
+
 def evaluate_predictions(
     predictions: Predictions,
     tables: Mapping[str, pa.Table],

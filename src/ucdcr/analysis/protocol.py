@@ -213,20 +213,26 @@ class DatasetMean:
     """(A mean over datasets: one per dataset.)"""
 
     def intervals(self, resamples: int = RESAMPLES) -> dict[str, Interval]:
-        """The 95% bootstrap interval of each F1 column (:data:`F1_COLUMNS`); none without units."""
+        """The 95% bootstrap interval of each score column its units hold (every column of :data:`SCORE_COLUMNS`;
+        the F1 columns alone for a run stored before ucdcr kept the others); none without units."""
         return column_intervals(self.units, resamples) if self.units is not None else {}
 
 
 F1_COLUMNS: tuple[str, ...] = (*(metric.column("F1") for metric in PROTOCOL_METRICS), CONLL.column)
-"""The columns that get a confidence interval: each metric's F1 and the CoNLL F1."""
-_COLUMN_OF = {**{metric.name: metric.column("F1") for metric in PROTOCOL_METRICS}, CONLL.name: CONLL.column}
+"""Each metric's F1 and the CoNLL F1."""
+_COLUMN_OF = {
+    **{metric.name: metric.column("F1") for metric in PROTOCOL_METRICS},
+    CONLL.name: CONLL.column,
+    **{f"{metric.name}/{part}": metric.column(part) for metric in PROTOCOL_METRICS for part in ("R", "P")},
+}
+"""The columns of :mod:`ucdcr.scoring.bootstrap`'s unit counts -> the protocol's score columns."""
 
 
 def column_comparisons(
     first: UnitData | Sequence[UnitData],
     second: UnitData | Sequence[UnitData],
     resamples: int = RESAMPLES,
-    method: Method = "bootstrap",
+    method: Method = "randomization",
 ) -> dict[str, Comparison]:
     """Paired comparisons (first - second) keyed by the protocol's F1 columns (:func:`ucdcr.scoring.bootstrap.paired`);
     {} when the two were scored on different units."""
@@ -497,15 +503,17 @@ def dataset_means(
 
 
 def setting_values(settings: Sequence[SettingResult], level: Level, kind: str) -> UnitValues:
-    """The F1 scores of the settings of one type, one row per unit of the level (every unit with a setting of any
-    type; NaN where the unit has none of this type): the ucdcr protocol's mean is their mean over the units."""
+    """The scores of the settings of one type (:data:`SCORE_COLUMNS`, and mention detection where the settings
+    have it), one row per unit of the level (every unit with a setting of any type; NaN where the unit has none of
+    this type): the ucdcr protocol's mean is their mean over the units."""
     units = sorted({s.setting.unit for s in settings if s.setting.level == level})
     position = {unit: index for index, unit in enumerate(units)}
-    values = np.full((len(units), len(F1_COLUMNS)), np.nan)
-    for s in settings:
-        if s.setting.level == level and s.setting.type == kind:
-            values[position[s.setting.unit]] = [s.scores[column] for column in F1_COLUMNS]
-    return UnitValues(tuple(units), F1_COLUMNS, values)
+    chosen = [s for s in settings if s.setting.level == level and s.setting.type == kind]
+    columns = SCORE_COLUMNS + (MENTION_COLUMNS if chosen and MENTION_COLUMNS[0] in chosen[0].scores else ())
+    values = np.full((len(units), len(columns)), np.nan)
+    for s in chosen:
+        values[position[s.setting.unit]] = [s.scores[column] for column in columns]
+    return UnitValues(tuple(units), columns, values)
 
 
 def _mean_scores(rows: Sequence[Mapping[str, float]]) -> dict[str, float]:

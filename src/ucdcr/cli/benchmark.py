@@ -13,12 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
-import platformdirs
 import typer
 from rich.console import Console
 
 from ucdcr.cli.common import (
     DEFAULT_RESAMPLES,
+    DEFAULT_SIGNIFICANCE,
+    CacheDirOption,
     DataDirOption,
     DatasetsOption,
     FormatOption,
@@ -26,6 +27,8 @@ from ucdcr.cli.common import (
     OutputOption,
     ProtocolChoice,
     ProtocolOption,
+    ReferencesChoice,
+    ReferencesOption,
     RemoveSingletonsOption,
     ResamplesOption,
     SignificanceOption,
@@ -38,6 +41,7 @@ from ucdcr.cli.common import (
     console,
     err_console,
     friendly_errors,
+    output_folder_option,
     protocol_of,
     selected_datasets,
 )
@@ -104,15 +108,7 @@ def register(app: typer.Typer) -> None:
         transfer: Annotated[
             bool, typer.Option("--transfer", help="Also fit on each dataset and test on every other (matrix).")
         ] = False,
-        cache_dir: Annotated[
-            Path | None,
-            typer.Option(
-                "--cache-dir",
-                metavar="DIR",
-                help="Encodings, models and results (default: $UCDCR_CACHE_DIR, else "
-                f"{Path(platformdirs.user_cache_dir('ucdcr')) / 'benchmark'}).",
-            ),
-        ] = None,
+        cache_dir: CacheDirOption = None,
         recompute: Annotated[
             bool, typer.Option("--recompute", help="Do not reuse stored results (encodings stay cached).")
         ] = False,
@@ -127,7 +123,16 @@ def register(app: typer.Typer) -> None:
             ),
         ] = 1,
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
-        significance: SignificanceOption = "bootstrap",
+        significance: SignificanceOption = DEFAULT_SIGNIFICANCE,
+        references: ReferencesOption = ReferencesChoice.SHIPPED,
+        save_predictions: Annotated[
+            Path | None,
+            output_folder_option(
+                "--save-predictions",
+                "Write every run's test predictions into DIR/<protocol>/<system>/<dataset>.seed<N>.json, a file "
+                "`ucdcr evaluate` reads back to the run's scores (runs stored without them are computed again).",
+            ),
+        ] = None,
         forget: Annotated[
             str | None,
             typer.Option(
@@ -145,7 +150,9 @@ def register(app: typer.Typer) -> None:
             return
         from ucdcr.report.benchmark_tables import benchmark_tables
         from ucdcr.report.tables import print_tables
+        from ucdcr.systems.framework.placement import place_runs
         from ucdcr.systems.framework.runner import benchmark
+        from ucdcr.systems.framework.runner import save_predictions as save_predictions_of
 
         check_format(fmt)
         check_significance(significance)
@@ -153,8 +160,29 @@ def register(app: typer.Typer) -> None:
         names = [name.strip() for name in systems.split(",") if name.strip()] if systems else default_systems()
         folders = selected_datasets(data_dir, datasets, source)
         with progress_display() as show, system_messages(err_console):
-            result = benchmark(names, folders, chosen, transfer, cache_dir, show, recompute, seeds)
-        print_tables(benchmark_tables(result, resamples, significance), fmt, console, output)  # type: ignore[arg-type]
+            result = benchmark(
+                names, folders, chosen, transfer, cache_dir, show, recompute, seeds, save_predictions is not None
+            )
+        placement = place_runs(
+            result.runs,
+            result.systems,
+            chosen,
+            references.value,
+            result.results_file.parent if result.results_file else None,
+            resamples,
+            significance,  # type: ignore[arg-type]
+            datasets=result.datasets,
+            label="this benchmark",
+        )
+        print_tables(benchmark_tables(result, resamples, significance, placement), fmt, console, output)  # type: ignore[arg-type]
+        if save_predictions is not None:
+            written = save_predictions_of(result, save_predictions)
+            err_console.print(
+                f"wrote the test predictions of {len(written)} runs into {save_predictions.resolve()}",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
         err_console.print(
             f"{len(result.runs)} runs ({result.reused} reused from {result.results_file}) in {result.seconds:.1f} s, "
             f"{result.encoding_seconds:.1f} s of it encoding",

@@ -374,12 +374,43 @@ SignificanceOption = Annotated[
     str,
     typer.Option(
         "--significance",
-        help="The paired test of two systems on the same units: bootstrap (paired bootstrap resampling, Koehn "
-        "2004) or randomization (paired approximate randomisation).",
+        help="The p-value of the paired test of two systems on the same units: randomization (default; paired "
+        "randomisation, exact over every swap with at most 16 units) or bootstrap (paired bootstrap, Koehn 2004). "
+        "The interval of the difference is the paired bootstrap's either way.",
     ),
 ]
 SIGNIFICANCE_TESTS = ("bootstrap", "randomization")
 """``ucdcr.scoring.bootstrap.METHODS``, written out for start-up (a test checks)."""
+DEFAULT_SIGNIFICANCE = "randomization"
+
+
+class ReferencesChoice(StrEnum):
+    """The --references choices (:data:`ucdcr.systems.framework.standings.REFERENCE_SOURCES`)."""
+
+    SHIPPED = "shipped"
+    LOCAL = "local"
+    NONE = "none"
+
+
+ReferencesOption = Annotated[
+    ReferencesChoice,
+    typer.Option(
+        "--references",
+        case_sensitive=False,
+        help="The reference runs a system is placed beside (same data and setting only): shipped (the reference "
+        "systems' runs shipped with ucdcr; nothing is trained), local (the runs `ucdcr benchmark` stored in "
+        "--cache-dir, computed here), none.",
+    ),
+]
+CacheDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache-dir",
+        metavar="DIR",
+        help="Encodings, models and stored benchmark runs (default: $UCDCR_CACHE_DIR, else the user cache dir + "
+        "/benchmark).",
+    ),
+]
 
 
 def check_significance(test: str) -> None:

@@ -8,8 +8,11 @@ default; val to tune a system). ``--mentions`` chooses which mentions are scored
 behaviour from before the option, unchanged) or ``predicted`` (a CoNLL response of an end-to-end system scored as
 v8.01 scores it, with mention detection in a table of its own and in the ``--json`` scores as ``R_MD``, ``P_MD``
 and ``F1_MD``; rules in :mod:`ucdcr.analysis.evaluate`). Notes on ignored predictions, unmatched response mentions
-and unmarked gold mentions go to stderr (and into ``--json``). Scoring and tables:
-:func:`ucdcr.report.paper_tables.evaluation_results`, ``evaluation_tables`` and ``results_json``.
+and unmarked gold mentions go to stderr (and into ``--json``). The system is placed beside the reference runs of
+the same signature (``--references shipped|local|none``): a leaderboard with ``Δ best`` and p, and with ``--each``
+its comparison with each reference system. Scoring and placing:
+:func:`ucdcr.systems.framework.placement.place_predictions`; tables: :func:`ucdcr.report.paper_tables.
+placement_tables` and ``results_json``.
 """
 
 from __future__ import annotations
@@ -26,12 +29,16 @@ from rich.markup import escape
 
 from ucdcr.cli.common import (
     DEFAULT_RESAMPLES,
+    DEFAULT_SIGNIFICANCE,
+    CacheDirOption,
     DataDirOption,
     DatasetsOption,
     FormatOption,
     OutputOption,
     ProtocolChoice,
     ProtocolOption,
+    ReferencesChoice,
+    ReferencesOption,
     RemoveSingletonsOption,
     ResamplesOption,
     SignificanceOption,
@@ -50,6 +57,8 @@ from ucdcr.records import SPLITS
 
 if TYPE_CHECKING:
     from ucdcr.analysis.evaluate import Evaluation
+    from ucdcr.scoring.bootstrap import Method
+    from ucdcr.systems.framework.placement import PredictionsPlacement
 
 HELP = (
     "Score predicted clusters with the uCDCR protocol (the baseline's: settings per subtopic and topic; MUC, B3, "
@@ -124,17 +133,20 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
-        significance: SignificanceOption = "bootstrap",
+        significance: SignificanceOption = DEFAULT_SIGNIFICANCE,
+        references: ReferencesOption = ReferencesChoice.SHIPPED,
+        cache_dir: CacheDirOption = None,
+        each: Annotated[
+            bool,
+            typer.Option(
+                "--each", help="Also compare the predictions with each reference system (paired), not only the best."
+            ),
+        ] = False,
     ) -> None:
         from ucdcr.analysis.evaluate import covered_datasets, read_predictions
-        from ucdcr.report.paper_tables import (
-            comparison_table,
-            evaluation_results,
-            evaluation_tables,
-            mention_detection_tables,
-            results_json,
-        )
-        from ucdcr.report.tables import print_tables, to_json_data
+        from ucdcr.report.paper_tables import placement_tables
+        from ucdcr.report.tables import print_tables
+        from ucdcr.systems.framework.placement import place_predictions
 
         check_format(fmt)
         check_significance(significance)
@@ -147,34 +159,72 @@ def register(app: typer.Typer) -> None:
             folders, covered = covered_datasets(predicted, folders)
             if covered:
                 err_console.print(f"[yellow]note:[/] {escape(covered)}", highlight=False, soft_wrap=True)
-        evaluation = evaluation_results(predicted, folders, split, chosen)
-        for note in evaluation.notes:
+        other = read_predictions(against, mentions.value) if against is not None else None
+        placed = place_predictions(
+            predicted,
+            folders,
+            split,
+            chosen,
+            references.value,
+            cache_dir,
+            resamples,
+            significance,  # type: ignore[arg-type]
+            other,
+            each,
+        )
+        evaluation = placed.evaluation
+        for note in [*evaluation.notes, *placed.placement.notes]:
             err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
-        compared = []
-        if against is not None:
-            other = evaluation_results(read_predictions(against, mentions.value), folders, split, chosen)
-            for note in other.notes:
+        names = None
+        if against is not None and placed.against is not None:
+            for note in placed.against.notes:
                 err_console.print(f"[yellow]note ({against.name}):[/] {escape(note)}", highlight=False, soft_wrap=True)
             names = (
                 (predictions.name, against.name)
                 if predictions.name != against.name
                 else (str(predictions), str(against))
             )
-            compared = [comparison_table(evaluation.results, other.results, names, resamples, significance)]  # type: ignore[arg-type]
-        if as_json:
-            summary = {"split": split, "protocol": chosen.label, "mentions": evaluation.mentions}
-            scored = _with_mention_detection(results_json(evaluation.results, resamples), evaluation)
-            comparison = {"comparison": [to_json_data(table) for table in compared]} if compared else {}
-            _write_json({**summary, **scored, **comparison, "notes": evaluation.notes}, output)
-            return
         title = f"evaluation of {predictions.name}, {chosen.label} protocol" + (
             "" if split == "test" else f" ({split} split)"
         )
         if evaluation.mentions == "predicted":
             title += ", predicted mentions"
-        tables = evaluation_tables(evaluation.results, title, per_setting, resamples)
-        detection = mention_detection_tables(evaluation, title, per_setting)
-        print_tables([*tables, *detection, *compared], fmt, console, output)
+        if as_json:
+            _write_json(_json(placed, names, resamples, significance, split, chosen.label), output)  # type: ignore[arg-type]
+            return
+        tables = placement_tables(placed, title, per_setting, resamples, significance, names)  # type: ignore[arg-type]
+        print_tables(tables, fmt, console, output)
+
+
+def _json(
+    placed: PredictionsPlacement,
+    names: tuple[str, str] | None,
+    resamples: int,
+    method: Method,
+    split: str,
+    protocol: str,
+) -> dict[str, Any]:
+    """``--json``: the scores of every mean and setting, the signature, the comparison with another file, the
+    leaderboard beside the references and the comparisons with each reference system, and the notes."""
+    from ucdcr.report.benchmark_tables import each_table, standing_table
+    from ucdcr.report.paper_tables import comparison_table, results_json
+    from ucdcr.report.tables import to_json_data
+
+    evaluation, placement = placed.evaluation, placed.placement
+    data: dict[str, Any] = {
+        "split": split,
+        "protocol": protocol,
+        "mentions": evaluation.mentions,
+        "signature": str(placed.signature),
+    }
+    data.update(_with_mention_detection(results_json(evaluation.results, resamples), evaluation))
+    if names is not None and placed.compared:
+        data["comparison"] = [to_json_data(comparison_table(placed.compared, names, resamples, method))]
+    if placement.standing is not None:
+        data["leaderboard"] = to_json_data(standing_table(placement.standing))
+        data["each"] = [to_json_data(each_table(s, found, placement.standing)) for s, found in placement.each.items()]
+    data["notes"] = [*evaluation.notes, *placement.notes]
+    return data
 
 
 def _with_mention_detection(data: dict[str, Any], evaluation: Evaluation) -> dict[str, Any]:

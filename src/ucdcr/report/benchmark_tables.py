@@ -25,68 +25,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from statistics import fmean, stdev
 
-from ucdcr.analysis.protocol import DatasetMean, Protocol, column_comparisons, column_intervals, ucdcr_means
-from ucdcr.report.tables import Estimate, PValue, ResultTable
-from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Method, SeedMean, UnitData
+from ucdcr.analysis.protocol import Protocol, column_comparisons
+from ucdcr.analysis.signature import signature_note
+from ucdcr.report.paper_tables import test_description
+from ucdcr.report.tables import Estimate, PValue, ResultTable, format_cell
+from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Comparison, Method
 from ucdcr.systems.framework.names import BUILTIN
+from ucdcr.systems.framework.placement import Placement
 from ucdcr.systems.framework.runner import Benchmark
+from ucdcr.systems.framework.standings import (
+    Standing,
+    by_seed,
+    estimate,
+    fitted_on_own_train,
+    in_domain,
+    means_over_datasets,
+    seed_sd,
+    seed_units,
+    standing,
+)
 from ucdcr.systems.framework.store import StoredRun, forget_command
 
 F1_COLUMNS = {"MUC": "F1_MUC", "B3": "F1_B3", "CEAFe": "F1_CEAF_E", "CoNLL": "F1_CONLL"}
 TYPES = ("joint", "event", "entity")
 IN_DOMAIN = ("in-domain", "fallback")
-
-
-def in_domain(runs: Sequence[StoredRun]) -> list[StoredRun]:
-    """The leaderboard's runs: in-domain or fallback."""
-    return [run for run in runs if run.setting in IN_DOMAIN]
-
-
-def fitted_on_own_train(run: StoredRun) -> bool:
-    """Whether a run's model was fitted on its own dataset's train split (not a fallback's)."""
-    return run.fit_on == f"{run.dataset} train"
-
-
-def by_seed(runs: Sequence[StoredRun]) -> dict[tuple[str, str, str], list[StoredRun]]:
-    """(system, fitted on, dataset) -> its runs, one per seed, in seed order."""
-    grouped: dict[tuple[str, str, str], list[StoredRun]] = {}
-    for run in sorted(runs, key=lambda item: item.seed):
-        grouped.setdefault((run.system, run.source, run.dataset), []).append(run)
-    return grouped
-
-
-def seed_units(runs: Sequence[StoredRun], kind: str = "joint") -> UnitData | None:
-    """What the interval of the runs' mean over seeds resamples (None when a run has no units)."""
-    parts = [run.units(kind) for run in runs]
-    plain = [part for part in parts if part is not None and not isinstance(part, SeedMean)]
-    if not plain or len(plain) != len(parts):
-        return None
-    if len(plain) == 1:
-        return plain[0]
-    try:
-        return SeedMean(tuple(plain))
-    except ValueError:  # seeds scored on different units (predicted topics): no interval rather than a wrong one
-        return None
-
-
-def estimate(
-    runs: Sequence[StoredRun], kind: str = "joint", column: str = "F1_CONLL", resamples: int = RESAMPLES
-) -> float | None:
-    """The mean over the runs' seeds of one score, with its interval when the runs stored their units."""
-    values = [run.score(kind, column) for run in runs]
-    if not values or any(value is None for value in values):
-        return None
-    value = fmean(value for value in values if value is not None)
-    units = seed_units(runs, kind)
-    found = column_intervals(units, resamples).get(column) if units is not None else None
-    return Estimate(value, found.low, found.high) if found else value
-
-
-def _seed_sd(runs: Sequence[StoredRun], kind: str) -> float | None:
-    values = [value for run in runs if (value := run.score(kind)) is not None]
-    return stdev(values) if len(values) > 1 else None
 
 
 def score_table(
@@ -114,14 +77,16 @@ def score_table(
                     row: dict[str, object] = {"Dataset": dataset, "System": system, "Type": kind}
                     row.update({n: estimate(group, kind, c, resamples) for n, c in F1_COLUMNS.items()})
                     if seeded:
-                        row["Seeds"], row["CoNLL sd"] = len(group), _seed_sd(group, kind)
+                        row["Seeds"], row["CoNLL sd"] = len(group), seed_sd(group, kind)
                     table.add(row)
     own = {key: group for key, group in groups.items() if fitted_on_own_train(group[0])}
     for label, subset in (("mean", groups), ("mean, datasets with a train split", own)):
         if label != "mean" and {key[2] for key in own} == {key[2] for key in groups}:
             continue
         for system in systems:
-            for mean in _means([group for key, group in subset.items() if key[0] == system], protocol.level):
+            for mean in means_over_datasets(
+                [group for key, group in subset.items() if key[0] == system], protocol.level
+            ):
                 kind = mean.type or "joint"
                 found = mean.intervals(resamples)
                 scores = {
@@ -155,20 +120,6 @@ def interval_note(protocol: Protocol, resamples: int) -> str:
     )
 
 
-def _means(groups: Sequence[Sequence[StoredRun]], level: str) -> list[DatasetMean]:
-    """The protocol's means over datasets of a system's runs (each dataset: the mean over its seeds)."""
-    per_dataset = []
-    for group in groups:
-        for mean in group[0].means:
-            kind = mean["type"]
-            scores = {column: fmean(run.score(kind, column) or 0.0 for run in group) for column in mean["scores"]}
-            units = seed_units(group, kind)
-            per_dataset.append(
-                DatasetMean(group[0].dataset, level, "" if kind == "joint" else kind, 1, scores, units=units)  # type: ignore[arg-type]
-            )
-    return [mean for mean in ucdcr_means(per_dataset) if mean.level == level]
-
-
 def models_table(runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str]) -> ResultTable:
     """Per system and dataset: fitted on, tuned on, what was learned (a line per seed when there are several)."""
     table = ResultTable("Benchmark: models", ["System", "Dataset", "Setting", "Fitted on", "Tuned on", "Model"])
@@ -196,7 +147,7 @@ def transfer_tables(
     systems: Sequence[str],
     datasets: Sequence[str],
     resamples: int = RESAMPLES,
-    method: Method = "bootstrap",
+    method: Method = "randomization",
 ) -> list[ResultTable]:
     """One matrix per system with transfer runs: rows = fitted and tuned on, columns = tested on (CoNLL F1)."""
     tables = []
@@ -277,79 +228,127 @@ def leaderboard_table(
     datasets: Sequence[str],
     protocol: Protocol,
     resamples: int = RESAMPLES,
-    method: Method = "bootstrap",
+    method: Method = "randomization",
 ) -> ResultTable:
+    """The leaderboard of ``runs`` (:func:`ucdcr.systems.framework.standings.standing`, formatted by
+    :func:`standing_table`)."""
+    return standing_table(standing(runs, systems, datasets, protocol, resamples, method))
+
+
+def standing_table(found: Standing, title: str = "") -> ResultTable:
     """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean over the same datasets for
     every system: those every system has a number for (their count in the column ``n``). When some of them were
     fitted on another dataset's train split (a fallback: a dataset without one), the column ``mean, with train``
     averages the others (``train n`` of them). When some system has a number for a dataset another lacks, that
     dataset is left out of every mean, the note names it, and the columns ``mean, own datasets`` and ``own n`` give
-    each system's mean over all its own numbers. With intervals, each system's mean is compared with the best mean
-    on the same resampled units: ``Δ best`` (with its interval), ``p`` and ``tied for first``."""
-    groups: dict[tuple[str, str], list[StoredRun]] = {}
-    for (system, _, dataset), group in by_seed(in_domain(runs)).items():
-        groups.setdefault((system, dataset), group)
-    scores = {
-        system: {
-            dataset: estimate(found, resamples=resamples) if (found := groups.get((system, dataset))) else None
-            for dataset in datasets
-        }
-        for system in systems
-    }
-    common = [dataset for dataset in datasets if all(scores[system][dataset] is not None for system in systems)]
-    covered = [dataset for dataset in datasets if any(scores[system][dataset] is not None for system in systems)]
-    trained = [
-        dataset for dataset in common if all(fitted_on_own_train(groups[(system, dataset)][0]) for system in systems)
-    ]
-    uneven = covered != common
-    train_columns = ["mean, with train", "train n"] if trained != common else []
+    each system's mean over all its own numbers. With a test, each system's mean is compared with the best mean on
+    the same resampled units: ``Δ best`` (with its interval), ``p`` and ``tied for first``. ``Seeds``: the runs a
+    number averages, when some system has several; ``Source``: where each system's runs came from, when given. The
+    notes end with the signature of every number."""
+    datasets, protocol = found.datasets, found.protocol
+    uneven = found.covered != found.common
+    train_columns = ["mean, with train", "train n"] if found.trained != found.common else []
     extra = ["mean, own datasets", "own n"] if uneven else []
-    units = {system: [seed_units(groups[(system, dataset)]) for dataset in common] for system in systems}
-    comparisons = _against_best(systems, scores, common, units, resamples, method)
-    test_columns = ["Δ best", "p", "tied for first"] if comparisons else []
+    test_columns = ["Δ best", "p", "tied for first"] if found.tested else []
+    seeded = any(row.seeds > 1 for row in found.rows)
+    sourced = any(row.source for row in found.rows)
     table = ResultTable(
-        f"Leaderboard, {protocol.label} protocol: CoNLL F1 (joint)",
-        ["System", *datasets, "mean", "n", *test_columns, *train_columns, *extra],
+        title or f"Leaderboard, {protocol.label} protocol: CoNLL F1 (joint)",
+        [
+            "System",
+            *datasets,
+            "mean",
+            "n",
+            *test_columns,
+            *train_columns,
+            *extra,
+            *(["Seeds"] if seeded else []),
+            *(["Source"] if sourced else []),
+        ],
     )
-    for system in systems:
-        row: dict[str, object] = {"System": system, **scores[system]}
-        row["mean"], row["n"] = _mean_of(scores[system], common, units[system], resamples)
-        if comparisons:
-            row.update(comparisons[system])
+    for standing_row in found.rows:
+        row: dict[str, object] = {"System": standing_row.system, **standing_row.scores}
+        row["mean"], row["n"] = standing_row.mean, standing_row.n
+        if found.tested:
+            delta = standing_row.delta
+            row["Δ best"] = (
+                0.0 if delta is None else Estimate(delta.difference, delta.low, delta.high, units=delta.units)
+            )
+            row["p"] = None if delta is None else PValue.of(delta)
+            row["tied for first"] = "best" if standing_row.best else "yes" if standing_row.tied else "no"
         if train_columns:
-            trained_units = [seed_units(groups[(system, dataset)]) for dataset in trained]
-            row["mean, with train"], row["train n"] = _mean_of(scores[system], trained, trained_units, resamples)
+            row["mean, with train"], row["train n"] = standing_row.trained_mean, standing_row.trained_n
         if uneven:
-            row["mean, own datasets"], row["own n"] = _mean_of(scores[system], covered, [], 0)
+            row["mean, own datasets"], row["own n"] = standing_row.own_mean, standing_row.own_n
+        if seeded:
+            row["Seeds"] = standing_row.seeds
+        if sourced:
+            row["Source"] = standing_row.source
         table.add(row)
     table.notes.append(f"Protocol: {protocol.describe()}.")
-    if resamples > 0:
-        table.notes.append(interval_note(protocol, resamples))
-    if comparisons:
-        table.notes.append(
-            f"Δ best: the system's mean minus the best mean, paired {method} over the same resampled test units of "
-            f"every dataset ({resamples} resamples), its {LEVEL:.0%} interval and two-sided p; tied for first: not "
-            f"significantly below the best (p ≥ {1 - LEVEL:.2f})."
-        )
+    if found.resamples > 0:
+        table.notes.append(interval_note(protocol, found.resamples))
+    if found.tested:
+        table.notes.append(test_note(found.method, found.resamples))
     if train_columns:
         table.notes.append(
-            f"mean, with train: over the datasets fitted on their own train split ({', '.join(trained) or 'none'}); "
-            f"the others ({', '.join(d for d in common if d not in trained)}) use a fallback (models table)."
+            "mean, with train: over the datasets fitted on their own train split "
+            f"({', '.join(found.trained) or 'none'}); the others "
+            f"({', '.join(d for d in found.common if d not in found.trained)}) use a fallback (models table)."
         )
     if not uneven:
         table.notes.append("mean: unweighted over the n datasets, the same for every system.")
-        return table
-    gaps = "; ".join(
-        f"{dataset} (no number for {', '.join(s for s in systems if scores[s][dataset] is None)})"
-        for dataset in covered
-        if dataset not in common
-    )
-    table.notes.append(
-        f"mean: unweighted over the n datasets every system has a number for ({', '.join(common) or 'none'}), the "
-        f"same for every system; left out of every mean: {gaps}. mean, own datasets: over all of a system's own "
-        "numbers (own n): not comparable between systems."
-    )
+    else:
+        gaps = "; ".join(
+            f"{dataset} (no number for {', '.join(r.system for r in found.rows if r.scores[dataset] is None)})"
+            for dataset in found.covered
+            if dataset not in found.common
+        )
+        table.notes.append(
+            "mean: unweighted over the n datasets every system has a number for "
+            f"({', '.join(found.common) or 'none'}), the same for every system; left out of every mean: {gaps}. "
+            "mean, own datasets: over all of a system's "
+            "own numbers (own n): not comparable between systems."
+        )
+    table.notes += found.notes
+    if found.signature is not None:
+        table.notes.append(signature_note(found.signature))
     return table
+
+
+def each_table(system: str, comparisons: dict[str, Comparison | None], found: Standing) -> ResultTable:
+    """``system``'s mean CoNLL F1 (joint) against each reference system's, paired on the same units (``ucdcr
+    evaluate --each``)."""
+    table = ResultTable(
+        f"{system} against each reference system: mean CoNLL F1 (joint) over {', '.join(found.common)}",
+        ["System", "reference mean", "Δ", "p", "significant"],
+    )
+    mine = found.row(system).mean
+    for other, comparison in comparisons.items():
+        row: dict[str, object] = {"System": other, "reference mean": found.row(other).mean}
+        if comparison is not None:
+            row["Δ"] = Estimate(comparison.difference, comparison.low, comparison.high, units=comparison.units)
+            row["p"], row["significant"] = PValue.of(comparison), "yes" if comparison.significant() else "no"
+        elif mine is not None and found.row(other).mean is not None:
+            row["Δ"] = float(mine) - float(found.row(other).mean or 0.0)
+        table.add(row)
+    table.notes.append(
+        f"Δ: {system}'s mean ({format_cell(mine)}) minus the reference system's, with its {LEVEL:.0%} paired "
+        f"bootstrap interval; p: two-sided, {test_description(found.method, found.resamples)}; significant: p < "
+        f"{1 - LEVEL:.2f}."
+    )
+    if found.signature is not None:
+        table.notes.append(signature_note(found.signature))
+    return table
+
+
+def test_note(method: Method, resamples: int) -> str:
+    """What ``Δ best`` and ``p`` of a leaderboard are."""
+    return (
+        f"Δ best: the system's mean minus the best mean with its {LEVEL:.0%} paired bootstrap interval over the same "
+        f"resampled test units of every dataset; p: two-sided, {test_description(method, resamples)}; tied for "
+        f"first: not significantly below the best (p ≥ {1 - LEVEL:.2f})."
+    )
 
 
 def provenance_note(runs: Sequence[StoredRun], systems: Sequence[str], results_file: Path) -> str:
@@ -378,64 +377,25 @@ def _origin(runs: Sequence[StoredRun]) -> str:
     return found
 
 
-def _against_best(
-    systems: Sequence[str],
-    scores: dict[str, dict[str, float | None]],
-    common: Sequence[str],
-    units: dict[str, list[UnitData | None]],
-    resamples: int,
-    method: Method,
-) -> dict[str, dict[str, object]]:
-    """Per system: its mean minus the best mean (paired test), p, and whether it is tied for first; {} when a
-    system has no units to resample or there is nothing to compare."""
-    if resamples <= 0 or not common or len(systems) < 2:
-        return {}
-    if any(part is None for parts in units.values() for part in parts):
-        return {}
-    means = {system: fmean(float(scores[system][dataset] or 0.0) for dataset in common) for system in systems}
-    best = max(systems, key=lambda system: means[system])
-    result: dict[str, dict[str, object]] = {best: {"Δ best": 0.0, "p": None, "tied for first": "best"}}
-    for system in systems:
-        if system == best:
-            continue
-        found = column_comparisons(units[system], units[best], resamples, method).get("F1_CONLL")  # type: ignore[arg-type]
-        if found is None:
-            return {}
-        tied = "yes" if not found.significant() else "no"
-        result[system] = {
-            "Δ best": Estimate(found.difference, found.low, found.high),
-            "p": PValue(found.p_value),
-            "tied for first": tied,
-        }
-    return result
-
-
-def _mean_of(
-    scores: dict[str, float | None],
-    datasets: Sequence[str],
-    units: Sequence[UnitData | None],
-    resamples: int,
-) -> tuple[float | None, int]:
-    """The unweighted mean of a system's numbers on ``datasets`` (None where it has none), with the interval of the
-    mean when every dataset has its units, and how many there were."""
-    values = [float(value) for dataset in datasets if (value := scores[dataset]) is not None]
-    if not values:
-        return None, 0
-    mean = sum(values) / len(values)
-    parts = [part for part in units if part is not None]
-    if resamples > 0 and parts and len(parts) == len(values):
-        found = column_intervals(parts, resamples).get("F1_CONLL")
-        if found is not None:
-            return Estimate(mean, found.low, found.high), len(values)
-    return mean, len(values)
-
-
-def benchmark_tables(result: Benchmark, resamples: int = RESAMPLES, method: Method = "bootstrap") -> list[ResultTable]:
+def benchmark_tables(
+    result: Benchmark,
+    resamples: int = RESAMPLES,
+    method: Method = "randomization",
+    placement: Placement | None = None,
+) -> list[ResultTable]:
     """What ``ucdcr benchmark`` prints: scores, models, the transfer matrices when there are transfer runs, and the
-    leaderboard last (the summary a terminal shows at the end)."""
+    leaderboard last (the summary a terminal shows at the end): the runs' own, or with ``placement``
+    (:func:`ucdcr.systems.framework.placement.place_runs`) beside the reference runs of the same signature."""
     tables = run_tables(result.runs, result.systems, result.datasets, result.protocol, resamples, method)
     tables[0].notes.extend(f"{note}." for note in result.notes)
-    leaderboard = leaderboard_table(result.runs, result.systems, result.datasets, result.protocol, resamples, method)
+    if placement is not None and placement.standing is not None:
+        leaderboard = standing_table(placement.standing)
+        leaderboard.notes[:0] = placement.notes
+    else:
+        leaderboard = leaderboard_table(
+            result.runs, result.systems, result.datasets, result.protocol, resamples, method
+        )
+        leaderboard.notes[:0] = placement.notes if placement is not None else []
     return [*tables, leaderboard]
 
 
@@ -445,7 +405,7 @@ def run_tables(
     datasets: Sequence[str],
     protocol: Protocol,
     resamples: int = RESAMPLES,
-    method: Method = "bootstrap",
+    method: Method = "randomization",
 ) -> list[ResultTable]:
     """The tables of :func:`benchmark_tables` from stored runs of one protocol."""
     return [

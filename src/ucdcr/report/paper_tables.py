@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ucdcr.analysis.baseline import run_baseline
 from ucdcr.analysis.chains import scopes
 from ucdcr.analysis.diversity import TABLE5_COLUMNS, chain_diversity, scope_diversity, table5_row
-from ucdcr.analysis.evaluate import DATASET_FOLDER_METADATA, SPAN_COLUMNS, Evaluation, Predictions, evaluate_predictions
+from ucdcr.analysis.evaluate import Evaluation
 from ucdcr.analysis.histograms import METRIC_EDGES, chain_histograms, histogram_rows
 from ucdcr.analysis.protocol import (
     LEVELS,
@@ -27,11 +26,8 @@ from ucdcr.analysis.protocol import (
     PARTS,
     PROTOCOL_METRICS,
     TYPES,
-    UCDCR,
     DatasetMean,
-    Protocol,
     ProtocolResult,
-    column_comparisons,
     load_for_protocol,
     ucdcr_means,
 )
@@ -54,10 +50,12 @@ from ucdcr.registry import all_specs
 from ucdcr.report.tables import Estimate, PValue, ResultTable
 from ucdcr.schema import BUILD_REPORT
 from ucdcr.scoring import CONLL
-from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Comparison, Interval, Method
+from ucdcr.scoring.bootstrap import EXACT_UNITS, LEVEL, RESAMPLES, Interval, Method
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from ucdcr.systems.framework.placement import PairedMean, PredictionsPlacement
 
 STATS_TABLES = ("2", "3", "4", "12", "9", "10", "11", "summary")
 DEFAULT_STATS_TABLES = STATS_TABLES[:-1]
@@ -309,21 +307,6 @@ def baseline_tables(
     return result_tables(baseline_results(folders, progress), BASELINE_TITLE, per_setting, resamples)
 
 
-def evaluation_results(
-    predictions: Predictions, folders: Mapping[str, Path], split: str = "test", protocol: Protocol = UCDCR
-) -> Evaluation:
-    """Predictions (see :func:`ucdcr.analysis.evaluate.read_predictions`) scored with ``protocol`` on the
-    ``split`` mentions of each dataset folder, with notes on what was ignored or filled in."""
-    tables, topic_levels = {}, {}
-    extra = SPAN_COLUMNS if predictions.needs_spans else ()
-    for name, folder in folders.items():
-        table, topic_levels[name] = load_for_protocol(folder, split, extra)
-        # where the table comes from: resolve() tells a typo (no mention of any dataset there) from another split's id
-        metadata = {**(table.schema.metadata or {}), DATASET_FOLDER_METADATA: os.fsencode(folder)}
-        tables[name] = table.replace_schema_metadata(metadata)
-    return evaluate_predictions(predictions, tables, topic_levels, split, protocol)
-
-
 def evaluation_tables(
     results: Sequence[ProtocolResult], title: str, per_setting: bool = False, resamples: int = RESAMPLES
 ) -> list[ResultTable]:
@@ -373,49 +356,46 @@ def result_tables(
 
 
 def comparison_table(
-    first: Sequence[ProtocolResult],
-    second: Sequence[ProtocolResult],
+    compared: Sequence[PairedMean],
     names: tuple[str, str],
     resamples: int = RESAMPLES,
-    method: Method = "bootstrap",
+    method: Method = "randomization",
 ) -> ResultTable:
-    """Two systems' scores on the same mentions, paired: per dataset, level and type (and the uCDCR mean with
-    several datasets) each CoNLL F1 and the difference first - second with its interval and two-sided p (paired
-    ``method`` on the same resampled units, :mod:`ucdcr.scoring.bootstrap`)."""
+    """Two systems' scores on the same mentions, paired (:func:`ucdcr.systems.framework.placement.compare_results`):
+    per dataset, level and type (and the uCDCR mean with several datasets) each CoNLL F1 and the difference first -
+    second with its paired bootstrap interval and the two-sided p of ``method``."""
     a_name, b_name = names
     table = ResultTable(
         f"{a_name} against {b_name}: CoNLL F1, paired {method}",
         ["Dataset", "Level", "Type", a_name, b_name, "Δ", "p", "significant"],
     )
-    a_means = [mean for result in first for mean in result.means]
-    b_means = {(m.dataset, m.level, m.type): m for result in second for m in result.means}
-    pairs = [(m, b_means[(m.dataset, m.level, m.type)]) for m in a_means if (m.dataset, m.level, m.type) in b_means]
-    if len(first) > 1:
-        summary_b = {(m.level, m.type): m for m in ucdcr_means([m for r in second for m in r.means])}
-        pairs += [(m, summary_b[(m.level, m.type)]) for m in ucdcr_means(a_means) if (m.level, m.type) in summary_b]
-    for a, b in pairs:
+    for pair in compared:
+        a, b, found = pair.first, pair.second, pair.comparison
         row: dict[str, object] = {"Dataset": a.dataset, "Level": a.level, "Type": _TYPE_LABEL[a.type]}
         row[a_name] = with_interval(a.scores[CONLL.column], a.intervals(resamples).get(CONLL.column))
         row[b_name] = with_interval(b.scores[CONLL.column], b.intervals(resamples).get(CONLL.column))
-        found = _paired(a, b, resamples, method)
         if found is not None:
-            row["Δ"] = Estimate(found.difference, found.low, found.high)
-            row["p"], row["significant"] = PValue(found.p_value), "yes" if found.significant() else "no"
+            row["Δ"] = Estimate(found.difference, found.low, found.high, units=found.units)
+            row["p"], row["significant"] = PValue.of(found), "yes" if found.significant() else "no"
         else:
             row["Δ"] = float(a.scores[CONLL.column]) - float(b.scores[CONLL.column])
         table.add(row)
     table.notes.append(
-        f"Δ: {a_name} minus {b_name} (points) with its {LEVEL:.0%} interval; p: two-sided, paired {method} over the "
-        f"same resampled units ({resamples} resamples, fixed seed); significant: p < {1 - LEVEL:.2f}. Both files "
-        "are scored on the same mentions with the same protocol."
+        f"Δ: {a_name} minus {b_name} (points) with its {LEVEL:.0%} paired bootstrap interval over the same resampled "
+        f"units ({resamples} resamples, fixed seed); p: two-sided, {test_description(method, resamples)}; "
+        f"significant: p < {1 - LEVEL:.2f}. Both files are scored on the same mentions with the same protocol."
     )
     return table
 
 
-def _paired(a: DatasetMean, b: DatasetMean, resamples: int, method: Method) -> Comparison | None:
-    if a.units is None or b.units is None or resamples <= 0:
-        return None
-    return column_comparisons(a.units, b.units, resamples, method).get(CONLL.column)
+def test_description(method: Method, resamples: int) -> str:
+    """What a p-value of ``method`` is and its resolution (the tables' notes)."""
+    if method == "randomization":
+        return (
+            f"paired randomisation over the same units (every swap when there are at most {EXACT_UNITS} units: an "
+            f"exact p; else {resamples} random swaps, and a p at its floor prints as <1/(R+1))"
+        )
+    return f"paired bootstrap ({resamples} resamples; a p at its floor prints as <2/(R+1))"
 
 
 def _score_row(mean: DatasetMean, columns: dict[str, str], resamples: int = RESAMPLES) -> dict[str, object]:
@@ -425,7 +405,7 @@ def _score_row(mean: DatasetMean, columns: dict[str, str], resamples: int = RESA
 
 def with_interval(value: float, interval: Interval | None) -> float:
     """The value as an :class:`Estimate` with its interval, or as it is without one."""
-    return Estimate(value, interval.low, interval.high) if interval is not None else value
+    return Estimate.of(value, interval)
 
 
 def interval_note(resamples: int, results: Sequence[ProtocolResult] = ()) -> str:
@@ -533,3 +513,34 @@ def results_json(results: Sequence[ProtocolResult], resamples: int = RESAMPLES) 
         if len(results) > 1
         else [],
     }
+
+
+def placement_tables(
+    placed: PredictionsPlacement,
+    title: str,
+    per_setting: bool = False,
+    resamples: int = RESAMPLES,
+    method: Method = "randomization",
+    names: tuple[str, str] | None = None,
+) -> list[ResultTable]:
+    """What ``ucdcr evaluate`` prints for placed predictions (:func:`ucdcr.systems.framework.placement.
+    place_predictions`): Table 13's layout (every dataset, level and type; each score with its interval), every
+    setting with ``per_setting``, mention detection (predicted mentions), the comparison with another file
+    (``names``: the two files' names), the leaderboard beside the references and the comparison with each reference
+    system. Every table ends with the signature of its numbers."""
+    from ucdcr.analysis.signature import signature_note
+    from ucdcr.report.benchmark_tables import each_table, standing_table
+
+    evaluation = placed.evaluation
+    tables = evaluation_tables(evaluation.results, title, per_setting, resamples)
+    tables += mention_detection_tables(evaluation, title, per_setting)
+    if names is not None and placed.compared:
+        tables.append(comparison_table(placed.compared, names, resamples, method))
+    for table in tables:
+        table.notes.append(signature_note(placed.signature))
+    placement = placed.placement
+    if placement.standing is not None:
+        tables.append(standing_table(placement.standing))
+        for system, comparisons in placement.each.items():
+            tables.append(each_table(system, comparisons, placement.standing))
+    return tables

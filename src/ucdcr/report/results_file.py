@@ -1,9 +1,14 @@
 """The measured results as data: one committed results file, and the docs' results tables rendered from it.
 
-The file (``docs/results/benchmark.json`` in the repository)::
+The file ships inside the package as the reference runs (``src/ucdcr/data/reference-runs.json``, which ``ucdcr
+evaluate`` and ``ucdcr benchmark`` set a user's system beside: :mod:`ucdcr.systems.framework.standings`)::
 
-    {"format": "ucdcr-results/1",
-     "entries": [{"commit": "<git commit of the code that computed the run>", "run": {<a stored run>}}, ...]}
+    {"entries": [
+    {"commit": "<git commit of the code that computed the run>", "run": {<a stored run>}},
+    ...
+    ], "format": "ucdcr-results/1"}
+
+one entry per line, so that the file diffs run by run.
 
 Each ``run`` is a run of the benchmark's results store (:class:`ucdcr.systems.framework.store.StoredRun`: system,
 dataset, protocol, setting, splits, seed, scores and the units their intervals resample, the machine and versions).
@@ -89,8 +94,14 @@ def collect(
     for run in chosen:
         entries[run.slot] = {"commit": commit, "run": asdict(run)}
     ordered = sorted(entries.values(), key=lambda entry: _order(run_from_json(entry["run"], 0)))
-    write_text(results, json.dumps({"format": FORMAT, "entries": ordered}, indent=1, sort_keys=True) + "\n")
+    write_text(results, results_text(ordered))
     return len(chosen)
+
+
+def results_text(entries: Sequence[dict[str, Any]]) -> str:
+    """A results file's text: one entry per line (module docstring)."""
+    lines = ",\n".join(json.dumps(entry, sort_keys=True) for entry in entries)
+    return f'{{"entries": [\n{lines}\n], "format": "{FORMAT}"}}\n'
 
 
 def _order(run: StoredRun) -> tuple[str, str, str, str, int, str]:

@@ -35,6 +35,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ucdcr.io.atomic import write_text
+from ucdcr.scoring.bootstrap import Estimate as Estimate
+from ucdcr.scoring.bootstrap import PValue as PValue
 
 TableFormat = Literal["md", "csv", "json", "latex"]
 FORMATS: tuple[str, ...] = ("md", "csv", "json", "latex")
@@ -61,32 +63,13 @@ class ResultTable:
         self.rows.append(dict(row))
 
 
-class Estimate(float):
-    """A score with its confidence interval: it is the float of the score everywhere; text formats print
-    ``79.94 [77.80, 82.01]``, CSV and JSON give the bounds in the columns ``<column> low`` and ``<column> high``.
-    ``mark``: a sign printed after it (and in the column ``<column> mark`` of CSV and JSON), explained in a note."""
-
-    low: float
-    high: float
-    mark: str
-
-    def __new__(cls, value: float, low: float, high: float, mark: str = "") -> Estimate:
-        estimate = super().__new__(cls, value)
-        estimate.low, estimate.high, estimate.mark = low, high, mark
-        return estimate
-
-
-class PValue(float):
-    """A p-value: printed with three decimals (``<0.001`` below that) whatever the table's digits."""
-
-
 def format_cell(value: Any, digits: int = 2, missing: str = MISSING) -> str:
     """One cell as text: floats rounded to ``digits`` decimals, None and NaN as ``missing``, an estimate with its
     interval."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return missing
     if isinstance(value, PValue):
-        return "<0.001" if value < 0.001 else f"{value:.3f}"
+        return value.text()
     if isinstance(value, Estimate):
         return f"{value:.{digits}f} [{value.low:.{digits}f}, {value.high:.{digits}f}]{value.mark}"
     if isinstance(value, bool):

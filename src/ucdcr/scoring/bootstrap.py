@@ -18,12 +18,20 @@ Rules:
   97.5th percentile of the resampled scores (95% percentile bootstrap), in percent as the tables print.
 - The random draws are seeded by :data:`SEED` and the unit ids, so the same units give the same interval in every
   run, and a dataset is resampled the same way alone, beside other systems (paired) or inside a mean over datasets.
-- Paired bootstrap (Koehn 2004): both systems' scores on the same resamples; the difference's interval is the
-  percentile interval of the resampled differences; two-sided p = min(1, 2 min(P(d* <= 0), P(d* >= 0))), each
-  proportion counted as (k + 1) / (B + 1), so p is never 0.
-- Paired approximate randomisation (Noreen 1989): each unit's numbers swapped between the two systems with
-  probability 1/2; p = (number of |d*| >= |d| + 1) / (R + 1).
+- The interval of a difference of two systems is always the paired bootstrap's: both systems' scores on the same
+  resamples, the percentile interval of the resampled differences. The p-value comes from the chosen test:
+- Paired bootstrap (Koehn 2004): two-sided p = min(1, 2 min(P(d* <= 0), P(d* >= 0))), each proportion counted as
+  (k + 1) / (B + 1), so p is never below 2 / (B + 1), its resolution.
+- Paired randomisation (Noreen 1989), the default: each unit's numbers swapped between the two systems or not.
+  With at most :data:`EXACT_UNITS` units (over all datasets of a mean) every one of the 2^n swaps is scored, and p
+  = (number of swaps with |d*| >= |d|) / 2^n is exact (its resolution 2 / 2^n: the swap of none and of all give
+  |d|); with more, R random swaps (each unit with probability 1/2) give p = (k + 1) / (R + 1), never below
+  1 / (R + 1). :attr:`Comparison.p_floor` is the smallest p the test can give, so "p = floor" reads "p <= floor".
 - A mean over datasets resamples each dataset on its own and averages the resampled scores.
+- Runs of one system with several seeds (:class:`SeedMean`) are resampled on the same units; counts of seeds whose
+  responses join units differently (predicted topics) are first merged to the units no seed's chain crosses.
+- Each metric's recall and precision get an interval too (columns ``<metric>/R`` and ``<metric>/P`` of
+  :class:`UnitCounts`); values (:class:`UnitValues`) get one for each column they hold.
 - Fewer than two units give no interval and no test (:data:`MIN_UNITS`); in a mean over datasets, a dataset of
   one unit is a constant (its own uncertainty is not measured) while the others are resampled.
 """
@@ -68,25 +76,32 @@ class UnitCounts:
     members: tuple[tuple[str, ...], ...]
 
     @property
+    def has_conll(self) -> bool:
+        return all(metric.name in self.metrics for metric in CONLL.parts)
+
+    @property
     def columns(self) -> tuple[str, ...]:
-        """The metrics, then ``conll`` when its parts are there."""
-        has_conll = all(metric.name in self.metrics for metric in CONLL.parts)
-        return (*self.metrics, CONLL_COLUMN) if has_conll else self.metrics
+        """Each metric's F1, then ``conll`` when its parts are there, then each metric's recall and precision
+        (``<metric>/R``, ``<metric>/P``)."""
+        f1s = (*self.metrics, CONLL_COLUMN) if self.has_conll else self.metrics
+        return (*f1s, *(f"{metric}/{part}" for metric in self.metrics for part in ("R", "P")))
 
     def scores(self, weights: np.ndarray) -> np.ndarray:
-        """F1 in percent of each resample (rows of ``weights``, one weight per unit) and column."""
+        """Scores in percent of each resample (rows of ``weights``, one weight per unit) and column."""
         return self.scores_of_sums(np.einsum("bu,umc->bmc", weights.astype(np.float64), self.counts))
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
-        """F1 in percent of each column from counts summed over units, ``sums[resample, metric, count]``."""
+        """Scores in percent of each column from counts summed over units, ``sums[resample, metric, count]``."""
         recall = _ratio(sums[..., 0], sums[..., 1])
         precision = _ratio(sums[..., 2], sums[..., 3])
         total = recall + precision
         f1 = np.divide(2 * precision * recall, total, out=np.zeros_like(total), where=total > 0) * 100
-        if len(self.columns) == len(self.metrics):
-            return f1
-        parts = [self.metrics.index(metric.name) for metric in CONLL.parts]
-        return np.concatenate([f1, f1[:, parts].mean(axis=1, keepdims=True)], axis=1)
+        columns = [f1]
+        if self.has_conll:
+            parts = [self.metrics.index(metric.name) for metric in CONLL.parts]
+            columns.append(f1[:, parts].mean(axis=1, keepdims=True))
+        both = np.stack([recall, precision], axis=2).reshape(len(recall), -1) * 100  # metric-major: R, P
+        return np.concatenate([*columns, both], axis=1)
 
     def merged(self, groups: Sequence[Sequence[int]], members: Sequence[tuple[str, ...]]) -> UnitCounts:
         """The counts summed over each group of unit indices."""
@@ -130,6 +145,8 @@ class SeedMean:
     parts: tuple[UnitCounts | UnitValues, ...]
 
     def __post_init__(self) -> None:
+        if self.parts and all(isinstance(part, UnitCounts) for part in self.parts):
+            object.__setattr__(self, "parts", aligned_all(self.parts))  # type: ignore[arg-type]
         if not self.parts or any(part.units != self.parts[0].units for part in self.parts):
             raise ValueError("the seeds of a system were scored on different units")
 
@@ -350,7 +367,10 @@ def intervals(data: UnitData | Sequence[UnitData], resamples: int = RESAMPLES) -
 
 @dataclass(frozen=True)
 class Comparison:
-    """System A minus system B on one column: the difference (in points), its interval and the two-sided p."""
+    """System A minus system B on one column: the difference (in points), its paired bootstrap interval and the
+    two-sided p of ``method``. ``p_floor``: the smallest p the test can give (its resolution; a p at the floor
+    reads "p <= floor"); ``exact``: the randomisation test enumerated every swap; ``resamples``: the bootstrap's
+    resamples (and the random swaps of an inexact randomisation test); ``units``: the units resampled or swapped."""
 
     difference: float
     low: float
@@ -359,30 +379,101 @@ class Comparison:
     method: Method
     resamples: int
     units: int
+    p_floor: float = 0.0
+    exact: bool = False
 
     def significant(self, alpha: float = 1 - LEVEL) -> bool:
         return self.p_value < alpha
 
-    def as_dict(self) -> dict[str, float | int | str]:
+    @property
+    def at_floor(self) -> bool:
+        """Whether p is the smallest value the test can give (the true p may be smaller)."""
+        return not self.exact and self.p_value <= self.p_floor * (1 + 1e-9)
+
+    def as_dict(self) -> dict[str, float | int | str | bool]:
         return {
             "difference": self.difference,
             "low": self.low,
             "high": self.high,
             "p_value": self.p_value,
+            "p_floor": self.p_floor,
+            "exact": self.exact,
             "method": self.method,
             "resamples": self.resamples,
             "units": self.units,
         }
 
 
+class Estimate(float):
+    """A score with its confidence interval, as tables and the Python API give it: it *is* the float of the score
+    (arithmetic and comparisons use the score), and carries ``low`` and ``high`` (the 95% interval's bounds, in the
+    score's unit) and ``units`` (how many units were resampled; 0: not recorded). Text formats print
+    ``79.94 [77.80, 82.01]``; CSV and JSON give the bounds in the columns ``<column> low`` and ``<column> high``.
+    ``mark``: a sign printed after it (and in the column ``<column> mark`` of CSV and JSON), explained in a note."""
+
+    low: float
+    high: float
+    mark: str
+    units: int
+
+    def __new__(cls, value: float, low: float, high: float, mark: str = "", units: int = 0) -> Estimate:
+        estimate = super().__new__(cls, value)
+        estimate.low, estimate.high, estimate.mark, estimate.units = low, high, mark, units
+        return estimate
+
+    @classmethod
+    def of(cls, value: float, interval: Interval | None) -> float:
+        """The value with its interval, or the plain value without one."""
+        if interval is None:
+            return value
+        return cls(value, interval.low, interval.high, units=interval.units)
+
+
+class PValue(float):
+    """A p-value as tables and the Python API give it: the float, with ``floor`` (the smallest p its test can give;
+    0: not recorded) and ``exact`` (every swap of an exact randomisation test was scored). Printed with three
+    decimals; a p at its floor prints as ``<`` the floor (the true p may be smaller), e.g. ``<0.001`` for 1,000 random
+    swaps."""
+
+    floor: float
+    exact: bool
+
+    def __new__(cls, value: float, floor: float = 0.0, exact: bool = False) -> PValue:
+        found = super().__new__(cls, value)
+        found.floor, found.exact = floor, exact
+        return found
+
+    @classmethod
+    def of(cls, comparison: Comparison) -> PValue:
+        return cls(comparison.p_value, comparison.p_floor, comparison.exact)
+
+    def text(self) -> str:
+        if not self.exact and self.floor and self <= self.floor * (1 + 1e-9):
+            return f"<{_ceil3(self.floor)}"
+        return "<0.001" if self < 0.0005 else f"{self:.3f}"
+
+
+def _ceil3(value: float) -> str:
+    """``value`` rounded up to the third decimal (a bound printed never below the value), at least 0.001."""
+    return f"{max(np.ceil(value * 1000 - 1e-9), 1) / 1000:.3f}"
+
+
+EXACT_UNITS = 16
+"""Up to this many units (over all datasets of a comparison), the randomisation test scores every one of the 2^n
+swaps: an exact p."""
+
+
 def paired(
     first: UnitData | Sequence[UnitData],
     second: UnitData | Sequence[UnitData],
     resamples: int = RESAMPLES,
-    method: Method = "bootstrap",
+    method: Method = "randomization",
 ) -> dict[str, Comparison]:
     """first - second on every column both have, paired on the same units (several data: a mean over datasets,
-    matched in order). Counts of two systems whose units differ are first merged to their common parts."""
+    matched in order), with the interval of the paired bootstrap and the p of ``method`` (module docstring).
+    Counts of two systems whose units differ are first merged to their common parts."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; valid: {', '.join(METHODS)}")
     a_parts = [first] if isinstance(first, _SINGLE) else list(first)
     b_parts = [second] if isinstance(second, _SINGLE) else list(second)
     if len(a_parts) != len(b_parts):
@@ -397,22 +488,34 @@ def paired(
     full = [np.ones((1, len(a.units)), dtype=np.int64) for a in a_parts]
     observed = _mean_scores(a_parts, columns, full)[0] - _mean_scores(b_parts, columns, full)[0]
     units = sum(len(a.units) for a in a_parts)
+    weights = [resample_weights(a.units, resamples) for a in a_parts]
+    deltas = _mean_scores(a_parts, columns, weights) - _mean_scores(b_parts, columns, weights)
+    low, high = _percentiles(deltas)
+    exact = False
     if method == "bootstrap":
-        weights = [resample_weights(a.units, resamples) for a in a_parts]
-        deltas = _mean_scores(a_parts, columns, weights) - _mean_scores(b_parts, columns, weights)
-        low, high = _percentiles(deltas)
         below = (np.sum(deltas <= 0, axis=0) + 1) / (resamples + 1)
         above = (np.sum(deltas >= 0, axis=0) + 1) / (resamples + 1)
-        p_values = np.minimum(1.0, 2 * np.minimum(below, above))
-    elif method == "randomization":
-        deltas = _swapped_deltas(a_parts, b_parts, columns, resamples)
-        low, high = _percentiles(deltas)  # the differences' spread under the null hypothesis
-        p_values = (np.sum(np.abs(deltas) >= np.abs(observed) - 1e-9, axis=0) + 1) / (resamples + 1)
+        p_values, floor = np.minimum(1.0, 2 * np.minimum(below, above)), 2 / (resamples + 1)
     else:
-        raise ValueError(f"unknown method {method!r}; valid: {', '.join(METHODS)}")
+        exact = units <= EXACT_UNITS
+        swaps = _all_swaps(a_parts) if exact else _random_swaps(a_parts, resamples)
+        swapped = _swapped_deltas(a_parts, b_parts, columns, swaps)
+        extreme = np.sum(np.abs(swapped) >= np.abs(observed) - 1e-9, axis=0)
+        if exact:
+            p_values, floor = extreme / len(swapped), 2 / len(swapped)
+        else:
+            p_values, floor = (extreme + 1) / (resamples + 1), 1 / (resamples + 1)
     return {
         column: Comparison(
-            float(observed[i]), float(low[i]), float(high[i]), float(p_values[i]), method, resamples, units
+            float(observed[i]),
+            float(low[i]),
+            float(high[i]),
+            float(p_values[i]),
+            method,
+            resamples,
+            units,
+            floor,
+            exact,
         )
         for i, column in enumerate(columns)
         if not np.isnan(observed[i])
@@ -454,6 +557,21 @@ def aligned(first: UnitData, second: UnitData) -> tuple[UnitData, UnitData]:
         return data.merged(groups, merged_members)
 
     return regroup(first), regroup(second)
+
+
+def aligned_all(parts: Sequence[UnitCounts]) -> tuple[UnitCounts, ...]:
+    """Counts of several runs merged to the finest units that no run's units cross (as :func:`aligned` for two)."""
+    if all(part.members == parts[0].members for part in parts):
+        return tuple(parts)
+    merged: UnitData = parts[0]
+    for part in parts[1:]:
+        merged, _ = aligned(merged, part)
+    return tuple(_counts(aligned(part, merged)[0]) for part in parts)
+
+
+def _counts(data: UnitData) -> UnitCounts:
+    assert isinstance(data, UnitCounts)  # aligned() keeps counts as counts
+    return data
 
 
 def _resamplable(parts: Sequence[UnitData]) -> bool:
@@ -504,16 +622,33 @@ def nan_percentiles(values: np.ndarray, percents: np.ndarray) -> np.ndarray:
     return np.where(counts > 0, result, np.nan)
 
 
+def _all_swaps(parts: Sequence[UnitData]) -> list[np.ndarray]:
+    """Every one of the 2^n swap patterns of the units of all parts (n units in all), split per part."""
+    count = sum(len(part.units) for part in parts)
+    patterns = (np.arange(2**count)[:, None] >> np.arange(count)[None, :]) & 1
+    bounds = np.cumsum([0, *(len(part.units) for part in parts)])
+    return [patterns[:, bounds[i] : bounds[i + 1]].astype(bool) for i in range(len(parts))]
+
+
+def _random_swaps(parts: Sequence[UnitData], rounds: int) -> list[np.ndarray]:
+    """Per part, ``rounds`` random swap patterns: each unit swapped with probability 1/2 (seeded by its units)."""
+    found = []
+    for part in parts:
+        rng = np.random.default_rng([SEED, zlib.crc32("\x1f".join(part.units).encode()), 1])
+        found.append(rng.random((rounds, len(part.units))) < 0.5)
+    return found
+
+
 def _swapped_deltas(
-    a_parts: Sequence[UnitData], b_parts: Sequence[UnitData], columns: Sequence[str], rounds: int
+    a_parts: Sequence[UnitData], b_parts: Sequence[UnitData], columns: Sequence[str], swaps: Sequence[np.ndarray]
 ) -> np.ndarray:
-    """Approximate randomisation: per round, each unit's numbers swapped between the systems with probability 1/2."""
-    deltas = np.zeros((rounds, len(columns)))
-    for a, b in zip(a_parts, b_parts, strict=True):
-        rng = np.random.default_rng([SEED, zlib.crc32("\x1f".join(a.units).encode()), 1])
-        swap = rng.random((rounds, len(a.units))) < 0.5
+    """Randomisation: per swap pattern (rows of ``swaps``, one array per part), each unit's numbers swapped between
+    the two systems where the pattern says so; the mean over the parts of the differences."""
+    deltas = np.zeros((len(swaps[0]), len(columns)))
+    for a, b, swap in zip(a_parts, b_parts, swaps, strict=True):
         keep = (~swap).astype(np.int64)
-        delta = _combined(a, b, keep, swap.astype(np.int64)) - _combined(b, a, keep, swap.astype(np.int64))
+        taken = swap.astype(np.int64)
+        delta = _combined(a, b, keep, taken) - _combined(b, a, keep, taken)
         deltas += delta[:, [a.columns.index(column) for column in columns]]
     return deltas / len(a_parts)
 

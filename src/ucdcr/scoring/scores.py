@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from ucdcr.errors import FormatError
 from ucdcr.formats.conll2012 import ConllFile, read_conll
-from ucdcr.scoring.bootstrap import UnitCounts, document_units, unit_counts
+from ucdcr.scoring.bootstrap import RESAMPLES, Interval, UnitCounts, document_units, intervals, unit_counts
 from ucdcr.scoring.mentions import identify_mentions
 from ucdcr.scoring.metric_score import MetricScore, truncate_percent
 from ucdcr.scoring.metrics import ALL, CONLL, METRIC_BY_NAME, METRIC_CHOICES, METRICS, DocumentOverlap, Metric
@@ -102,6 +102,20 @@ class Scores(Mapping[str, MetricScore]):
 
     def __getitem__(self, metric: str) -> MetricScore:
         return self.metrics[metric]
+
+    @property
+    def unit_kind(self) -> str:
+        """What :attr:`units` are: the documents, or with one document its parts that no key or response chain
+        crosses."""
+        return "documents" if self.documents > 1 else "parts of the document that no key or response chain crosses"
+
+    def intervals(self, resamples: int = RESAMPLES) -> dict[str, Interval]:
+        """The 95% bootstrap interval over :attr:`units` of each metric's F1 (by metric name), of the CoNLL F1
+        (``conll``) and of each metric's recall and precision (``<metric>/R``, ``<metric>/P``), in percent; BLANC
+        has none. Needs the units (``with_units=True``); {} with fewer than two units or ``resamples`` 0."""
+        if self.units is None:
+            raise ValueError("these scores were computed without their units: score with with_units=True")
+        return intervals(self.units, resamples)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.metrics)

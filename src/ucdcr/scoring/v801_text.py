@@ -23,7 +23,6 @@ below the tables of :mod:`ucdcr.report`; ``ucdcr score --per-document`` puts the
 
 from __future__ import annotations
 
-from ucdcr.scoring.bootstrap import intervals
 from ucdcr.scoring.metric_score import BlancScore, MetricScore, truncate_percent
 from ucdcr.scoring.metrics import CONLL, METRIC_BY_NAME
 from ucdcr.scoring.scores import Scores
@@ -113,16 +112,22 @@ def per_document_rows(scores: Scores, show_conll: bool) -> tuple[list[str], list
 
 
 def interval_lines(scores: Scores, resamples: int) -> str:
-    """The 95% bootstrap interval of each metric's F1 (and the CoNLL F1) over ``scores.units``; BLANC has none."""
+    """The 95% bootstrap interval over ``scores.units`` of each metric's recall, precision and F1 (and the CoNLL F1),
+    one line per metric; BLANC has none."""
     if scores.units is None or resamples <= 0:
         return ""
-    found = intervals(scores.units, resamples)
+    found = scores.intervals(resamples)
     if not found:
         return ""
     units = len(scores.units.units)
-    kind = "documents" if scores.documents > 1 else "parts of the document that no chain crosses"
-    text = f"\n95% confidence intervals of the F1 (percentile bootstrap over {units} {kind}, {resamples} resamples):\n"
-    for name, interval in found.items():
-        label = CONLL.label if name == CONLL.name else METRIC_BY_NAME[name].paper_label
-        text += f"{label}: [{interval.low:.2f}, {interval.high:.2f}]\n"
+    text = (
+        f"\n95% confidence intervals (percentile bootstrap over {units} {scores.unit_kind}, {resamples} "
+        "resamples):\n"
+    )
+    for name in scores.units.metrics:
+        parts = [(part, found.get(f"{name}/{part}")) for part in ("R", "P")] + [("F1", found.get(name))]
+        shown = ", ".join(f"{part} [{i.low:.2f}, {i.high:.2f}]" for part, i in parts if i is not None)
+        text += f"{METRIC_BY_NAME[name].paper_label}: {shown}\n"
+    if CONLL.name in found:
+        text += f"{CONLL.label}: [{found[CONLL.name].low:.2f}, {found[CONLL.name].high:.2f}]\n"
     return text

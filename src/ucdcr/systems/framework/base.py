@@ -134,13 +134,16 @@ class System:
     """A CDCR system for ``ucdcr benchmark`` (see the module docstring); subclass it and override ``predict``.
 
     name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for trainable
-    systems only); needs_encoder: whether it needs the ``embed`` extra; version: stored results are keyed by the
+    systems only); deterministic: a trainable system whose results do not depend on its seed (it draws nothing at
+    random): ``--seeds N`` runs it once, and the tables say so; needs_encoder: whether it needs the ``embed`` extra;
+    version: stored results are keyed by the
     system's code and configuration (:mod:`ucdcr.systems.framework.identity`) and by this: change it for what the code
     does not show (a data file it reads, a library outside ucdcr and its own package).
     """
 
     name: ClassVar[str] = ""
     trainable: ClassVar[bool] = False
+    deterministic: ClassVar[bool] = False
     needs_encoder: ClassVar[bool] = False
     version: ClassVar[str] = "1"
     seed: int = 0

@@ -102,6 +102,8 @@ class SystemSpec:
     needs_encoder: bool
     identity: str
     origin: str = field(default="", compare=False)
+    deterministic: bool = False
+    """A trainable system whose results do not depend on its seed: run with seed 0 only."""
 
 
 def system_names() -> list[str]:
@@ -197,6 +199,7 @@ def _from_object(value: object, registered: str | None) -> SystemSpec:
         bool(system_class.needs_encoder),
         system_identity(system_class, factory, instance),
         _origin(value, system_class),
+        bool(system_class.deterministic),
     )
 
 

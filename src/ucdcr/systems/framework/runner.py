@@ -49,13 +49,14 @@ import pyarrow as pa
 
 from ucdcr.errors import UcdcrError
 from ucdcr.extras import extra_of, needs, require
+from ucdcr.io.atomic import write_errors
 from ucdcr.records import SPLITS
-from ucdcr.scoring.bootstrap import UnitCounts, UnitValues
 from ucdcr.systems.framework import adapter
 from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.framework.cache import COMPUTE_CLOCK, default_cache_dir
 from ucdcr.systems.framework.names import SystemSpec, resolve_system
 from ucdcr.systems.framework.plan import Run, SplitRef
+from ucdcr.systems.framework.standings import mean_json, run_signature
 from ucdcr.systems.framework.store import ResultStore, StoredRun, dataset_fingerprint, machine, now
 from ucdcr.systems.framework.topics import document_clusters, document_texts, tune_threshold, with_predicted_topics
 
@@ -193,9 +194,12 @@ def benchmark(
     progress: Progress | None = None,
     recompute: bool = False,
     seeds: int = 1,
+    predictions: bool = False,
 ) -> Benchmark:
     """Run the benchmark (module docstring) of ``systems`` on the dataset folders (name -> folder) with
-    ``protocol`` (default: the ucdcr protocol at subtopic level), each trainable system with ``seeds`` seeds."""
+    ``protocol`` (default: the ucdcr protocol at subtopic level), each trainable system with ``seeds`` seeds.
+    Every computed run keeps its test predictions in the cache dir; with ``predictions``, a stored run without them
+    runs again (:func:`save_predictions` then writes them out)."""
     protocol = protocol or adapter.Protocol()
     if not folders:
         raise UcdcrError("no dataset to benchmark: build one first (`ucdcr build`) or check --data-dir")
@@ -224,6 +228,8 @@ def benchmark(
     for spec, runs in _by_fit(plans):
         keys = [store.key(spec, run, protocol.label, fingerprints) for run in runs]
         stored = [None if recompute else store.get(key) for key in keys]
+        if predictions:  # a run stored without its predictions runs again, to give them
+            stored = [item if item is None or store.predictions_path(item.key).is_file() else None for item in stored]
         reused = [item for item in stored if item is not None]
         result.runs += reused
         result.reused += len(reused)
@@ -237,7 +243,8 @@ def benchmark(
         system = _fitted(spec, first, data)
         for run, key in missing:
             say(f"{spec.name}: predict {run.dataset}", done, total)
-            means, model = _test(spec, system, run, data, protocol)
+            means, model, labels = _test(spec, system, run, data, protocol)
+            store.put_predictions(key, labels)
             involved = {ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset}
             stored_run = StoredRun(
                 key,
@@ -257,6 +264,7 @@ def benchmark(
                 spec.origin or None,
                 now(),
             )
+            stored_run = replace(stored_run, signature=str(run_signature(stored_run)))
             store.put(stored_run)
             result.runs.append(stored_run)
             done += 1
@@ -303,7 +311,7 @@ def _plan(
                 fit_on, tune_on = _source_splits(splits)
                 for target in data:
                     runs.setdefault((fit_on, tune_on, target), Run(spec.name, fit_on, tune_on, target, "transfer"))
-        seeded = range(seeds) if spec.trainable else range(1)
+        seeded = range(seeds) if spec.trainable and not spec.deterministic else range(1)
         plans.append((spec, [replace(run, seed=seed) for seed in seeded for run in runs.values()]))
     return plans
 
@@ -391,9 +399,10 @@ def _as_val(splits: _DatasetSplits, split: str) -> SplitData:
 
 def _test(
     spec: SystemSpec, system: System, run: Run, data: Mapping[str, _DatasetSplits], protocol: adapter.Protocol
-) -> tuple[list[dict[str, Any]], str]:
-    """Predict the test split and score it as ``ucdcr evaluate`` does; the means by type and the model's
-    description (with the predicted topics, when the protocol predicts them)."""
+) -> tuple[list[dict[str, Any]], str, dict[str, str]]:
+    """Predict the test split and score it as ``ucdcr evaluate`` does; the means by type, the model's description
+    (with the predicted topics, when the protocol predicts them) and the predictions scored (each cluster made
+    unique per unit: ``<unit>\x1f<cluster>``)."""
     from ucdcr.analysis.evaluate import Predictions, evaluate, resolve
 
     splits = data[run.dataset]
@@ -435,16 +444,32 @@ def _test(
     scoped = {mention_id: f"{units[mention_id]}\x1f{label}" for mention_id, label in known.items()}
     topic_level = {run.dataset: protocol.level == "topic"}
     result = evaluate(scoped, {run.dataset: gold}, topic_level, "test", source, protocol)[0]
-    means = [
-        {
-            "type": mean.type or "joint",
-            "settings": mean.settings,
-            "scores": mean.scores,
-            "units": mean.units.to_json() if isinstance(mean.units, UnitCounts | UnitValues) else None,
-        }
-        for mean in result.means
-        if mean.level == protocol.level
-    ]
+    means = [mean_json(mean) for mean in result.means if mean.level == protocol.level]
     with _failures(spec, f"describe() after {run.dataset}"):
         model = str(system.describe())
-    return means, f"{model}; {topics}" if model and topics else model or topics
+    return means, f"{model}; {topics}" if model and topics else model or topics, scoped
+
+
+def save_predictions(result: Benchmark, folder: Path) -> list[Path]:
+    """Write the test predictions of every run of ``result`` into ``folder`` as ``ucdcr evaluate`` reads them
+    (a JSON object mention id -> cluster, each cluster made unique per unit, so that ``ucdcr evaluate`` with the
+    run's protocol gives the run's scores): ``<folder>/<protocol>/<system>/<dataset>[.from-<source>].seed<N>.json``
+    (the protocol label with ``_`` for ``/``; ``from-<source>`` for a transfer run). The written paths."""
+    if result.results_file is None:
+        raise UcdcrError("this benchmark has no cache dir, so no predictions were kept")
+    store = ResultStore(result.results_file.parent)
+    written = []
+    for run in result.runs:
+        labels = store.predictions(run.key)
+        if labels is None:
+            raise UcdcrError(
+                f"{store.predictions_path(run.key)}: the predictions of {run.system} on {run.dataset} (seed "
+                f"{run.seed}) are missing; run the benchmark with --save-predictions to compute them"
+            )
+        source = f".from-{run.source}" if run.setting == "transfer" else ""
+        path = folder / run.protocol.replace("/", "_") / run.system / f"{run.dataset}{source}.seed{run.seed}.json"
+        with write_errors(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        adapter.write_json(path, labels)
+        written.append(path)
+    return written

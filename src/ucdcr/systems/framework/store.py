@@ -2,17 +2,20 @@
 
 One JSON file, ``<cache dir>/benchmark-results.json`` (the cache dir of :mod:`ucdcr.systems.framework.cache`)::
 
-    {"format": "ucdcr-benchmark-results/4",
+    {"format": "ucdcr-benchmark-results/5",
      "runs": [{"key": "<sha256>", "system": "pairwise", "version": "1", "dataset": "ecbplus", "level": "subtopic",
                "protocol": "ucdcr/subtopic", "setting": "in-domain", "fit_on": "ecbplus train",
                "tune_on": "ecbplus val", "seed": 0,
                "model": "<what the system learned>", "datasets": {"ecbplus": "<fingerprint>"},
                "machine": {"cpu": "AMD EPYC ...", "threads": 2, "python": "3.11.7", "ucdcr": "0.1.0"},
                "origin": "ucdcr.systems.reference.pairwise:Pairwise", "stored": "2026-12-04T10:22:31+00:00",
+               "signature": "ucdcr:0.3.0|data:ecbplus@f7d79e41|split:test|protocol:ucdcr/subtopic|…",
                "means": [{"type": "joint", "settings": 43, "scores": {"F1_MUC": ..., "F1_CONLL": ...},
                           "units": {"kind": "values", "units": [...], ...}}, ...]}]}
 
 ``units`` per mean: what its confidence interval and paired comparisons resample (:mod:`ucdcr.scoring.bootstrap`).
+``signature``: what the run's numbers were computed on and how (:mod:`ucdcr.analysis.signature`; a run stored before
+format ``/5`` has none, and :func:`ucdcr.systems.framework.standings.run_signature` derives it from its fields).
 ``machine``: where the run was computed (:func:`machine`); two machines of one kind can differ by more than a point for
 a trained system, so it is part of what a stored number means. ``origin``: what the system was run as
 (:attr:`ucdcr.systems.framework.names.SystemSpec.origin`: the ``module:attribute`` given to ``--systems``, an entry
@@ -23,16 +26,16 @@ The key of a run (:meth:`ResultStore.key`) is the SHA-256 of everything that com
 (:data:`KEY_FORMAT`), the seed, the system's name and identity
 (:func:`ucdcr.systems.framework.identity.system_identity`: its code, version and configuration), the protocol (its
 label, e.g. ``ucdcr/subtopic`` or ``standard/gold-topics``), setting, fit/tune/test datasets and splits, the content
-fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mention files) and what the run computed
+fingerprints of those datasets (:func:`dataset_fingerprint`: SHA-256 of the mentions' content) and what the run computed
 with beyond the code (:mod:`ucdcr.systems.framework.environment`): the lemmatiser's identity and, for a system that uses
 the encoder, the encoder's (its files and libraries) and the hardware's. So a rebuilt dataset, an edited or reconfigured
 system, another system of the same name or a new library version is never answered from an old run. A new run replaces
 the stored run of the same system name, protocol, setting, splits, datasets and seed: the file holds the latest numbers
-of each, the ones ``ucdcr report`` shows. A file of an older format is read: the runs of ``/3`` (the format before
-``origin`` and ``stored``) keep matching their keys; those of ``/1`` and ``/2`` match no key (they have no units to
-resample) and are replaced as their systems run again. Runs are kept sorted by key; the file is rewritten atomically
-after each run, under a lock (``.benchmark-results.json.lock``), with the runs other benchmark processes added
-meanwhile: none is lost.
+of each, the ones ``ucdcr report`` shows. A file of an older format is read, but none of its runs matches a key of
+``/5``: formats before it fingerprinted the dataset files, not their content (and ``/1``, ``/2`` kept no units to
+resample), so each is replaced as its system runs again. Runs are kept sorted by key; the file is rewritten
+atomically after each run, under a lock (``.benchmark-results.json.lock``), with the runs other benchmark processes
+added meanwhile: none is lost.
 
 Nothing is removed by itself: a user system's runs stay (and ``ucdcr report`` shows them) until
 :meth:`ResultStore.forget` removes every run of its name (``ucdcr benchmark --forget NAME``,
@@ -52,6 +55,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_errors
 from ucdcr.io.output_folder import exclusive
@@ -64,11 +69,12 @@ if TYPE_CHECKING:
     from ucdcr.systems.framework.plan import Run
 
 RESULTS_FILE = "benchmark-results.json"
-FORMAT = "ucdcr-benchmark-results/4"
-KEY_FORMAT = "ucdcr-benchmark-results/3"
-"""The format in every key: ``/4`` added ``origin`` and ``stored`` to the file and computes keys as ``/3`` did, so
-that a ``/3`` run is still reused."""
-READABLE = (FORMAT, KEY_FORMAT, "ucdcr-benchmark-results/2", "ucdcr-benchmark-results/1")
+PREDICTIONS_DIR = "predictions"
+"""The folder of the cache dir that keeps every run's test predictions (``ucdcr benchmark --save-predictions``)."""
+FORMAT = "ucdcr-benchmark-results/5"
+KEY_FORMAT = FORMAT
+"""The format in every key: ``/5`` fingerprints the datasets' content, so no older run matches a key."""
+READABLE = (FORMAT, *(f"ucdcr-benchmark-results/{number}" for number in (4, 3, 2, 1)))
 """Formats read: runs of ``/1`` and ``/2`` never match a key (module docstring)."""
 
 
@@ -76,7 +82,8 @@ READABLE = (FORMAT, KEY_FORMAT, "ucdcr-benchmark-results/2", "ucdcr-benchmark-re
 class StoredRun:
     """One run's scores: ``means`` = per type ("joint", "event", "entity") the protocol's mean scores and their
     units; ``seed``: the system's seed; ``machine``: where it ran (:func:`machine`); ``origin``: what the system
-    was run as; ``stored``: when (ISO 8601, UTC; :func:`now`). None: stored before ucdcr recorded it."""
+    was run as; ``stored``: when (ISO 8601, UTC; :func:`now`); ``signature``: what its numbers mean
+    (:mod:`ucdcr.analysis.signature`). None: stored before ucdcr recorded it."""
 
     key: str
     system: str
@@ -94,6 +101,7 @@ class StoredRun:
     machine: dict[str, Any] | None = None
     origin: str | None = None
     stored: str | None = None
+    signature: str | None = None
 
     def score(self, kind: str = "joint", column: str = "F1_CONLL") -> float | None:
         """A mean score of one type (None when the dataset has no mention of that type)."""
@@ -125,23 +133,35 @@ class StoredRun:
         return (self.fit_on or self.tune_on).split(" ")[0]
 
 
+FINGERPRINT_FORMAT = "ucdcr-mentions/1"
+"""Hashed first into every fingerprint: a change of what :func:`dataset_fingerprint` hashes changes every one."""
+
+
 @cache
-def _fingerprint(path: Path, size: int, mtime: int) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+def _content_fingerprint(folder: Path, files: tuple[tuple[str, int, int], ...]) -> str:
+    from ucdcr.io.load import load_mentions, read_parquet
+
+    parquet = folder / MENTIONS_PARQUET
+    table = read_parquet(parquet) if parquet.is_file() else load_mentions(folder)
+    ids = table["mention_id"].to_pylist()
+    table = table.take(sorted(range(len(ids)), key=ids.__getitem__))
+    digest = hashlib.sha256(FINGERPRINT_FORMAT.encode() + b"\0")
+    for name in sorted(table.column_names):
+        digest.update(name.encode() + b"\0")
+        digest.update(orjson.dumps(table[name].to_pylist()) + b"\0")
     return digest.hexdigest()
 
 
 def dataset_fingerprint(folder: Path) -> str:
-    """SHA-256 of a dataset's mention files (``all_mentions.parquet``, else every ``<split>/*_mentions.json``)."""
-    files = [folder / MENTIONS_PARQUET] if (folder / MENTIONS_PARQUET).is_file() else sorted(folder.glob("*/*.json"))
-    digest = hashlib.sha256()
-    for path in files:
-        stat = path.stat()
-        digest.update(f"{path.relative_to(folder)}\0{_fingerprint(path, stat.st_size, stat.st_mtime_ns)}\0".encode())
-    return digest.hexdigest()
+    """SHA-256 of a dataset's mentions: every field of every mention, rows in mention-id order, columns by name
+    (``all_mentions.parquet``, else the ``<split>/*_mentions.json`` files). It names the content, not the files: a
+    build that writes the same mentions with another pyarrow has the same fingerprint; another build, a release
+    copy or a split that moved a mention has another. Computed once per process for unchanged files."""
+    folder = Path(folder)
+    parquet = folder / MENTIONS_PARQUET
+    files = [parquet] if parquet.is_file() else sorted(folder.glob("*/*.json"))
+    stats = tuple((str(path), (stat := path.stat()).st_size, stat.st_mtime_ns) for path in files)
+    return _content_fingerprint(folder.resolve(), stats)
 
 
 class ResultStore:
@@ -180,6 +200,28 @@ class ResultStore:
 
     def get(self, key: str) -> StoredRun | None:
         return self.runs().get(key)
+
+    def predictions_path(self, key: str) -> Path:
+        """Where the test predictions of the run ``key`` are kept: ``<cache dir>/predictions/<key>.json``."""
+        return self.path.parent / PREDICTIONS_DIR / f"{key}.json"
+
+    def put_predictions(self, key: str, labels: Mapping[str, str]) -> None:
+        """Keep a run's test predictions (mention id -> its cluster, made unique per unit), written atomically."""
+        path = self.predictions_path(key)
+        with write_errors(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        adapter.write_json(path, dict(labels))
+
+    def predictions(self, key: str) -> dict[str, str] | None:
+        """A run's kept test predictions, or None (a run stored without them, or a file that is not theirs)."""
+        path = self.predictions_path(key)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or not all(isinstance(value, str) for value in data.values()):
+            return None
+        return data
 
     def put(self, run: StoredRun) -> None:
         """Add ``run`` to the file in place of an older run of its slot, with the runs other processes wrote since
@@ -283,7 +325,9 @@ def run_from_json(item: object, index: int) -> StoredRun:
     if problem is None and not isinstance(item.get("machine"), dict | None):
         problem = "machine"
     if problem is None:
-        problem = next((name for name in ("origin", "stored") if not isinstance(item.get(name), str | None)), None)
+        problem = next(
+            (name for name in ("origin", "stored", "signature") if not isinstance(item.get(name), str | None)), None
+        )
     if problem is not None:
         raise ValueError(f"run {index} has no valid {problem!r}")
     return StoredRun(**item)
@@ -298,10 +342,16 @@ def _is_mean(mean: object) -> bool:
     )
 
 
+RESULT_FLAGS = ("avx512f", "avx512_bf16", "avx512_vnni", "amx_bf16", "avx_vnni", "avx2", "fma", "f16c", "sse4_2")
+"""The CPU flags that change what a trained system computes: the vector instructions NumPy, OpenBLAS and torch
+choose their kernels (and the last bits of a float) by."""
+
+
 @cache
 def machine() -> dict[str, Any]:
-    """Where a run is computed: the CPU model, the processors this process may use, the threads torch would use
-    (when torch is loaded), Python, ucdcr and NumPy versions."""
+    """Where a run is computed, enough to tell two machines apart: the CPU (model name, family/model/stepping, the
+    :data:`RESULT_FLAGS` it has, a digest of all its flags, cores), the processors this process may use, Python,
+    ucdcr, NumPy and its BLAS, and (when torch is loaded) torch, its threads and BLAS."""
     import os
     import platform
     import sys
@@ -310,21 +360,61 @@ def machine() -> dict[str, Any]:
 
     from ucdcr.version import __version__
 
-    cpu = platform.processor() or platform.machine()
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+    cpu = _cpu_info()
     found: dict[str, Any] = {
-        "cpu": cpu,
+        "cpu": cpu.get("model name") or platform.processor() or platform.machine(),
+        "cpu_id": " ".join(f"{key} {cpu[key]}" for key in ("cpu family", "model", "stepping") if key in cpu),
+        "cpu_flags": [flag for flag in RESULT_FLAGS if flag in cpu.get("flags", "").split()],
+        "cpu_flags_digest": hashlib.sha256(cpu.get("flags", "").encode()).hexdigest()[:12],
+        "cores": int(cpu["cpu cores"]) if cpu.get("cpu cores", "").isdigit() else os.cpu_count(),
         "processors": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "python": platform.python_version(),
         "ucdcr": __version__,
         "numpy": numpy.__version__,
+        "numpy_blas": _numpy_blas(numpy),
     }
     torch = sys.modules.get("torch")
     if torch is not None:
         found["torch"] = str(torch.__version__)
         found["torch_threads"] = int(torch.get_num_threads())
+        found["torch_blas"] = "mkl" if torch.backends.mkl.is_available() else "other"
     return found
+
+
+def _cpu_info() -> dict[str, str]:
+    """The first processor's fields of /proc/cpuinfo ({} elsewhere)."""
+    fields: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if not line.strip():
+                break
+            name, _, value = line.partition(":")
+            fields.setdefault(name.strip(), value.strip())
+    return fields
+
+
+def _numpy_blas(numpy: Any) -> str:
+    """NumPy's BLAS, name and version, from its build configuration."""
+    try:
+        blas = numpy.__config__.CONFIG["Build Dependencies"]["blas"]
+        return f"{blas['name']} {blas.get('version', '')}".strip()
+    except (AttributeError, KeyError, TypeError):
+        return "unknown"
+
+
+def machine_label(found: dict[str, Any]) -> str:
+    """A machine in one line, as tables name it: CPU and its id, the result-changing flags, processors, BLAS."""
+    parts = [str(found.get("cpu", "?"))]
+    if found.get("cpu_id"):
+        parts.append(f"({found['cpu_id']})")
+    flags = found.get("cpu_flags")
+    described = [" ".join(parts)]
+    if flags is not None:
+        described.append("+".join(flags) or "no vector flags")
+    described.append(f"{found.get('processors', '?')} processors")
+    if found.get("numpy_blas"):
+        described.append(f"NumPy {found.get('numpy', '?')} with {found['numpy_blas']}")
+    if found.get("torch"):
+        described.append(f"torch {found['torch']}")
+    described.append(f"ucdcr {found.get('ucdcr', '?')}")
+    return ", ".join(described)

@@ -26,6 +26,7 @@ class Embedding(System):
 
     name = "embedding"
     trainable = True
+    deterministic = True  # it draws nothing at random: every seed gives the same clusters
     needs_encoder = True
 
     def __init__(self) -> None:
