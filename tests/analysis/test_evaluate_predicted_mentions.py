@@ -309,7 +309,7 @@ def test_evaluate_against_another_file_is_paired(exported: tuple[Path, Path, Pat
     empty.write_text(json.dumps({tiny.mention_id(i): f"c{i}" for i in range(len(tiny.MENTIONS))}))
     result = runner.invoke(app, [*args, "--against", str(empty), "--format", "md"])
     assert result.exit_code == 0, result.output
-    assert "against empty.json: CoNLL F1, paired bootstrap" in result.stdout
+    assert "against empty.json: CoNLL F1, paired randomization" in result.stdout
     bad = runner.invoke(app, [*args, "--against", str(empty), "--significance", "t-test"])
     assert bad.exit_code == 2 and "valid tests are bootstrap, randomization" in bad.output
 
@@ -322,7 +322,7 @@ def test_the_python_api_evaluates_predicted_mentions_against_another_file(
     data_dir, key, response = exported
     tables = ucdcr.evaluate(response, data_dir=data_dir, protocol="standard", mentions="predicted", against=key)
     comparison = tables[-1]
-    assert comparison.title == f"{response.name} against {key.name}: CoNLL F1, paired bootstrap"
+    assert comparison.title == f"{response.name} against {key.name}: CoNLL F1, paired randomization"
     joint = next(row for row in comparison.rows if row["Type"] == "joint")
     # the response lost mentions and links the key has: its CoNLL F1 is below the key's 100
     assert joint[key.name] == 100 and joint["Δ"] == joint[response.name] - 100

@@ -54,7 +54,7 @@ def test_a_typo_is_an_error_naming_it(data: Path, tmp_path: Path) -> None:
 def test_ids_of_other_splits_and_datasets_stay_a_note(data: Path, tmp_path: Path) -> None:
     path = predictions(tmp_path, {**COMPLETE, "v1": "V", "z1": "Z"})
     tables = ucdcr.evaluate(path, datasets="toy", data_dir=data)
-    assert tables[0].notes[-1] == (
+    assert tables[0].notes[0] == (
         "2 prediction(s) are not for test mentions of the selected datasets (toy) and were ignored "
         "(other datasets or splits), e.g. v1, z1"
     )

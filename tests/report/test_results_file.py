@@ -74,7 +74,7 @@ def test_a_marker_no_run_matches_is_one_error(cache: Path, tmp_path: Path) -> No
     assert result.exit_code != 0 and "expected '<leaderboard|scores|models> <protocol>" in result.output
 
 
-def test_brief_drops_the_one_dataset_mean_and_the_notes_but_the_protocol(cache: Path, tmp_path: Path) -> None:
+def test_brief_drops_the_one_dataset_mean_and_the_notes_but_the_protocol_and_signature(cache: Path, tmp_path: Path) -> None:
     from ucdcr.report.results_file import render_table, runs_of
 
     results = tmp_path / "benchmark.json"
@@ -85,6 +85,7 @@ def test_brief_drops_the_one_dataset_mean_and_the_notes_but_the_protocol(cache: 
     assert {"mean", "n"} <= set(full.columns)
     assert brief.columns == [column for column in full.columns if column not in ("mean", "n")]
     assert [row["a"] for row in brief.rows] == [row["a"] for row in full.rows]
-    assert brief.notes == full.notes[:1] and brief.notes[0].startswith("Protocol:")
+    assert brief.notes == [full.notes[0], full.notes[-1]] and brief.notes[0].startswith("Protocol:")
+    assert brief.notes[1].startswith("Signature: ")  # a brief table keeps the signature of its numbers
     both = render_table(runs, "leaderboard ucdcr/subtopic brief")  # two datasets: the mean is kept
     assert "mean" in both.columns

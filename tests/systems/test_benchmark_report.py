@@ -46,7 +46,8 @@ def test_the_leaderboard_means_the_same_datasets_for_every_system(tmp_path: Path
     one = benchmark(["lemma-pairs"], {"a": folders["a"]}, cache_dir=tmp_path / "cache")  # no number for b
     even = leaderboard_table(both.runs, ["head-lemma"], ["a", "b"], both.protocol)
     assert even.columns == ["System", "a", "b", "mean", "n"] and even.rows[0]["n"] == 2
-    assert even.notes[-1] == "mean: unweighted over the n datasets, the same for every system."
+    assert even.notes[-2] == "mean: unweighted over the n datasets, the same for every system."
+    assert even.notes[-1].startswith("Signature: ucdcr:")  # every table ends with the signature of its numbers
     table = leaderboard_table([*both.runs, *one.runs], ["head-lemma", "lemma-pairs"], ["a", "b"], both.protocol)
     assert table.columns == [
         "System",
@@ -68,5 +69,5 @@ def test_the_leaderboard_means_the_same_datasets_for_every_system(tmp_path: Path
     assert head["mean"] == head["a"] and pairs["mean"] == pairs["a"] == 100.0  # both over a only
     assert head["own n"] == 2 and head["mean, own datasets"] == (head["a"] + head["b"]) / 2  # type: ignore[operator]
     assert (pairs["own n"], pairs["mean, own datasets"]) == (1, 100.0)
-    assert "every system has a number for (a)" in table.notes[-1]
-    assert "left out of every mean: b (no number for lemma-pairs)" in table.notes[-1]
+    assert "every system has a number for (a)" in table.notes[-2]
+    assert "left out of every mean: b (no number for lemma-pairs)" in table.notes[-2]

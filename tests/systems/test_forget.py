@@ -87,17 +87,19 @@ def test_forget_without_a_results_file_says_so(tmp_path: Path) -> None:
     assert not (tmp_path / "empty").exists()
 
 
-def test_a_format_3_file_is_read_and_its_runs_still_match(tmp_path: Path) -> None:
+def test_a_format_4_file_is_read_and_its_runs_run_again(tmp_path: Path) -> None:
     folder = write_bench_dataset(tmp_path / "toy")
     cache = tmp_path / "cache"
     first = ucdcr.benchmark(["head-lemma"], [folder], cache_dir=cache)
     data = json.loads((cache / RESULTS_FILE).read_text())
     for run in data["runs"]:
-        del run["origin"], run["stored"]
-    (cache / RESULTS_FILE).write_text(json.dumps({"format": KEY_FORMAT, "runs": data["runs"]}))
-    again = ucdcr.benchmark(["head-lemma"], [folder], cache_dir=cache)
-    assert again.reused == len(first.runs) == 1 and again.runs[0].origin is None  # a /3 key is a /4 key
-    assert KEY_FORMAT == "ucdcr-benchmark-results/3" and FORMAT == "ucdcr-benchmark-results/4"
+        del run["signature"]
+        run["key"] = "f" * 64  # a key of format /4: it hashed the files' fingerprint, never a /5 key
+    (cache / RESULTS_FILE).write_text(json.dumps({"format": "ucdcr-benchmark-results/4", "runs": data["runs"]}))
+    assert ucdcr.benchmark(["head-lemma"], [folder], cache_dir=cache).reused == 0  # /4 keys hash file fingerprints
+    again = json.loads((cache / RESULTS_FILE).read_text())
+    assert again["format"] == FORMAT == KEY_FORMAT == "ucdcr-benchmark-results/5"
+    assert [(run["key"], run["signature"]) for run in again["runs"]] == [(first.runs[0].key, first.runs[0].signature)]
 
 
 def test_runs_record_what_their_system_was_run_as_and_when(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ def test_two_processes_adding_runs_at_once_lose_none(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [RESULTS_FILE]
 
 
-def test_an_old_format_file_is_read_written_back_as_format_4_and_a_new_run_replaces_its_slot(
+def test_an_old_format_file_is_read_written_back_as_format_5_and_a_new_run_replaces_its_slot(
     tmp_path: Path,
 ) -> None:
     old = {**asdict(stored_run("old")), "key": "a-key-of-format-1"}
@@ -55,6 +55,6 @@ def test_an_old_format_file_is_read_written_back_as_format_4_and_a_new_run_repla
     assert list(store.runs()) == ["a-key-of-format-1"]
     store.put(stored_run("other"))  # another slot: the old run stays
     assert sorted(read_runs(tmp_path / RESULTS_FILE)) == ["a-key-of-format-1", "other"]
-    assert json.loads((tmp_path / RESULTS_FILE).read_text())["format"] == FORMAT == "ucdcr-benchmark-results/4"
+    assert json.loads((tmp_path / RESULTS_FILE).read_text())["format"] == FORMAT == "ucdcr-benchmark-results/5"
     store.put(stored_run("new", dataset="old"))  # the old run's slot, another key: replaced
     assert sorted(read_runs(tmp_path / RESULTS_FILE)) == ["new", "other"]

@@ -129,18 +129,30 @@ def unit_kind(protocol: Protocol) -> str:
 
 
 def combined(signatures: Iterable[Signature], resamples: int | None = None) -> Signature:
-    """One signature for numbers that agree on :meth:`Signature.key` (a table): their seeds and versions joined,
-    the units of the first, ``resamples`` set. A ValueError names the first difference otherwise."""
+    """One signature for the numbers of a table (one signature per system and dataset): their data joined (each
+    dataset with one fingerprint), their seeds and versions joined, the first units of each dataset, ``resamples``
+    set. A ValueError names the first difference of two numbers that may not stand side by side (module docstring):
+    another fingerprint of one dataset, or another split, protocol, topics, singletons, mentions or scorer."""
     chosen = list(signatures)
     if not chosen:
         raise ValueError("no signature to combine")
     first = chosen[0]
-    for other in chosen[1:]:
-        if other.key() != first.key():
-            raise ValueError("; ".join(first.differences(other)))
+    data: dict[str, str] = {}
+    units: dict[str, Units] = {}
+    for other in chosen:
+        for name, fingerprint in other.data:
+            if data.setdefault(name, fingerprint) != fingerprint:
+                mine = replace(first, data=((name, data[name]),))
+                raise ValueError("; ".join(mine.differences(replace(other, data=((name, fingerprint),)))))
+        if other.key()[1:] != first.key()[1:]:
+            raise ValueError("; ".join(replace(first, data=other.data).differences(other)))
+        for unit in other.units:
+            units.setdefault(unit.dataset, unit)
     seeds = tuple(sorted({count for signature in chosen for count in signature.seeds}))
     versions = tuple(sorted({version for signature in chosen for version in signature.versions}))
-    return replace(first, seeds=seeds, versions=versions, resamples=resamples)
+    ordered = tuple(data.items())
+    kept_units = tuple(units[name] for name, _ in ordered if name in units)
+    return replace(first, data=ordered, units=kept_units, seeds=seeds, versions=versions, resamples=resamples)
 
 
 def signature_note(signature: Signature) -> str:

@@ -223,7 +223,8 @@ def _json(
     if placement.standing is not None:
         data["leaderboard"] = to_json_data(standing_table(placement.standing))
         data["each"] = [to_json_data(each_table(s, found, placement.standing)) for s, found in placement.each.items()]
-    data["notes"] = [*evaluation.notes, *placement.notes]
+    data["notes"] = evaluation.notes
+    data["placement_notes"] = placement.notes
     return data
 
 

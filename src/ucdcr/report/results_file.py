@@ -43,7 +43,7 @@ from ucdcr.io.atomic import write_text
 from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table
 from ucdcr.report.tables import ResultTable, to_markdown
 from ucdcr.systems.framework.names import BUILTIN
-from ucdcr.systems.framework.store import StoredRun, read_runs, run_from_json
+from ucdcr.systems.framework.store import StoredRun, machine_label, read_runs, run_from_json
 
 FORMAT = "ucdcr-results/1"
 TABLES = ("leaderboard", "scores", "models")
@@ -138,12 +138,13 @@ def render_table(runs: Sequence[StoredRun], spec: str) -> ResultTable:
 
 
 def _brief(table: ResultTable, datasets: Sequence[str]) -> ResultTable:
-    """The table without the mean over one dataset (it repeats the dataset's column) and its count, and with the
-    first note (the protocol) alone."""
+    """The table without the mean over one dataset (it repeats the dataset's column) and its count, and with its
+    first note (the protocol) and its signature alone."""
     dropped = {"mean", "n"} if len(datasets) == 1 else set()
     columns = [column for column in table.columns if column not in dropped]
     rows = [{key: value for key, value in row.items() if key not in dropped} for row in table.rows]
-    return ResultTable(table.title, columns, rows, table.digits, table.notes[:1], table.styles)
+    notes = table.notes[:1] + [note for note in table.notes[1:] if note.startswith("Signature: ")]
+    return ResultTable(table.title, columns, rows, table.digits, notes, table.styles)
 
 
 def _options(words: Sequence[str], spec: str) -> dict[str, list[str]]:
@@ -170,16 +171,10 @@ def rendered(text: str, runs: Sequence[StoredRun], machines: bool = True) -> str
 
 
 def _provenance(runs: Sequence[StoredRun], table: ResultTable) -> str:
-    """One line naming the machines and ucdcr versions of the runs in a table."""
+    """One line naming the machines (:func:`~ucdcr.systems.framework.store.machine_label`) of the runs in a
+    table."""
     systems = {row.get("System") for row in table.rows}
-    machines = sorted(
-        {
-            f"{run.machine.get('cpu', '?')}, {run.machine.get('processors', '?')} processors, ucdcr "
-            f"{run.machine.get('ucdcr', '?')}"
-            for run in runs
-            if run.machine and run.system in systems
-        }
-    )
+    machines = sorted({machine_label(run.machine) for run in runs if run.machine and run.system in systems})
     return f"\nComputed on: {'; '.join(machines)}.\n" if machines else ""
 
 

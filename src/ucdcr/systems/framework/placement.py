@@ -131,19 +131,17 @@ def place_runs(
     notes = []
     if references != "none" and reasons:
         notes.append(references_note(reasons, protocol, references))
-    shown = [dataset for dataset in datasets if dataset not in reasons] if chosen else datasets
+    if not chosen:
+        return Placement(None, notes=notes)
+    shown = [dataset for dataset in datasets if dataset not in reasons]
     reference_systems = _reference_systems(chosen)
-    all_systems = [*reference_systems, *systems]
     selected = [run for run in [*chosen, *runs] if run.dataset in shown]
-    if not selected:
-        return Placement(None, chosen, notes=notes)
     sources = dict.fromkeys(reference_systems, "shipped" if references == "shipped" else "computed here")
-    sources.update(dict.fromkeys(systems, label) if chosen else {})
-    found = standing(selected, all_systems, shown, protocol, resamples, method, sources if chosen else None)
-    if chosen:
-        found.notes.append(f"Reference runs: {where}.")
+    sources.update(dict.fromkeys(systems, label))
+    found = standing(selected, [*reference_systems, *systems], shown, protocol, resamples, method, sources)
+    found.notes.append(f"Reference runs: {where}.")
     placement = Placement(found, chosen, notes=notes)
-    if each and chosen:
+    if each:
         placement.each = {
             system: paired_with_each(selected, system, reference_systems, found.common, resamples, method)
             for system in systems

@@ -201,22 +201,24 @@ def matching_references(
         name: Signature(((name, value),), protocol, split, mentions).key() for name, value in fingerprints.items()
     }
     chosen: list[StoredRun] = []
-    other: dict[str, Signature] = {}
+    nearest: dict[str, tuple[int, str]] = {}  # dataset -> the fewest differences of a run found, and which
     for run in in_domain(references):
         if run.dataset not in wanted or run.system in skip:
             continue
         signature = run_signature(run)
         if signature.key() == wanted[run.dataset]:
             chosen.append(run)
-        else:
-            other.setdefault(run.dataset, signature)
-    reasons = {}
-    for name, value in fingerprints.items():
-        if any(run.dataset == name for run in chosen):
             continue
-        mine = Signature(((name, value),), protocol, split, mentions)
-        found = other.get(name)
-        reasons[name] = "; ".join(mine.differences(found)) if found is not None else "no reference run"
+        mine = Signature(((run.dataset, fingerprints[run.dataset]),), protocol, split, mentions)
+        differences = mine.differences(signature)
+        if run.dataset not in nearest or len(differences) < nearest[run.dataset][0]:
+            nearest[run.dataset] = (len(differences), "; ".join(differences))
+    found = {run.dataset for run in chosen}
+    reasons = {
+        name: nearest[name][1] if name in nearest else "no reference run of this dataset"
+        for name in fingerprints
+        if name not in found
+    }
     return chosen, reasons
 
 
@@ -226,7 +228,8 @@ def references_note(reasons: Mapping[str, str], protocol: Protocol, source: str)
     listed = "; ".join(f"{name} ({reason})" for name, reason in reasons.items())
     datasets = ",".join(reasons)
     return (
-        f"no {source} reference run agrees with these data and this setting, so the leaderboard leaves out: {listed}. "
+        f"no {source} reference run agrees with these data and this setting (yours vs the nearest reference's), so "
+        f"the leaderboard leaves out: {listed}. "
         f"Compute the references here with `ucdcr benchmark {options}--datasets {datasets}`, then add "
         "`--references local`"
     )
@@ -394,32 +397,17 @@ def standing(
 def _signature(
     runs: Sequence[StoredRun], groups: Mapping[tuple[str, str], list[StoredRun]], resamples: int
 ) -> tuple[Signature | None, list[str]]:
-    """The one signature of a standing's numbers, with the units and seeds of its rows; or None and a note."""
+    """The one signature of a standing's numbers (their data, units and seeds joined); or None and a note."""
     if not runs:
         return None, []
     signatures = [_group_signature(group) for group in groups.values() if group and group[0] in runs]
     try:
-        found = combined(signatures, resamples)
+        return combined(signatures, resamples), []
     except ValueError as exc:
         return None, [
-            f"the runs of this table were computed on different data or settings ({exc}): compare "
-            "them in separate tables"
+            f"the runs of this table were computed on different data or settings ({exc}): they are not like with "
+            "like; compare them in separate tables"
         ]
-    units: dict[str, Units] = {}
-    for signature in signatures:
-        for unit in signature.units:
-            units.setdefault(unit.dataset, unit)
-    data = tuple(sorted({item for signature in signatures for item in signature.data}))
-    return Signature(
-        data,
-        found.protocol,
-        found.split,
-        found.mentions,
-        tuple(units[name] for name, _ in data if name in units),
-        resamples,
-        found.seeds,
-        found.versions,
-    ), []
 
 
 def _group_signature(group: Sequence[StoredRun]) -> Signature:

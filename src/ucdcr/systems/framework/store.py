@@ -403,18 +403,13 @@ def _numpy_blas(numpy: Any) -> str:
 
 
 def machine_label(found: dict[str, Any]) -> str:
-    """A machine in one line, as tables name it: CPU and its id, the result-changing flags, processors, BLAS."""
-    parts = [str(found.get("cpu", "?"))]
-    if found.get("cpu_id"):
-        parts.append(f"({found['cpu_id']})")
-    flags = found.get("cpu_flags")
-    described = [" ".join(parts)]
-    if flags is not None:
-        described.append("+".join(flags) or "no vector flags")
+    """A machine in one line, as tables name it: the CPU and its id, the result-changing flags, the processors and
+    NumPy's BLAS (what was recorded: a run of an older ucdcr has the CPU and processors only)."""
+    cpu = " ".join([str(found.get("cpu", "?")), *([f"({found['cpu_id']})"] if found.get("cpu_id") else [])])
+    described = [cpu]
+    if found.get("cpu_flags") is not None:
+        described.append("+".join(found["cpu_flags"]) or "no vector flags")
     described.append(f"{found.get('processors', '?')} processors")
     if found.get("numpy_blas"):
-        described.append(f"NumPy {found.get('numpy', '?')} with {found['numpy_blas']}")
-    if found.get("torch"):
-        described.append(f"torch {found['torch']}")
-    described.append(f"ucdcr {found.get('ucdcr', '?')}")
+        described.append(f"NumPy with {found['numpy_blas']}")
     return ", ".join(described)
