@@ -36,10 +36,9 @@ from tests.fixtures import tiny_dataset as tiny
 from typer.testing import CliRunner, Result
 
 import ucdcr
-from ucdcr.analysis.evaluate import read_predictions
+from ucdcr.analysis.evaluate import evaluate_folders, read_predictions
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
-from ucdcr.analysis.evaluate import evaluate_folders as evaluation_results
 from ucdcr.scoring.scores import score_files
 from ucdcr.sources.discover import discover_datasets
 
@@ -450,7 +449,7 @@ def test_evaluate_api_raises_one_error_naming_the_file(case: EvaluateCase, data_
     path = tmp_path / case.name
     path.write_bytes(case.content)
     with pytest.raises(UcdcrError) as caught:
-        evaluation_results(read_predictions(path), discover_datasets(data_dir))
+        evaluate_folders(read_predictions(path), discover_datasets(data_dir))
     assert str(path) in str(caught.value) and case.problem in str(caught.value), str(caught.value)
 
 

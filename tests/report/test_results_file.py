@@ -74,7 +74,7 @@ def test_a_marker_no_run_matches_is_one_error(cache: Path, tmp_path: Path) -> No
     assert result.exit_code != 0 and "expected '<leaderboard|scores|models> <protocol>" in result.output
 
 
-def test_brief_drops_the_one_dataset_mean_and_the_notes_but_the_protocol_and_signature(cache: Path, tmp_path: Path) -> None:
+def test_brief_keeps_of_the_notes_the_protocol_and_the_signature(cache: Path, tmp_path: Path) -> None:
     from ucdcr.report.results_file import render_table, runs_of
 
     results = tmp_path / "benchmark.json"

@@ -121,8 +121,7 @@ def interval_lines(scores: Scores, resamples: int) -> str:
         return ""
     units = len(scores.units.units)
     text = (
-        f"\n95% confidence intervals (percentile bootstrap over {units} {scores.unit_kind}, {resamples} "
-        "resamples):\n"
+        f"\n95% confidence intervals (percentile bootstrap over {units} {scores.unit_kind}, {resamples} resamples):\n"
     )
     for name in scores.units.metrics:
         parts = [(part, found.get(f"{name}/{part}")) for part in ("R", "P")] + [("F1", found.get(name))]
