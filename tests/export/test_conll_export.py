@@ -40,7 +40,7 @@ def test_group_name() -> None:
 
 def test_document_level_brackets_and_mapping(tmp_path: Path) -> None:
     mentions, documents = _tables("train")
-    summary = export_conll(mentions, documents, "document", tmp_path / "train.conll")
+    summary = export_conll(mentions, documents, "document", tmp_path / "train.conll", chains="id")
     assert (summary.documents, summary.tokens, summary.mentions, summary.chains) == (2, 22, 8, 5)
     docs = _documents(tmp_path / "train.conll")
     assert list(docs) == ["0/s1/d1", "0/s1/d2"]
@@ -54,7 +54,7 @@ def test_document_level_brackets_and_mapping(tmp_path: Path) -> None:
 
 def test_file_layout_has_sentence_breaks_and_tab_columns(tmp_path: Path) -> None:
     mentions, documents = _tables("train")
-    export_conll(mentions, documents, "document", tmp_path / "train.conll")
+    export_conll(mentions, documents, "document", tmp_path / "train.conll", chains="id")
     lines = (tmp_path / "train.conll").read_text(encoding="utf-8").splitlines()
     assert lines[0] == "#begin document (0/s1/d1); part 000"
     assert lines[1] == "0/s1/d1\t0\t0\tObama\t(0)"
@@ -64,12 +64,12 @@ def test_file_layout_has_sentence_breaks_and_tab_columns(tmp_path: Path) -> None
 
 def test_subtopic_and_topic_levels_make_meta_documents(tmp_path: Path) -> None:
     mentions, documents = _tables("test")
-    export_conll(mentions, documents, "subtopic", tmp_path / "sub.conll")
-    export_conll(mentions, documents, "topic", tmp_path / "topic.conll")
+    export_conll(mentions, documents, "subtopic", tmp_path / "sub.conll", chains="id")
+    export_conll(mentions, documents, "topic", tmp_path / "topic.conll", chains="id")
     subtopics = _documents(tmp_path / "sub.conll")
     assert {name: len(tokens) for name, tokens in subtopics.items()} == {"0/s2": 14, "1/s3": 7}
     train_mentions, train_documents = _tables("train")
-    export_conll(train_mentions, train_documents, "subtopic", tmp_path / "train_sub.conll")
+    export_conll(train_mentions, train_documents, "subtopic", tmp_path / "train_sub.conll", chains="id")
     meta = _documents(tmp_path / "train_sub.conll")["0/s1"]
     # d1 (11 tokens) then d2: "The president" = OBAMA continues across the document border.
     assert len(meta) == 22 and meta[11] == "(0" and meta[12] == "0)"
@@ -81,7 +81,7 @@ def test_repeated_and_crossing_spans_are_left_out_and_listed(tmp_path: Path) -> 
     repeated = {**first, "mention_id": "REPEAT", "coref_chain": "OTHER"}
     crossing = {**first, "mention_id": "CROSS", "tokens_number": [5, 6], "tokens_text": ["Paris", "."]}
     mentions, documents = _tables("train", [repeated, crossing])
-    summary = export_conll(mentions, documents, "document", tmp_path / "x.conll")
+    summary = export_conll(mentions, documents, "document", tmp_path / "x.conll", chains="id")
     assert summary.mentions == 8
     reasons = dict(summary.left_out)
     assert reasons["REPEAT"].startswith("same span as TINY_01 in another chain")
@@ -94,10 +94,10 @@ def test_unknown_document_or_token_is_an_error(tmp_path: Path) -> None:
     first = tiny.mention_records()[0]
     mentions, documents = _tables("train", [{**first, "mention_id": "LOST", "conll_doc_key": "9/9/9"}])
     with pytest.raises(FormatError, match="mention LOST: document '9/9/9'"):
-        export_conll(mentions, documents, "document", tmp_path / "x.conll")
+        export_conll(mentions, documents, "document", tmp_path / "x.conll", chains="id")
     mentions, documents = _tables("train", [{**first, "mention_id": "FAR", "tokens_number": [40]}])
     with pytest.raises(FormatError, match="mention FAR: tokens \\[40\\]"):
-        export_conll(mentions, documents, "document", tmp_path / "x.conll")
+        export_conll(mentions, documents, "document", tmp_path / "x.conll", chains="id")
 
 
 def test_round_trip_export_then_score_gold_against_gold_is_100(tmp_path: Path) -> None:
@@ -165,8 +165,8 @@ def test_remove_singletons_leaves_out_one_mention_chains_as_the_scorer_does(tmp_
     from ucdcr.scoring.scores import score_files
 
     mentions, documents = _tables("test")
-    full = export_conll(mentions, documents, "topic", tmp_path / "full.conll")
-    summary = export_conll(mentions, documents, "topic", tmp_path / "kept.conll", remove_singletons=True)
+    full = export_conll(mentions, documents, "topic", tmp_path / "full.conll", chains="id")
+    summary = export_conll(mentions, documents, "topic", tmp_path / "kept.conll", remove_singletons=True, chains="id")
     # topic 0: FIRE x2 and CITY x2 (d3); topic 1: FIRE once (d4, mention 12): a singleton in its CoNLL document
     assert summary.removed_singletons == ["TINY_12"]
     assert (full.mentions, summary.mentions, full.chains, summary.chains) == (5, 4, 2, 2)

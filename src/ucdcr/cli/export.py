@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -37,6 +38,13 @@ from ucdcr.cli.common import (
 SplitOption = Annotated[
     str | None, typer.Option("--split", metavar="SPLIT", help="train, val or test (default: every split).")
 ]
+
+
+class ChainKeyChoice(StrEnum):
+    """The --chains choices of `ucdcr export conll` (:data:`ucdcr.export.conll.CHAIN_KEYS`)."""
+
+    KIND = "kind"
+    ID = "id"
 
 
 def register(app: typer.Typer) -> None:
@@ -69,6 +77,16 @@ def register(app: typer.Typer) -> None:
                 "--remove-singletons` and coval remove them); listed in the mapping file.",
             ),
         ] = False,
+        chains: Annotated[
+            ChainKeyChoice,
+            typer.Option(
+                "--chains",
+                case_sensitive=False,
+                help="kind (default): one chain per kind and chain id, the standard protocol's key (an event and an "
+                "entity never share a chain); id: one chain per chain id, the ucdcr protocol's key (as the authors' "
+                "code reads it). They differ only where a chain id holds both kinds (ECB+: 2 test chains).",
+            ),
+        ] = ChainKeyChoice.KIND,
     ) -> None:
         from ucdcr.export.conll import export_dataset
 
@@ -81,6 +99,7 @@ def register(app: typer.Typer) -> None:
                 mentions=mentions.value,
                 data_dir=data_dir,
                 remove_singletons=remove_singletons,
+                chains=chains.value,
             )
         for one_split, summary in export.splits.items():
             if summary is None:

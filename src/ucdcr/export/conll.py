@@ -18,8 +18,16 @@ The coref column is the last TAB field, as v8.01 reads it, written by :func:`ucd
 (checked: what it writes reads back as written): ``-`` for no mention, else labels joined by ``|``: ``(N)`` a
 one-token mention, ``(N`` the first and ``N)`` the last token of a longer one. ``N`` is an
 integer chain id (v8.01 ignores non-numeric ids); the JSON mapping file written beside the CoNLL file gives the
-original ``coref_chain`` of every integer. Token text has its whitespace replaced by ``_`` so that one token is one
-line.
+original ``coref_chain`` of every integer (and with ``chains="kind"`` its kind, under ``kinds``).
+
+Chains (``chains``), as the evaluation protocols key them (:func:`ucdcr.analysis.chains.chain_ids`, ``/`` read as
+``-``): ``kind`` (the default) writes one chain per kind and chain id, so that an event and an entity never share a
+chain even where a chain id holds both (ECB+'s ``UNK_`` chains of unknown instances: 2 in its test split); that is
+the standard protocol's key, and what v8.01 or any scorer should be given. ``id`` writes one chain per chain id,
+the key of the ucdcr protocol (the authors' code reads a chain id alone). The two differ only for a chain id that
+holds both kinds: gold exported with the key of a protocol scores 100 in every row of that protocol.
+
+Token text has its whitespace replaced by ``_`` so that one token is one line.
 
 Levels: ``document`` writes one CoNLL document per uCDCR document (``<name>`` = conll_doc_key), so chains are cut
 at document borders; ``subtopic`` and ``topic`` concatenate all documents of a subtopic (``topic_id/subtopic_id``)
@@ -40,16 +48,19 @@ from __future__ import annotations
 
 import contextlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from ucdcr.analysis.chains import KIND_SEPARATOR, chain_ids
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import bracket_labels
 from ucdcr.io.atomic import write_json, write_text
-from ucdcr.io.load import read_table
+from ucdcr.io.load import KIND_COLUMN, load_mentions, read_table
 from ucdcr.records import SPLITS
 from ucdcr.schema import DOC_KEY_COLUMN, DOCUMENTS_PARQUET
 from ucdcr.scoring.scores import drop_singletons
@@ -58,6 +69,8 @@ from ucdcr.sources.discover import dataset_dir
 Level = Literal["document", "subtopic", "topic"]
 LEVELS: tuple[Level, ...] = ("document", "subtopic", "topic")
 EXPORT_FIELDS: tuple[str, ...] = ("mention_id", "coref_chain", "conll_doc_key", "sent_id", "tokens_number", "split")
+ChainKey = Literal["kind", "id"]
+CHAIN_KEYS: tuple[ChainKey, ...] = ("kind", "id")
 MentionSelection = Literal["all", "event", "entity"]
 MENTION_SELECTIONS: tuple[MentionSelection, ...] = ("all", "event", "entity")
 
@@ -103,13 +116,16 @@ def export_dataset(
     mentions: str = "all",
     data_dir: str | Path | None = None,
     remove_singletons: bool = False,
+    chains: str = "kind",
 ) -> DatasetExport:
     """Export a built dataset (an id in the data dir or a folder path) as CoNLL key files into ``out``: every split,
     or only ``split``; ``mentions``: all, or only the event or entity mentions (file names in the module docstring);
-    ``remove_singletons``: leave out the chains with one mention in their CoNLL document (module docstring).
+    ``remove_singletons``: leave out the chains with one mention in their CoNLL document; ``chains``: the key of
+    the standard protocol (``kind``) or of the ucdcr protocol (``id``) (module docstring).
     """
     chosen_level = _choice(level, LEVELS, "level")
     selection = _choice(mentions, MENTION_SELECTIONS, "mentions")
+    chain_key = _choice(chains, CHAIN_KEYS, "chains")
     from ucdcr.export import target
     from ucdcr.io.one_build import consistent
 
@@ -124,9 +140,11 @@ def export_dataset(
         [folder],
         lambda: (
             read_table(folder, kind="documents"),
-            read_table(folder, mention_type=None if selection == "all" else selection, columns=EXPORT_FIELDS),
+            load_mentions(folder, columns=EXPORT_FIELDS),
         ),
     )
+    if selection != "all":
+        table = table.filter(pc.equal(table[KIND_COLUMN], selection))
     # every file is made before the first is written: a dataset that cannot be exported leaves --out as it was
     made: list[tuple[ExportSummary, str, dict[str, object]]] = []
     for one_split in chosen:
@@ -137,7 +155,7 @@ def export_dataset(
         split_mentions = table.filter(table["split"].to_numpy(zero_copy_only=False) == one_split)
         path = Path(out) / export_file_name(result.dataset, one_split, chosen_level, selection)
         summary, text, mapping = _conll_file(
-            split_mentions, split_documents, chosen_level, path, None, remove_singletons, folder
+            split_mentions, split_documents, chosen_level, path, None, remove_singletons, folder, chain_key
         )
         result.splits[one_split] = summary
         made.append((summary, text, mapping))
@@ -206,16 +224,18 @@ def export_conll(
     mapping_path: Path | None = None,
     remove_singletons: bool = False,
     source: Path | None = None,
+    chains: str = "kind",
 ) -> ExportSummary:
     """Write ``mentions`` (MENTION_SCHEMA rows) on the tokens of ``documents`` (DOCUMENT_SCHEMA rows) as CoNLL.
 
     Every document of ``documents`` is written (documents without mentions too). The mapping file (default
-    ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain. ``remove_singletons``:
-    see the module docstring. ``source``: the dataset folder the tables come from, named by the error for a mention
+    ``<conll_path>.chains.json``) maps each integer chain id to the original coref_chain. ``remove_singletons`` and
+    ``chains``: see the module docstring (``kind`` needs the ``type`` column that :func:`ucdcr.io.load.
+    load_mentions` adds). ``source``: the dataset folder the tables come from, named by the error for a mention
     outside the document table (else ``<input>``); nothing is written then.
     """
     summary, text, mapping = _conll_file(
-        mentions, documents, level, conll_path, mapping_path, remove_singletons, source
+        mentions, documents, level, conll_path, mapping_path, remove_singletons, source, chains
     )
     write_text(summary.conll_path, text)
     write_json(summary.mapping_path, mapping)
@@ -230,14 +250,22 @@ def _conll_file(
     mapping_path: Path | None,
     remove_singletons: bool,
     source: Path | None,
+    chains: str = "kind",
 ) -> tuple[ExportSummary, str, dict[str, object]]:
     """What :func:`export_conll` writes: its summary, the CoNLL text and the mapping."""
     level = _choice(level, LEVELS, "level")
+    chain_key = _choice(chains, CHAIN_KEYS, "chains")
+    if chain_key == "kind" and KIND_COLUMN not in mentions.column_names:
+        raise UcdcrError(
+            f"chains='kind' keys each chain by its kind, and these mentions have no {KIND_COLUMN!r} column (read "
+            "them with ucdcr.io.load.load_mentions, or give chains='id')"
+        )
     mapping_path = mapping_path or conll_path.with_name(conll_path.name + ".chains.json")
     summary = ExportSummary(conll_path, mapping_path, removed_singletons=[] if remove_singletons else None)
     tokens_by_doc = _tokens_by_document(documents)
-    chain_ids = _chain_numbers(mentions)
-    spans = _place_mentions(mentions, tokens_by_doc, chain_ids, level, source)
+    keys = chain_ids(mentions, by_kind=chain_key == "kind")
+    numbers = _chain_numbers(mentions, keys)
+    spans = _place_mentions(mentions, tokens_by_doc, [numbers[key] for key in keys], level, source)
     groups: dict[str, list[str]] = defaultdict(list)
     for doc_key in sorted(tokens_by_doc):
         groups[group_name(doc_key, level)].append(doc_key)
@@ -252,12 +280,16 @@ def _conll_file(
         written_chains.update(span.chain for span in kept)
     summary.documents = len(groups)
     summary.tokens = sum(len(tokens) for tokens in tokens_by_doc.values())
-    summary.chains = len(written_chains) if remove_singletons else len(chain_ids)
+    summary.chains = len(written_chains) if remove_singletons else len(numbers)
+    originals = dict(zip(keys, mentions["coref_chain"].to_pylist(), strict=True))
     mapping: dict[str, object] = {
         "level": level,
-        "chains": {str(number): chain for chain, number in chain_ids.items()},
+        "chains_keyed_by": chain_key,
+        "chains": {str(number): originals[key] for key, number in numbers.items()},
         "left_out": [{"mention_id": mention_id, "reason": reason} for mention_id, reason in summary.left_out],
     }
+    if chain_key == "kind":
+        mapping["kinds"] = {str(number): key.split(KIND_SEPARATOR, 1)[0] for key, number in numbers.items()}
     if summary.removed_singletons is not None:
         mapping["removed_singletons"] = summary.removed_singletons
     return summary, "\n".join(lines) + "\n", mapping
@@ -281,19 +313,22 @@ def _tokens_by_document(documents: pa.Table) -> dict[str, list[TokenRow]]:
     return dict(by_doc)
 
 
-def _chain_numbers(mentions: pa.Table) -> dict[str, int]:
-    """Integer ids by order of first appearance in doc-key order (deterministic)."""
-    ordered = mentions.sort_by([("conll_doc_key", "ascending"), ("sent_id", "ascending"), ("mention_id", "ascending")])
+def _chain_numbers(mentions: pa.Table, keys: Sequence[str]) -> dict[str, int]:
+    """Integer ids of the chain keys (one per row of ``mentions``) by order of first appearance in doc-key order
+    (deterministic)."""
+    order = pc.sort_indices(
+        mentions, [("conll_doc_key", "ascending"), ("sent_id", "ascending"), ("mention_id", "ascending")]
+    )
     numbers: dict[str, int] = {}
-    for chain in ordered["coref_chain"].to_pylist():
-        numbers.setdefault(chain, len(numbers))
+    for row in order.to_pylist():
+        numbers.setdefault(keys[row], len(numbers))
     return numbers
 
 
 def _place_mentions(
     mentions: pa.Table,
     tokens_by_doc: dict[str, list[TokenRow]],
-    chain_ids: dict[str, int],
+    chain_numbers: Sequence[int],
     level: Level,
     source: Path | None = None,
 ) -> dict[str, list[Span]]:
@@ -310,8 +345,9 @@ def _place_mentions(
             position[(doc_key, sent, token_id)] = running[name] + index
         running[name] += len(tokens_by_doc[doc_key])
     spans: dict[str, list[Span]] = defaultdict(list)
-    columns = ("mention_id", "conll_doc_key", "sent_id", "tokens_number", "coref_chain")
-    for mention_id, doc_key, sent, numbers, chain in zip(*(mentions[c].to_pylist() for c in columns), strict=True):
+    columns = ("mention_id", "conll_doc_key", "sent_id", "tokens_number")
+    rows = zip(*(mentions[c].to_pylist() for c in columns), chain_numbers, strict=True)
+    for mention_id, doc_key, sent, numbers, chain in rows:
         if doc_key not in offsets:
             raise FormatError(source, f"mention {mention_id}: document {doc_key!r} is not in {table}")
         try:
@@ -321,7 +357,7 @@ def _place_mentions(
                 source,
                 f"mention {mention_id}: tokens {numbers} of sentence {sent} are not in document {doc_key!r} of {table}",
             ) from None
-        spans[group_name(doc_key, level)].append(Span(start, end, chain_ids[chain], mention_id))
+        spans[group_name(doc_key, level)].append(Span(start, end, chain, mention_id))
     return spans
 
 
