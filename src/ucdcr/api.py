@@ -183,7 +183,7 @@ def baseline_tables(
 
 
 def evaluate(
-    predictions: str | Path,
+    predictions: str | Path | Sequence[str | Path],
     datasets: DatasetChoice = None,
     data_dir: str | Path | None = None,
     split: str = "test",
@@ -206,7 +206,9 @@ def evaluate(
     ``cache_dir``; "none") and with ``each`` the comparison with each reference system. ``significance``: the
     p-value's test, "randomization" (exact where the units allow) or "bootstrap".
 
-    predictions: a file in any format of :mod:`ucdcr.analysis.evaluate` (JSON, CSV or a CoNLL-2012 response).
+    predictions: a file in any format of :mod:`ucdcr.analysis.evaluate` (JSON, CSV or a CoNLL-2012 response), or
+    an end-to-end system's CoNLL responses per kind, ``["event:events.conll", "entity:entities.conll"]`` (the kind
+    of each file's mentions, for ``mentions="predicted"``).
     split: the evaluated split (val to tune a system). datasets: see :data:`DatasetChoice`.
     protocol: "ucdcr" (the paper's) or "standard" (every gold mention, the split as one meta-document;
     ``remove_singletons``: one-mention chains removed from key and response); see
@@ -223,7 +225,7 @@ def evaluate(
         leaderboard = tables[-1]                       # the reference systems and preds.json, with Δ best and p
         row = leaderboard.rows[-1]; row["ecbplus"].low  # the interval's lower bound
     """
-    from ucdcr.analysis.evaluate import read_predictions
+    from ucdcr.analysis.evaluate import read_prediction_files, read_predictions
     from ucdcr.report import paper_tables
     from ucdcr.scoring.bootstrap import METHODS
     from ucdcr.systems.framework.placement import place_predictions
@@ -232,7 +234,8 @@ def evaluate(
     chosen = make_protocol(protocol, singletons=not remove_singletons)
     if significance not in METHODS:
         raise ValueError(f"unknown significance test {significance!r}; valid: {', '.join(METHODS)}")
-    predicted = read_predictions(predictions, mentions)  # type: ignore[arg-type]
+    files = [predictions] if isinstance(predictions, str | Path) else list(predictions)
+    predicted = read_prediction_files(files, mentions)  # type: ignore[arg-type]
     folders = dataset_folders(datasets, data_dir)
     other = read_predictions(against, mentions) if against is not None else None  # type: ignore[arg-type]
     method: Any = significance

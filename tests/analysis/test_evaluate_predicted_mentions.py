@@ -87,8 +87,9 @@ def exported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Pat
     return data_dir, key, response
 
 
-def _evaluate(data_dir: Path, predictions: Path, *options: str) -> dict:
-    args = ["evaluate", str(predictions), "--data-dir", str(data_dir), "--json", *options]
+def _evaluate(data_dir: Path, *predictions_and_options: str | Path) -> dict:
+    """`ucdcr evaluate` with --json; the arguments are the predictions file(s) and options, as on the command line."""
+    args = ["evaluate", *map(str, predictions_and_options), "--data-dir", str(data_dir), "--json"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
@@ -135,9 +136,52 @@ def test_standard_protocol_with_predicted_mentions_equals_ucdcr_score(
         "1 of the 12 evaluated gold mentions are not marked in the response: with --mentions predicted they are "
         "missing from the response (they lower recall), e.g. " + tiny.mention_id(11),
         "4 twinless response mention(s) (their span is no gold mention of the test split) are scored in their "
-        "response chains and count against precision (--mentions predicted); a twinless mention has no type, so it is "
-        "scored in the joint settings only, not in the per-type (event, entity) ones",
+        "response chains and count against precision (--mentions predicted); the response gives no kinds, so a "
+        "twinless mention is scored in the joint settings only, not in the per-type (event, entity) ones (give each "
+        "file's kind: event:FILE entity:FILE)",
     ]
+
+
+def test_a_response_that_gives_its_kind_counts_its_spurious_mentions_in_that_row(
+    exported: tuple[Path, Path, Path],
+) -> None:
+    # The whole response declared an event system's output (event:FILE): every one of its 15 mentions is an event
+    # mention. Gold events of the test split: VISIT, MEET and FIRE x2, all 4 marked by the response: event row
+    # R_MD = 4/4 = 100, P_MD = 4/15 = 26.66 (truncated); without the kind, the event row sees the 4 alone (P 100).
+    # The entity row: the response has no entity mention, so R_MD = 0 and P_MD = 0 (no response mention).
+    data_dir, _, response = exported
+    options = ["--protocol", "standard", "--mentions", "predicted"]
+    typed = _evaluate(data_dir, f"event:{response}", *options)
+    untyped = _evaluate(data_dir, response, *options)
+    rows = {s["type"]: s["scores"] for s in typed["datasets"][0]["settings"]}
+    plain = {s["type"]: s["scores"] for s in untyped["datasets"][0]["settings"]}
+    assert (rows["event"]["R_MD"], rows["event"]["P_MD"]) == (100.0, 26.66)
+    assert (plain["event"]["R_MD"], plain["event"]["P_MD"]) == (100.0, 100.0)
+    assert (rows["entity"]["R_MD"], rows["entity"]["P_MD"], rows["entity"]["F1_CONLL"]) == (0.0, 0.0, 0.0)
+    assert rows["joint"] == plain["joint"]  # the joint meta-document scores every mention either way
+    assert "each also in the settings of the kind its file gives it" in typed["notes"][1]
+
+
+def test_the_gold_event_and_entity_files_as_a_response_score_100_in_every_row(
+    exported: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    # the gold of the test split written as an end-to-end system writes its output, one file per kind (`export
+    # conll --mentions event|entity`), evaluated with the kinds: every row (joint, event, entity) and mention
+    # detection are 100 under both protocols; the two files' chains never join (each file's ids are its own)
+    data_dir, _, _ = exported
+    files = []
+    for kind in ("event", "entity"):
+        args = ["export", "conll", "np4e", "--split", "test", "--level", "topic", "--mentions", kind]
+        result = runner.invoke(app, [*args, "--out", str(tmp_path / kind), "--data-dir", str(data_dir)])
+        assert result.exit_code == 0, result.output
+        files.append(f"{kind}:{tmp_path / kind / f'np4e_test_topic_{kind}.conll'}")
+    for protocol in ("standard", "ucdcr"):
+        data = _evaluate(data_dir, *files, "--protocol", protocol, "--mentions", "predicted")
+        settings = data["datasets"][0]["settings"]
+        assert {s["type"] for s in settings} == {"joint", "event", "entity"}
+        assert all(value == 100.0 for s in settings for value in s["scores"].values()), protocol
+    again = runner.invoke(app, ["evaluate", files[0], files[0], "--data-dir", str(data_dir), "--mentions", "predicted"])
+    assert again.exit_code == 2 and "is also a mention of" in again.output  # one span in two files
 
 
 def test_interval_units_put_a_twinless_mention_in_its_topic() -> None:

@@ -58,13 +58,20 @@ own, as the v8.01 scorer does (Cattan et al. 2021's "realistic evaluation"; :fun
 - What the protocol selects holds for key and response alike: a response mention on a gold mention is scored in
   that gold mention's settings only, so under the ucdcr protocol one on a gold mention the protocol leaves out (a
   flagged singleton, a dropped chain) is scored nowhere, as with ``gold``.
-- A twinless mention has no type (a response has none), so it is scored in the joint settings (events and entities
-  together) only; a per-type setting scores the response mentions that are gold mentions of its type (a note says
-  how many twinless mentions that leaves out). Standard protocol: the joint meta-document of the dataset of its
-  document. ucdcr protocol: the joint setting of its document's subtopic and, for a dataset also evaluated per
-  topic, of its document's topic. The settings remain the gold's, so every system is averaged over the same
-  settings: a twinless mention in a subtopic or topic whose gold mentions give no setting (fewer than 2) is not
-  scored (noted).
+- Kinds: an end-to-end system writes its event and its entity mentions in one CoNLL file each (the form of Cattan
+  et al. 2021's and Barhom et al. 2019's outputs), so a response mention's kind is its file's:
+  ``read_predictions(path, "predicted", kind="event")``, several files joined by :func:`combine_predictions`
+  (``ucdcr evaluate event:EVENTS.conll entity:ENTITIES.conll --mentions predicted``; the files' chains are kept
+  apart). A per-type setting of kind K then scores the response mentions of kind K: those on a gold mention of
+  kind K, the twinless ones, and those on a gold span of the other kind (spurious for K), so the event row is the
+  event-only end-to-end score the literature reports; the joint settings score every response mention. A response
+  that gives no kind (one file without one): a twinless mention has no type, so it is scored in the joint
+  settings only, and a per-type setting scores the response mentions that are gold mentions of its type (a note
+  says so).
+- Where a twinless mention is scored: standard protocol, the meta-document of the dataset of its document; ucdcr
+  protocol, the setting of its document's subtopic and, for a dataset also evaluated per topic, of its document's
+  topic. The settings remain the gold's, so every system is averaged over the same settings: a twinless mention in
+  a subtopic or topic whose gold mentions give no setting (fewer than 2) is not scored (noted).
 - A dataset's documents of the split are known by their gold mentions: a twinless mention in a document with no
   gold mention of the split in the selected datasets (other splits, datasets or documents; a span across two
   documents) is ignored with a note (``ucdcr score`` on a key file would count one in a key document without
@@ -106,6 +113,7 @@ from ucdcr.analysis.protocol import (
 )
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.formats.conll2012 import read_conll
+from ucdcr.io.load import KIND_COLUMN
 from ucdcr.io.text import decode_text, describe_json, parse_json, read_bytes
 
 _SHOWN = 20  # ids listed in an error message
@@ -139,6 +147,10 @@ class Predictions:
     them; ``spans_crossing_sentences`` counts these and the spans across documents)."""
     mentions: MentionSource = "gold"
     """Which mentions are scored: the gold ones, or (a CoNLL response) the response's own (module docstring)."""
+    kinds: dict[Hashable, str] | None = None
+    """The kind (event, entity) of each response mention, by its span (``SpanKey`` or ``CrossingKey``): from the
+    file each came from (:func:`read_predictions`' ``kind``, :func:`combine_predictions`); None when the response
+    does not say."""
 
     @property
     def needs_spans(self) -> bool:
@@ -162,17 +174,25 @@ class Evaluation:
     mention_detection: list[DatasetMean] = field(default_factory=list)
 
 
-def read_predictions(path: str | Path, mentions: MentionSource = "gold") -> Predictions:
+def read_predictions(path: str | Path, mentions: MentionSource = "gold", kind: str | None = None) -> Predictions:
     """Read a predictions file in any of the formats of the module docstring; ``mentions``: which mentions are
-    scored (``predicted`` needs a CoNLL response)."""
+    scored (``predicted`` needs a CoNLL response); ``kind``: the kind of every mention of a CoNLL response (a
+    system's event or entity output, module docstring)."""
     if mentions not in MENTION_SOURCES:
         raise UcdcrError(f"unknown mentions {mentions!r}; valid: {', '.join(MENTION_SOURCES)}")
+    if kind is not None and kind not in MENTION_KINDS:
+        raise UcdcrError(f"unknown kind {kind!r}; valid: {', '.join(MENTION_KINDS)}")
     path = Path(path)
     text = decode_text(read_bytes(path), path)
     if not text.strip():
         raise FormatError(path, "the file is empty; " + _FORMATS)
     if _CONLL_BEGIN.search(text):
-        return _read_conll(path, mentions)
+        found = _read_conll(path, mentions)
+        if kind is not None:
+            found.kinds = dict.fromkeys([*(found.by_span or {}), *found.crossing], kind)
+        return found
+    if kind is not None:
+        raise UcdcrError(f"{path}: a kind is given to the mentions of a CoNLL response; this file is JSON or CSV")
     if mentions == "predicted":
         raise UcdcrError(
             f"{path}: --mentions predicted needs a CoNLL-2012 response (a system's own spans); this file gives "
@@ -181,6 +201,53 @@ def read_predictions(path: str | Path, mentions: MentionSource = "gold") -> Pred
     if text.lstrip().startswith(("{", "[")):
         return Predictions(path, by_id=_read_json(path, text))
     return Predictions(path, by_id=_read_csv(path, text))
+
+
+MENTION_KINDS = ("event", "entity")
+"""The kinds a response's mentions may be given (:func:`read_predictions`)."""
+
+
+def read_prediction_files(files: Sequence[str | Path], mentions: MentionSource = "gold") -> Predictions:
+    """One system's predictions from one file, or from CoNLL responses given as ``KIND:PATH`` (``event:`` or
+    ``entity:`` before the path: the kind of every mention of that file), joined (:func:`combine_predictions`)."""
+    if not files:
+        raise UcdcrError("no predictions file given")
+    parts = []
+    for given in files:
+        kind, separator, rest = str(given).partition(":")
+        if separator and kind in MENTION_KINDS and not isinstance(given, Path):
+            parts.append(read_predictions(rest, mentions, kind))
+        else:
+            parts.append(read_predictions(given, mentions))
+    return combine_predictions(parts)
+
+
+def combine_predictions(parts: Sequence[Predictions]) -> Predictions:
+    """Several CoNLL responses of one system as one response (an end-to-end system's event and entity files): each
+    file's chains kept apart (its chain ids prefixed with its position), each mention with its file's kind. One
+    span in two files is an error."""
+    if len(parts) == 1:
+        return parts[0]
+    if any(part.by_span is None for part in parts):
+        raise UcdcrError("several prediction files are CoNLL responses of one system; a JSON or CSV file is one file")
+    first = parts[0]
+    by_span: dict[SpanKey, str] = {}
+    crossing: dict[CrossingKey, str] = {}
+    kinds: dict[Hashable, str] | None = {} if all(part.kinds is not None for part in parts) else None
+    origin: dict[Hashable, Path] = {}
+    for index, part in enumerate(parts):
+        for mapping, target in ((part.by_span or {}, by_span), (part.crossing, crossing)):
+            for span, chain in mapping.items():
+                if span in origin:
+                    raise FormatError(
+                        part.path, f"the span {span} is also a mention of {origin[span]}: one span, one mention"
+                    )
+                origin[span] = part.path
+                target[span] = f"{index}:{chain}"  # type: ignore[index]
+        if kinds is not None and part.kinds is not None:
+            kinds.update(part.kinds)
+    crossed = sum(part.spans_crossing_sentences for part in parts)
+    return Predictions(first.path, {}, by_span, crossed, crossing, first.mentions, kinds)
 
 
 _FORMATS = (
@@ -580,18 +647,26 @@ def _evaluate_predicted(
     placed: set[TwinlessKey] = set()  # in a document of the split of a selected dataset
     scored: set[TwinlessKey] = set()  # in some setting
     results, unmarked, evaluated = [], [], 0
+    kinds = predictions.kinds
     for dataset, table in tables.items():
         labels: list[str | None] = [None] * table.num_rows
+        label_kinds: list[str | None] = [None] * table.num_rows  # the kind the response gives the mention
+        gold_kinds = table[KIND_COLUMN].to_pylist()
+        by_unit: dict[tuple[str, str], list[tuple[TwinlessKey, str]]] = {}
+        typed: dict[tuple[str, str, str], list[tuple[TwinlessKey, str]]] = {}  # (level, unit, kind) -> extra mentions
+        topic_of: dict[Hashable, str] = {}  # the standard protocol's interval units: gold topics
+        documents = units_of[dataset]
         for span, label in predictions.by_span.items():
             for row in gold_rows[dataset].get(span, ()):
                 labels[row] = label
+                label_kinds[row] = kinds.get(span) if kinds is not None else None
+                kind = label_kinds[row]
+                if kind is not None and kind != gold_kinds[row]:  # a mention of one kind on a gold span of another
+                    _place(span, label, kind, documents, typed, topic_of)
         rows = evaluation_rows(table, split, protocol)
         evaluated += len(rows)
         ids = table["mention_id"].to_pylist()
         unmarked += [ids[row] for row in rows if labels[row] is None]
-        documents = units_of[dataset]
-        by_unit: dict[tuple[str, str], list[tuple[TwinlessKey, str]]] = {}
-        topic_of: dict[Hashable, str] = {}  # the standard protocol's interval units: gold topics
         for key, chain in twinless.items():
             if key[0] in documents:
                 placed.add(key)
@@ -599,25 +674,32 @@ def _evaluate_predicted(
                 topic_of[key] = units["topic"]
                 for level in ("meta", *LEVELS):
                     by_unit.setdefault((level, "" if level == "meta" else units[level]), []).append((key, chain))
+                if kinds is not None and key in kinds:
+                    _place(key, chain, kinds[key], documents, typed, topic_of)
 
         def responses(
             setting: Setting,
             members: Sequence[int],
             labels: list[str | None] = labels,
+            label_kinds: list[str | None] = label_kinds,
             by_unit: dict[tuple[str, str], list[tuple[TwinlessKey, str]]] = by_unit,
+            typed: dict[tuple[str, str, str], list[tuple[TwinlessKey, str]]] = typed,
         ) -> list[list[Hashable]]:
-            """The response clusters of a setting: its rows the response marks, by chain, and (joint settings)
-            the twinless mentions of its unit."""
+            """The response clusters of a setting: its rows the response marks, by chain, and the twinless
+            mentions of its unit (joint settings); in a per-type setting of a response that gives kinds, the
+            response mentions of that kind alone (also those on a gold span of the other kind)."""
             grouped: dict[str, list[Hashable]] = {}
             for row in members:
                 label = labels[row]
-                if label is not None:
+                if label is not None and (kinds is None or not setting.type or label_kinds[row] == setting.type):
                     grouped.setdefault(label, []).append(row)
-            if not setting.type:
-                unit = ("meta", "") if protocol.standard else (setting.level, setting.unit)
-                for key, chain in by_unit.get(unit, ()):
-                    grouped.setdefault(chain, []).append(key)
-                    scored.add(key)
+            unit = ("meta", "") if protocol.standard else (setting.level, setting.unit)
+            extra = by_unit.get(unit, ()) if not setting.type else typed.get((*unit, setting.type), ())
+            if setting.type and kinds is None:
+                extra = ()
+            for key, chain in extra:
+                grouped.setdefault(chain, []).append(key)
+                scored.add(key)
             return list(grouped.values())
 
         results.append(
@@ -625,6 +707,24 @@ def _evaluate_predicted(
         )
     notes = _predicted_notes(predictions, tables, split, results, unmarked, evaluated, twinless, placed, scored)
     return Evaluation(results, notes, "predicted", mention_detection_means(results))
+
+
+def _place(
+    key: TwinlessKey,
+    chain: str,
+    kind: str,
+    documents: Mapping[str, Mapping[str, str]],
+    typed: dict[tuple[str, str, str], list[tuple[TwinlessKey, str]]],
+    topic_of: dict[Hashable, str],
+) -> None:
+    """A response mention of ``kind`` that no gold mention of that kind has (twinless, or on a gold span of the
+    other kind) joins the per-type settings of ``kind`` of its document's units."""
+    units = documents.get(key[0])
+    if units is None:
+        return
+    topic_of[key] = units["topic"]
+    for level in ("meta", *LEVELS):
+        typed.setdefault((level, "" if level == "meta" else units[level], kind), []).append((key, chain))
 
 
 def _predicted_notes(
@@ -650,10 +750,12 @@ def _predicted_notes(
             f"{len(scored)} twinless response mention(s) (their span is no gold mention of the {split} split) are "
             "scored in their response chains and count against precision (--mentions predicted)"
         )
-        if any(item.setting.type for result in results for item in result.settings):
+        if predictions.kinds is not None:
+            note += "; each also in the settings of the kind its file gives it"
+        elif any(item.setting.type for result in results for item in result.settings):
             note += (
-                "; a twinless mention has no type, so it is scored in the joint settings only, not in the "
-                "per-type (event, entity) ones"
+                "; the response gives no kinds, so a twinless mention is scored in the joint settings only, not in "
+                "the per-type (event, entity) ones (give each file's kind: event:FILE entity:FILE)"
             )
         notes.append(note)
     unscored = len(placed - scored)

@@ -109,7 +109,14 @@ def register(app: typer.Typer) -> None:
     @app.command("evaluate", help=HELP)
     @friendly_errors
     def _cmd(
-        predictions: Annotated[Path, typer.Argument(help="Predictions file (JSON, CSV or CoNLL-2012).")],
+        predictions: Annotated[
+            list[str],
+            typer.Argument(
+                metavar="PREDICTIONS...",
+                help="Predictions file (JSON, CSV or CoNLL-2012); CoNLL responses may be given per kind as "
+                "event:FILE entity:FILE (an end-to-end system's event and entity files).",
+            ),
+        ],
         data_dir: DataDirOption = None,
         datasets: DatasetsOption = None,
         source: SourceOption = SourceChoice.AUTO,
@@ -143,7 +150,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
     ) -> None:
-        from ucdcr.analysis.evaluate import covered_datasets, read_predictions
+        from ucdcr.analysis.evaluate import covered_datasets, read_prediction_files, read_predictions
         from ucdcr.report.paper_tables import placement_tables
         from ucdcr.report.tables import print_tables
         from ucdcr.systems.framework.placement import place_predictions
@@ -153,7 +160,8 @@ def register(app: typer.Typer) -> None:
         if split not in SPLITS:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
         chosen = protocol_of(protocol, remove_singletons=remove_singletons)
-        predicted = read_predictions(predictions, mentions.value)
+        predicted = read_prediction_files(predictions, mentions.value)
+        name = predicted.path.name
         folders = selected_datasets(data_dir, datasets, source)
         if datasets is None:  # the datasets the predictions cover, not every built one
             folders, covered = covered_datasets(predicted, folders)
@@ -179,14 +187,8 @@ def register(app: typer.Typer) -> None:
         if against is not None and placed.against is not None:
             for note in placed.against.notes:
                 err_console.print(f"[yellow]note ({against.name}):[/] {escape(note)}", highlight=False, soft_wrap=True)
-            names = (
-                (predictions.name, against.name)
-                if predictions.name != against.name
-                else (str(predictions), str(against))
-            )
-        title = f"evaluation of {predictions.name}, {chosen.label} protocol" + (
-            "" if split == "test" else f" ({split} split)"
-        )
+            names = (name, against.name) if name != against.name else (str(predicted.path), str(against))
+        title = f"evaluation of {name}, {chosen.label} protocol" + ("" if split == "test" else f" ({split} split)")
         if evaluation.mentions == "predicted":
             title += ", predicted mentions"
         if as_json:
