@@ -82,8 +82,8 @@ def test_brief_keeps_of_the_notes_the_protocol_and_the_signature(cache: Path, tm
     runs = runs_of(read_entries(results))
     full = render_table(runs, "leaderboard ucdcr/subtopic datasets=a")
     brief = render_table(runs, "leaderboard ucdcr/subtopic datasets=a brief")
-    assert {"mean", "n"} <= set(full.columns)
-    assert brief.columns == [column for column in full.columns if column not in ("mean", "n")]
+    assert not {"mean", "n"} & set(full.columns)  # one dataset: a mean would repeat its column
+    assert brief.columns == full.columns
     assert [row["a"] for row in brief.rows] == [row["a"] for row in full.rows]
     assert brief.notes == [full.notes[0], full.notes[-1]] and brief.notes[0].startswith("Protocol:")
     assert brief.notes[1].startswith("Signature: ")  # a brief table keeps the signature of its numbers

@@ -241,7 +241,8 @@ def standing_table(found: Standing, title: str = "") -> ResultTable:
     fitted on another dataset's train split (a fallback: a dataset without one), the column ``mean, with train``
     averages the others (``train n`` of them). When some system has a number for a dataset another lacks, that
     dataset is left out of every mean, the note names it, and the columns ``mean, own datasets`` and ``own n`` give
-    each system's mean over all its own numbers. With a test, each system's mean is compared with the best mean on
+    each system's mean over all its own numbers (with one dataset there is no mean: it would repeat the dataset's
+    column). With a test, each system's mean is compared with the best mean on
     the same resampled units: ``Δ best`` (with its interval), ``p`` and ``tied for first``. ``Seeds``: the runs a
     number averages, when some system has several; ``Source``: where each system's runs came from, when given. The
     notes end with the signature of every number."""
@@ -257,8 +258,7 @@ def standing_table(found: Standing, title: str = "") -> ResultTable:
         [
             "System",
             *datasets,
-            "mean",
-            "n",
+            *(["mean", "n"] if len(datasets) > 1 else []),
             *test_columns,
             *train_columns,
             *extra,
@@ -268,7 +268,8 @@ def standing_table(found: Standing, title: str = "") -> ResultTable:
     )
     for standing_row in found.rows:
         row: dict[str, object] = {"System": standing_row.system, **standing_row.scores}
-        row["mean"], row["n"] = standing_row.mean, standing_row.n
+        if len(datasets) > 1:
+            row["mean"], row["n"] = standing_row.mean, standing_row.n
         if found.tested:
             delta = standing_row.delta
             row["Δ best"] = (

@@ -22,8 +22,8 @@ Rendering: a document marks each generated table with an HTML comment pair::
     <!-- /results -->
 
 where the name is ``leaderboard``, ``scores`` or ``models`` and a protocol label, optionally followed by
-``systems=a,b`` and ``datasets=x,y`` to select runs and ``brief`` (the README's form: without the columns that
-repeat another, and with the protocol note only). :func:`render_docs` rewrites every marked block from the file
+``systems=a,b`` and ``datasets=x,y`` to select runs and ``brief`` (the README's form: of the notes, the protocol
+and the signature only). :func:`render_docs` rewrites every marked block from the file
 (``ucdcr results render``); with ``check=True`` it changes nothing and returns the files whose blocks differ (the
 test suite runs that).
 """
@@ -134,17 +134,13 @@ def render_table(runs: Sequence[StoredRun], spec: str) -> ResultTable:
         table = score_table(chosen, systems, datasets, protocol)
     else:
         table = models_table(chosen, systems, datasets)
-    return _brief(table, datasets) if brief else table
+    return _brief(table) if brief else table
 
 
-def _brief(table: ResultTable, datasets: Sequence[str]) -> ResultTable:
-    """The table without the mean over one dataset (it repeats the dataset's column) and its count, and with its
-    first note (the protocol) and its signature alone."""
-    dropped = {"mean", "n"} if len(datasets) == 1 else set()
-    columns = [column for column in table.columns if column not in dropped]
-    rows = [{key: value for key, value in row.items() if key not in dropped} for row in table.rows]
+def _brief(table: ResultTable) -> ResultTable:
+    """The table with its first note (the protocol) and its signature alone."""
     notes = table.notes[:1] + [note for note in table.notes[1:] if note.startswith("Signature: ")]
-    return ResultTable(table.title, columns, rows, table.digits, notes, table.styles)
+    return ResultTable(table.title, table.columns, table.rows, table.digits, notes, table.styles)
 
 
 def _options(words: Sequence[str], spec: str) -> dict[str, list[str]]:
