@@ -197,6 +197,7 @@ def evaluate(
     references: str = "shipped",
     cache_dir: str | Path | None = None,
     each: bool = False,
+    topics: str = "gold",
 ) -> list[ResultTable]:
     """A system's predicted clusters scored with a protocol and placed among the reference systems, as ``ucdcr
     evaluate`` prints them: Table 13's layout (every dataset, level and type; each score with its 95% bootstrap
@@ -211,7 +212,8 @@ def evaluate(
     of each file's mentions, for ``mentions="predicted"``).
     split: the evaluated split (val to tune a system). datasets: see :data:`DatasetChoice`.
     protocol: "ucdcr" (the paper's) or "standard" (every gold mention, the split as one meta-document;
-    ``remove_singletons``: one-mention chains removed from key and response); see
+    ``remove_singletons``: one-mention chains removed from key and response; ``topics``: "gold" or "predicted", what
+    the system clustered within, which changes no score but names the setting and its references); see
     :class:`ucdcr.analysis.protocol.Protocol`. mentions: "gold" (the default) or "predicted" (a CoNLL response's own
     mentions scored as v8.01 scores them).
     What was ignored or filled in (predictions for other datasets, unmarked gold mentions), and why a dataset has
@@ -231,7 +233,7 @@ def evaluate(
     from ucdcr.systems.framework.placement import place_predictions
 
     check_split(split)
-    chosen = make_protocol(protocol, singletons=not remove_singletons)
+    chosen = make_protocol(protocol, topics=topics, singletons=not remove_singletons)
     if significance not in METHODS:
         raise ValueError(f"unknown significance test {significance!r}; valid: {', '.join(METHODS)}")
     files = [predictions] if isinstance(predictions, str | Path) else list(predictions)

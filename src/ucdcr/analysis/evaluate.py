@@ -787,14 +787,20 @@ def mention_detection_means(results: Sequence[ProtocolResult]) -> list[DatasetMe
                 return []
             scores = {column: fmean(row[column] for row in chosen) for column in MENTION_COLUMNS}
             means.append(
-                DatasetMean(mean.dataset, mean.level, mean.type, len(chosen), scores, mean.duplicated_from_joint)
+                DatasetMean(
+                    mean.dataset, mean.level, mean.type, len(chosen), scores, mean.duplicated_from_joint, mean.units
+                )
             )
     summary = []
     if len(results) > 1:
         for level in LEVELS:
             for kind in TYPES:
-                rows = [m.scores for m in means if m.level == level and m.type == kind]
-                if rows:
-                    scores = {column: fmean(row[column] for row in rows) for column in MENTION_COLUMNS}
-                    summary.append(DatasetMean("uCDCR", level, kind, len(rows), scores))
+                chosen_means = [m for m in means if m.level == level and m.type == kind]
+                if chosen_means:
+                    scores = {column: fmean(m.scores[column] for m in chosen_means) for column in MENTION_COLUMNS}
+                    parts = tuple(
+                        m.units for m in chosen_means if m.units is not None and not isinstance(m.units, tuple)
+                    )
+                    units = parts if len(parts) == len(chosen_means) else None
+                    summary.append(DatasetMean("uCDCR", level, kind, len(chosen_means), scores, units=units))
     return means + summary

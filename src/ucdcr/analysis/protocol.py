@@ -78,6 +78,8 @@ MENTION_COLUMNS: tuple[str, ...] = ("R_MD", "P_MD", "F1_MD")
 """Mention detection (v8.01's mention identification, exact spans), added to a setting's scores when it is scored
 with a response as given (``responses`` of :func:`run_protocol`: predicted mentions, see
 :mod:`ucdcr.analysis.evaluate`)."""
+MENTION_DETECTION = "mentions"
+"""The unit counts' name of mention detection (its columns: :data:`MENTION_COLUMNS`)."""
 META_DOCUMENT = "meta-document"
 """The unit of the standard protocol's settings: the whole split as one document."""
 
@@ -224,6 +226,7 @@ _COLUMN_OF = {
     **{metric.name: metric.column("F1") for metric in PROTOCOL_METRICS},
     CONLL.name: CONLL.column,
     **{f"{metric.name}/{part}": metric.column(part) for metric in PROTOCOL_METRICS for part in ("R", "P")},
+    **dict(zip((f"{MENTION_DETECTION}/R", f"{MENTION_DETECTION}/P", MENTION_DETECTION), MENTION_COLUMNS, strict=True)),
 }
 """The columns of :mod:`ucdcr.scoring.bootstrap`'s unit counts -> the protocol's score columns."""
 
@@ -476,7 +479,10 @@ def topic_counts(
     documents = {"+".join(names): (key, response) for names, key, response in parts}
     names = [metric.name for metric in PROTOCOL_METRICS]
     scored = score_documents(documents, names, remove_singletons=remove_singletons, per_document=True)
-    by_unit = {name: scored.by_document[name].metrics for name in documents}
+    by_unit = {name: dict(scored.by_document[name].metrics) for name in documents}
+    if response is not None:  # a response as given (predicted mentions): mention detection too
+        for name in documents:
+            by_unit[name][MENTION_DETECTION] = scored.by_document[name].mentions
     return unit_counts(by_unit, {"+".join(names): names for names, _, _ in parts})
 
 

@@ -44,6 +44,7 @@ from ucdcr.cli.common import (
     SignificanceOption,
     SourceChoice,
     SourceOption,
+    TopicsChoice,
     check_format,
     check_significance,
     console,
@@ -124,6 +125,16 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--split", help="The split to evaluate: test, or val to tune a system (or train).")
         ] = "test",
         protocol: ProtocolOption = ProtocolChoice.UCDCR,
+        topics: Annotated[
+            TopicsChoice,
+            typer.Option(
+                "--topics",
+                case_sensitive=False,
+                help="standard protocol: what the system clustered within, gold topics or document clusters it "
+                "predicted. It changes no score (cluster ids are taken as given); it names the setting in the "
+                "signature and chooses the reference runs of that setting.",
+            ),
+        ] = TopicsChoice.GOLD,
         remove_singletons: RemoveSingletonsOption = False,
         mentions: MentionSourceOption = MentionSourceChoice.GOLD,
         fmt: FormatOption = None,
@@ -159,7 +170,7 @@ def register(app: typer.Typer) -> None:
         check_significance(significance)
         if split not in SPLITS:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
-        chosen = protocol_of(protocol, remove_singletons=remove_singletons)
+        chosen = protocol_of(protocol, topics=topics, remove_singletons=remove_singletons)
         predicted = read_prediction_files(predictions, mentions.value)
         name = predicted.path.name
         folders = selected_datasets(data_dir, datasets, source)

@@ -441,9 +441,12 @@ def _settings_table(
     return settings
 
 
-def mention_detection_tables(evaluation: Evaluation, title: str, per_setting: bool = False) -> list[ResultTable]:
+def mention_detection_tables(
+    evaluation: Evaluation, title: str, per_setting: bool = False, resamples: int = RESAMPLES
+) -> list[ResultTable]:
     """Mention detection (predicted mentions): per dataset, level and type the mean over the settings (and the uCDCR
-    rows) beside the CoNLL F1 of the same mean; with ``per_setting`` also every setting. None with gold mentions."""
+    rows), each with its interval, beside the CoNLL F1 of the same mean; with ``per_setting`` also every setting.
+    None with gold mentions."""
     if not evaluation.mention_detection:
         return []
     means = [mean for result in evaluation.results for mean in result.means]
@@ -465,7 +468,10 @@ def mention_detection_tables(evaluation: Evaluation, title: str, per_setting: bo
                 "Level": mean.level,
                 "Type": _TYPE_LABEL[mean.type],
                 "Settings": mean.settings,
-                **{column: mean.scores[column] for column in MENTION_COLUMNS},
+                **{
+                    column: with_interval(mean.scores[column], mean.intervals(resamples).get(column))
+                    for column in MENTION_COLUMNS
+                },
                 "CoNLL": conll.get((mean.dataset, mean.level, mean.type)),
             }
         )
@@ -533,7 +539,7 @@ def placement_tables(
 
     evaluation = placed.evaluation
     tables = evaluation_tables(evaluation.results, title, per_setting, resamples)
-    tables += mention_detection_tables(evaluation, title, per_setting)
+    tables += mention_detection_tables(evaluation, title, per_setting, resamples)
     if names is not None and placed.compared:
         tables.append(comparison_table(placed.compared, names, resamples, method))
     for table in tables:
