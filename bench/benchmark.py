@@ -50,6 +50,7 @@ def run_pass(args: argparse.Namespace, cache_dir: Path, label: str) -> tuple[flo
         command += ["--datasets", args.datasets]
     command += ["--protocol", args.protocol] + (["--level", args.level] if args.level else [])
     command += ["--topics", args.topics] if args.topics else []
+    command += [] if args.final else ["--val-only"]  # test is predicted and scored in a final run only
     print(f"[{label}] load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     started, cpu_before = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, capture_output=True, text=True, check=False)

@@ -46,6 +46,7 @@ def main() -> None:
         command = [sys.executable, "-m", "ucdcr", "benchmark", "--systems", args.systems, "--format", "md"]
         command += ["--data-dir", str(args.data_dir), "--cache-dir", str(cache), "--protocol", protocol]
         command += ["--transfer"] if args.transfer else ["--datasets", args.dataset]
+        command += [] if args.final else ["--val-only"]  # test is predicted and scored in a final run only
         print(f"\n[{protocol}] load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, check=False)

@@ -144,6 +144,7 @@ def main() -> None:
             data_dir=args.data_dir,
             protocol=args.protocol,
             cache_dir=cache,
+            test=args.final,  # test is predicted and scored in a final run only
         )
         for run in (item for item in result.runs if item.dataset == args.dataset):
             print(run_line(point, run, load, args.final), flush=True)

@@ -10,8 +10,10 @@ tuned on, what was learned and the val CoNLL F1 the tuning reached); the scores,
 test scores. The tables kept are named (a table added to ``ucdcr benchmark`` later stays hidden until it is added
 here).
 
-The runner still predicts and scores the test split and stores those scores in the cache dir's results file
-(``src/ucdcr/systems/framework/runner.py``): the flag keeps them off the screen, it does not skip computing them.
+The flag gates computing the test scores, not only printing them: without it the scripts run ``ucdcr benchmark
+--val-only`` (``ucdcr.benchmark(..., test=False)``), which fits and tunes every system and predicts, scores and
+stores nothing on the test split (``src/ucdcr/systems/framework/runner.py``); :func:`benchmark_output` still keeps
+only the val tables of whatever a script prints.
 """
 
 from __future__ import annotations

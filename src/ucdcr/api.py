@@ -289,6 +289,7 @@ def benchmark(
     topics: str = "gold",
     singletons: bool = True,
     seeds: int = 1,
+    test: bool = True,
 ) -> Benchmark:
     """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.framework.runner`).
 
@@ -304,6 +305,8 @@ def benchmark(
         system's runs.
     recompute: ignore stored results (encodings stay cached).
     seeds: fit every trainable system with seeds 0 .. seeds-1 (the tables show the mean over seeds and their sd).
+    test: False fits and tunes every system and predicts nothing on the test split, storing nothing (development:
+        each run holds what the system learned and its val score, ``run.model``, and no means).
 
     Example::
 
@@ -322,6 +325,7 @@ def benchmark(
         Path(cache_dir) if cache_dir is not None else None,
         recompute=recompute,
         seeds=seeds,
+        test=test,
     )
 
 

@@ -66,8 +66,13 @@ def test_a_table_not_known_to_hold_val_scores_only_is_hidden(monkeypatch: pytest
     assert "12.34" not in shown and "Some new table" in shown  # named among the tables not shown
 
 
+COMMANDS: list[list[str]] = []
+"""The commands the fake processes were given, latest last."""
+
+
 def fake_process(stdout: str, stderr: str):
     def run(command, **_kwargs):
+        COMMANDS.append(list(command))
         return subprocess.CompletedProcess(command, 0, stdout=stdout, stderr=stderr)
 
     return run
@@ -84,6 +89,7 @@ def test_cross_encoder_script(final: bool, benchmark_run, monkeypatch, capsys, t
     script.main()
     out = capsys.readouterr().out
     assert "epoch 1/1: 11.0 min, mean training loss 0.4917" in out
+    assert ("--val-only" in COMMANDS[-1]) is not final  # without --final the test split is not even scored
     if final:
         assert out.startswith("FINAL run: test scores shown") and markdown in out
     else:
@@ -102,6 +108,7 @@ def test_benchmark_script(final: bool, benchmark_run, monkeypatch, capsys, tmp_p
     script.main()
     out = capsys.readouterr().out
     assert "encoding share" in out  # the timings, either way
+    assert ("--val-only" in COMMANDS[-1]) is not final  # without --final the test split is not even scored
     if final:
         assert out.startswith("FINAL run: test scores shown") and markdown in out
     else:
@@ -127,6 +134,7 @@ def test_cross_encoder_curve_script(final: bool, monkeypatch, capsys, tmp_path: 
     script.main()
     out = capsys.readouterr().out
     assert len(calls) == 2 and "1 x 20,000 pairs, cross-encoder: trained in 11.0 min; val CoNLL F1 74.46" in out
+    assert all(call["test"] is final for call in calls)  # without --final the test split is not even scored
     system = calls[0]["systems"][0]()
     assert (system.options.neighbours, system.options.limit) == (20, 30)
     assert system.options.encoder.learning_rate == 1e-4

@@ -125,6 +125,14 @@ def register(app: typer.Typer) -> None:
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
         significance: SignificanceOption = DEFAULT_SIGNIFICANCE,
         references: ReferencesOption = ReferencesChoice.SHIPPED,
+        val_only: Annotated[
+            bool,
+            typer.Option(
+                "--val-only",
+                help="Development: fit and tune every system and print what it learned with its val score (the "
+                "models table), predicting and scoring nothing on the test split and storing nothing.",
+            ),
+        ] = False,
         save_predictions: Annotated[
             Path | None,
             output_folder_option(
@@ -148,7 +156,7 @@ def register(app: typer.Typer) -> None:
                 raise UcdcrError("--forget runs no benchmark: give it without --systems")
             _forget(forget, cache_dir)
             return
-        from ucdcr.report.benchmark_tables import benchmark_tables
+        from ucdcr.report.benchmark_tables import benchmark_tables, models_table
         from ucdcr.report.tables import print_tables
         from ucdcr.systems.framework.placement import place_runs
         from ucdcr.systems.framework.runner import benchmark
@@ -161,8 +169,24 @@ def register(app: typer.Typer) -> None:
         folders = selected_datasets(data_dir, datasets, source)
         with progress_display() as show, system_messages(err_console):
             result = benchmark(
-                names, folders, chosen, transfer, cache_dir, show, recompute, seeds, save_predictions is not None
+                names,
+                folders,
+                chosen,
+                transfer,
+                cache_dir,
+                show,
+                recompute,
+                seeds,
+                save_predictions is not None,
+                not val_only,
             )
+        if val_only:
+            if save_predictions is not None:
+                raise UcdcrError("--val-only predicts nothing on the test split: give it without --save-predictions")
+            table = models_table(result.runs, result.systems, result.datasets)
+            table.notes.append("--val-only: nothing was predicted or scored on the test split; nothing was stored.")
+            print_tables([table], fmt, console, output)
+            return
         placement = place_runs(
             result.runs,
             result.systems,

@@ -195,11 +195,15 @@ def benchmark(
     recompute: bool = False,
     seeds: int = 1,
     predictions: bool = False,
+    test: bool = True,
 ) -> Benchmark:
     """Run the benchmark (module docstring) of ``systems`` on the dataset folders (name -> folder) with
     ``protocol`` (default: the ucdcr protocol at subtopic level), each trainable system with ``seeds`` seeds.
     Every computed run keeps its test predictions in the cache dir; with ``predictions``, a stored run without them
-    runs again (:func:`save_predictions` then writes them out)."""
+    runs again (:func:`save_predictions` then writes them out). ``test=False`` (development, which compares
+    configurations on val alone): every system is fitted and tuned and describes what it learned (with its val
+    score), nothing is predicted or scored on the test split and nothing is stored: each run of the result has
+    its model and no means."""
     protocol = protocol or adapter.Protocol()
     if not folders:
         raise UcdcrError("no dataset to benchmark: build one first (`ucdcr build`) or check --data-dir")
@@ -225,6 +229,8 @@ def benchmark(
     total = sum(len(runs) for _, runs in plans)
     done = 0
     say = progress or (lambda description, done, total: None)
+    if not test:
+        return _val_only(result, plans, data, fingerprints, say, started, encoding_before)
     for spec, runs in _by_fit(plans):
         keys = [store.key(spec, run, protocol.label, fingerprints) for run in runs]
         stored = [None if recompute else store.get(key) for key in keys]
@@ -269,6 +275,51 @@ def benchmark(
             result.runs.append(stored_run)
             done += 1
     say("done", total, total)
+    result.runs.sort(key=lambda item: _order(item, result))
+    result.seconds = time.perf_counter() - started
+    result.encoding_seconds = COMPUTE_CLOCK.seconds - encoding_before
+    return result
+
+
+def _val_only(
+    result: Benchmark,
+    plans: Sequence[tuple[SystemSpec, list[Run]]],
+    data: Mapping[str, _DatasetSplits],
+    fingerprints: Mapping[str, str],
+    say: Progress,
+    started: float,
+    encoding_before: float,
+) -> Benchmark:
+    """:func:`benchmark` with ``test=False``: every fit and its description, no test split read for scores."""
+    groups = _by_fit(plans)
+    for done, (spec, runs) in enumerate(groups):
+        first = runs[0]
+        say(f"{spec.name}: fit on {first.fit_on or '-'}, tune on {first.tune_on or '-'} (val only)", done, len(groups))
+        system = _fitted(spec, first, data)
+        with _failures(spec, f"describe() after fit on {first.fit_on or '-'}"):
+            model = str(system.describe())
+        for run in runs:
+            involved = {ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset}
+            result.runs.append(
+                StoredRun(
+                    "",
+                    spec.name,
+                    spec.version,
+                    run.dataset,
+                    result.protocol.level,
+                    run.setting,
+                    str(run.fit_on or ""),
+                    str(run.tune_on or ""),
+                    model,
+                    [],
+                    {name: fingerprints[name] for name in sorted(involved)},
+                    result.protocol.label,
+                    run.seed,
+                    machine(),
+                    spec.origin or None,
+                )
+            )
+    say("done", len(groups), len(groups))
     result.runs.sort(key=lambda item: _order(item, result))
     result.seconds = time.perf_counter() - started
     result.encoding_seconds = COMPUTE_CLOCK.seconds - encoding_before
