@@ -308,3 +308,28 @@ def test_nan_percentiles_are_numpys_nanpercentile_bit_for_bit(seed: int) -> None
         warnings.simplefilter("ignore", RuntimeWarning)
         expected = np.nanpercentile(values, percents, axis=0)
     assert np.array_equal(nan_percentiles(values, percents), expected, equal_nan=True)
+
+
+def test_exact_randomisation_over_every_swap_by_hand() -> None:
+    # three units, system A scores 1, 2, 3 where B scores 0: the mean difference is 2. Swapping a unit flips the
+    # sign of its difference, so the 2^3 swaps give (±1 ±2 ±3) / 3, and |d*| >= 2 only with all signs alike (the
+    # swap of none and of all): p = 2/8, exact, its floor 2/8.
+    from ucdcr.scoring.bootstrap import UnitValues, paired
+
+    a = UnitValues(("u1", "u2", "u3"), ("x",), np.array([[1.0], [2.0], [3.0]]))
+    b = UnitValues(("u1", "u2", "u3"), ("x",), np.zeros((3, 1)))
+    found = paired(a, b, 1000, "randomization")["x"]
+    assert (found.difference, found.p_value, found.p_floor, found.exact) == (2.0, 0.25, 0.25, True)
+    assert found.low <= 2.0 <= found.high  # the interval is the paired bootstrap's, around the difference
+    approximate = paired(a, b, 1000, "bootstrap")["x"]
+    assert not approximate.exact and approximate.p_floor == 2 / 1001
+    assert (approximate.low, approximate.high) == (found.low, found.high)  # the same interval for both tests
+
+
+def test_p_values_print_with_their_resolution() -> None:
+    from ucdcr.scoring.bootstrap import PValue
+
+    assert PValue(1 / 1001, floor=1 / 1001).text() == "<0.001"  # 1,000 random swaps, none as extreme
+    assert PValue(2 / 1001, floor=2 / 1001).text() == "<0.002"  # the paired bootstrap's floor
+    assert PValue(2 / 256, floor=2 / 256, exact=True).text() == "0.008"  # exact: the value itself
+    assert PValue(0.0312).text() == "0.031"
