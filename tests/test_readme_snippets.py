@@ -1,14 +1,15 @@
 """The README's Python snippets run as written.
 
-Every ```python block of README.md is executed, in order, in one namespace, from the repository root (the
-snippets name ``examples/...``), with the raw dir and the data dir of the environment (``UCDCR_RAW_DIR``,
-``UCDCR_DATA_DIR``) pointing at a tiny ECB+ raw folder (tests/fixtures/raw/ecbplus.py) and an empty data dir in
+Every ```python block of README.md is executed, in order, in one namespace, from a temporary folder holding a copy
+of the repository's ``examples`` (the snippets name ``examples/...``; what they write stays in tmp), with the raw
+dir and the data dir of the environment (``UCDCR_RAW_DIR``, ``UCDCR_DATA_DIR``) pointing at a tiny ECB+ raw folder (tests/fixtures/raw/ecbplus.py) and an empty data dir in
 tmp, so a snippet that builds ``ecbplus`` builds that fixture and the snippets after it load what it built.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,8 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("UCDCR_RAW_DIR", str(raw))
     monkeypatch.setenv("UCDCR_DATA_DIR", str(data))
     monkeypatch.setenv("UCDCR_CACHE_DIR", str(tmp_path / "cache"))  # `ucdcr.benchmark` stores its results there
-    monkeypatch.chdir(REPO_ROOT)
+    shutil.copytree(REPO_ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {}
     for number, block in enumerate(python_blocks(), start=1):
         exec(compile(block, f"README.md python block {number}", "exec"), namespace)
@@ -49,3 +51,6 @@ def test_every_python_snippet_of_the_readme_runs(tmp_path: Path, monkeypatch: py
     assert benchmarked == {("same-head-in-doc", "ecbplus"), ("head-lemma", "ecbplus")}
     assert namespace["by_type"].title.startswith("Benchmark")  # type: ignore[attr-defined]
     assert namespace["leaderboard"].title.startswith("Leaderboard")  # type: ignore[attr-defined]
+    saved = tmp_path / "preds" / "ucdcr_subtopic" / "same-head-in-doc" / "ecbplus.seed0.json"
+    assert saved.is_file()  # the predictions out, read back by the snippet's `ucdcr.evaluate`
+    assert namespace["tables"][0].notes[-1].startswith("Signature: ucdcr:")  # type: ignore[index]

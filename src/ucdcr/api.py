@@ -290,6 +290,7 @@ def benchmark(
     singletons: bool = True,
     seeds: int = 1,
     test: bool = True,
+    save_predictions: str | Path | None = None,
 ) -> Benchmark:
     """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.framework.runner`).
 
@@ -307,6 +308,8 @@ def benchmark(
     seeds: fit every trainable system with seeds 0 .. seeds-1 (the tables show the mean over seeds and their sd).
     test: False fits and tunes every system and predicts nothing on the test split, storing nothing (development:
         each run holds what the system learned and its val score, ``run.model``, and no means).
+    save_predictions: a folder to write every run's test predictions into, as ``ucdcr benchmark
+        --save-predictions`` does (files ``ucdcr.evaluate`` reads back to the run's scores).
 
     Example::
 
@@ -315,9 +318,12 @@ def benchmark(
     """
     from ucdcr.systems.framework.names import default_systems
     from ucdcr.systems.framework.runner import benchmark as run_benchmark
+    from ucdcr.systems.framework.runner import save_predictions as write_predictions
 
     chosen = default_systems() if systems is None else list(systems)
-    return run_benchmark(
+    if save_predictions is not None and not test:
+        raise UcdcrError("test=False predicts nothing on the test split: give it without save_predictions")
+    result = run_benchmark(
         chosen,
         dataset_folders(datasets, data_dir),
         make_protocol(protocol, level, topics, singletons),
@@ -325,8 +331,12 @@ def benchmark(
         Path(cache_dir) if cache_dir is not None else None,
         recompute=recompute,
         seeds=seeds,
+        predictions=save_predictions is not None,
         test=test,
     )
+    if save_predictions is not None:
+        write_predictions(result, Path(save_predictions))
+    return result
 
 
 def forget_benchmark_runs(system: str, cache_dir: str | Path | None = None) -> int:

@@ -138,3 +138,42 @@ def test_the_gold_against_itself_scores_100_in_every_row(built, tmp_path: Path, 
                 ucdcr.evaluate(summary.conll_path, dataset, data_dir, mentions=mentions, **options),
                 (protocol, mentions),
             )
+
+
+LEMMA_SYSTEM = """from ucdcr.systems import System
+
+
+class MyLemma(System):
+    name = "my-lemma"
+
+    def predict(self, test):
+        lemmas = (lemma.lower() for lemma in test.column("mention_head_lemma"))
+        return dict(zip(test.column("mention_id"), lemmas))
+"""
+
+
+def test_a_benchmarked_system_is_placed_beside_the_shipped_runs(built, tmp_path: Path) -> None:
+    # a user's System run by `ucdcr benchmark`: the runner makes its clusters unique per gold topic, so it is
+    # lemma-baseline again, and its leaderboard row equals the shipped one; the predictions it saves evaluate to it
+    data_dir = built("ecbplus").parent
+    (tmp_path / "mysystems.py").write_text(LEMMA_SYSTEM)
+    args = ["benchmark", "--systems", "mysystems:MyLemma", "--protocol", "standard", "--datasets", "ecbplus"]
+    args += ["--data-dir", str(data_dir), "--save-predictions", str(tmp_path / "preds"), "--format", "json"]
+    environment = {**os.environ, "UCDCR_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "ucdcr", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    leaderboard = json.loads(done.stdout)[-1]
+    rows = {row["System"]: row for row in leaderboard["rows"]}
+    assert list(rows) == [*default_systems(), "my-lemma"]
+    assert rows["my-lemma"]["Source"] == "this benchmark" and rows["pairwise"]["Source"] == "shipped"
+    assert rows["my-lemma"]["ecbplus"] == rows["lemma-baseline"]["ecbplus"]
+    saved = tmp_path / "preds" / "standard_gold-topics" / "my-lemma" / "ecbplus.seed0.json"
+    tables = ucdcr.evaluate(saved, "ecbplus", data_dir, protocol="standard", references="none")
+    assert next(row["CoNLL"] for row in tables[0].rows if row["Type"] == "joint") == rows["my-lemma"]["ecbplus"]
