@@ -3,7 +3,8 @@
 Every ```python block of README.md is executed, in order, in one namespace, from a temporary folder holding a copy
 of the repository's ``examples`` (the snippets name ``examples/...``; what they write stays in tmp), with the raw
 dir and the data dir of the environment (``UCDCR_RAW_DIR``, ``UCDCR_DATA_DIR``) pointing at a tiny ECB+ raw folder
-(tests/fixtures/raw/ecbplus.py) and an empty data dir in tmp, so a snippet that builds ``ecbplus`` builds that fixture and the snippets after it load what it built.
+(tests/fixtures/raw/ecbplus.py) and an empty data dir in tmp, so a snippet that builds ``ecbplus`` builds that
+fixture and the snippets after it load what it built.
 """
 
 from __future__ import annotations
