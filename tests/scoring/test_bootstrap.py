@@ -272,10 +272,11 @@ def test_unit_data_round_trips_through_json() -> None:
 
 
 def test_the_command_line_defaults_are_the_bootstrap_module_s() -> None:
-    from ucdcr.cli.common import DEFAULT_RESAMPLES, SIGNIFICANCE_TESTS
-    from ucdcr.scoring.bootstrap import METHODS, RESAMPLES
+    from ucdcr.cli.common import DEFAULT_RESAMPLES, MAX_RESAMPLES, SIGNIFICANCE_TESTS
+    from ucdcr.scoring import bootstrap
 
-    assert (DEFAULT_RESAMPLES, SIGNIFICANCE_TESTS) == (RESAMPLES, METHODS)
+    written_out = (DEFAULT_RESAMPLES, MAX_RESAMPLES, SIGNIFICANCE_TESTS)
+    assert written_out == (bootstrap.RESAMPLES, bootstrap.MAX_RESAMPLES, bootstrap.METHODS)
 
 
 def test_one_unit_gives_no_interval_and_no_test() -> None:

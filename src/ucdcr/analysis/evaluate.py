@@ -188,6 +188,8 @@ def read_predictions(path: str | Path, mentions: MentionSource = "gold", kind: s
         raise FormatError(path, "the file is empty; " + _FORMATS)
     if _CONLL_BEGIN.search(text):
         found = _read_conll(path, mentions)
+        if not found.by_span and not found.spans_crossing_sentences:
+            raise FormatError(path, "the file is empty: the CoNLL-2012 response marks no mention")
         if kind is not None:
             found.kinds = dict.fromkeys([*(found.by_span or {}), *found.crossing], kind)
         return found
@@ -199,8 +201,12 @@ def read_predictions(path: str | Path, mentions: MentionSource = "gold", kind: s
             "clusters of gold mention ids, so its mentions are the gold ones: use --mentions gold"
         )
     if text.lstrip().startswith(("{", "[")):
-        return Predictions(path, by_id=_read_json(path, text))
-    return Predictions(path, by_id=_read_csv(path, text))
+        by_id, what = _read_json(path, text), "the JSON holds no prediction"
+    else:
+        by_id, what = _read_csv(path, text), "the CSV has a header and no row"
+    if not by_id:
+        raise FormatError(path, f"the file is empty: {what}")
+    return Predictions(path, by_id=by_id)
 
 
 MENTION_KINDS = ("event", "entity")

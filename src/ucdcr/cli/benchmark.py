@@ -19,6 +19,7 @@ from rich.console import Console
 from ucdcr.cli.common import (
     DEFAULT_RESAMPLES,
     DEFAULT_SIGNIFICANCE,
+    MAX_SEEDS,
     CacheDirOption,
     DataDirOption,
     DatasetsOption,
@@ -118,6 +119,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--seeds",
                 min=1,
+                max=MAX_SEEDS,
                 help="Fit every trainable system with seeds 0 .. N-1 and show the mean over seeds, its interval and "
                 "the sd over seeds (default: seed 0 only).",
             ),

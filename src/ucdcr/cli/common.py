@@ -218,7 +218,11 @@ DatasetsOption = Annotated[
     str | None,
     typer.Option("--datasets", metavar="IDS", help="Comma-separated dataset ids (default: every built dataset)."),
 ]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes.")]
+MAX_JOBS = 256
+MAX_SEEDS = 100
+JobsOption = Annotated[
+    int, typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, metavar="N", help="Worker processes.")
+]
 
 
 class FormatChoice(StrEnum):
@@ -361,11 +365,14 @@ TopicsOption = Annotated[
 ]
 DEFAULT_RESAMPLES = 1000
 """``ucdcr.scoring.bootstrap.RESAMPLES``, written out so that start-up does not import the scorer (a test checks)."""
+MAX_RESAMPLES = 100_000
+"""``ucdcr.scoring.bootstrap.MAX_RESAMPLES``, written out for start-up (a test checks)."""
 ResamplesOption = Annotated[
     int,
     typer.Option(
         "--resamples",
         min=0,
+        max=MAX_RESAMPLES,
         help="Bootstrap resamples for the 95% confidence intervals (over topics, subtopics or documents; fixed "
         "seed); 0 turns them off.",
     ),

@@ -172,13 +172,13 @@ def register(app: typer.Typer) -> None:
             raise UcdcrError(f"unknown split {split!r}; valid splits: {', '.join(SPLITS)}")
         chosen = protocol_of(protocol, topics=topics, remove_singletons=remove_singletons)
         predicted = read_prediction_files(predictions, mentions.value)
+        other = read_predictions(against, mentions.value) if against is not None else None  # both read before work
         name = predicted.path.name
         folders = selected_datasets(data_dir, datasets, source)
         if datasets is None:  # the datasets the predictions cover, not every built one
             folders, covered = covered_datasets(predicted, folders)
             if covered:
                 err_console.print(f"[yellow]note:[/] {escape(covered)}", highlight=False, soft_wrap=True)
-        other = read_predictions(against, mentions.value) if against is not None else None
         placed = place_predictions(
             predicted,
             folders,

@@ -50,7 +50,7 @@ import pyarrow.parquet as pq
 from ucdcr.errors import FormatError, UcdcrError
 from ucdcr.io.arrow_paths import arrow_source
 from ucdcr.io.one_build import consistent
-from ucdcr.io.text import decode_text, parse_json, read_bytes
+from ucdcr.io.text import check_regular, decode_text, parse_json, read_bytes
 from ucdcr.io.text import describe_json as describe
 from ucdcr.paths import existing_folder
 from ucdcr.records import SPLITS, MentionKind
@@ -264,7 +264,9 @@ def _value_problem(value: Any, arrow_type: pa.DataType) -> str | None:
 
 
 def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
-    """A Parquet file (or some of its columns); an empty, truncated or corrupt file is a FormatError naming it."""
+    """A Parquet file (or some of its columns); an empty, truncated or corrupt file, or a path that is no regular
+    file (a device, a pipe), is a FormatError naming it."""
+    check_regular(path, "a Parquet file")
     try:
         with arrow_source(path) as source:
             return pq.read_table(source, columns=list(columns) if columns is not None else None)
@@ -274,6 +276,7 @@ def read_parquet(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
 
 def parquet_columns(path: Path) -> list[str]:
     """The column names of a Parquet file, read from its footer (errors as :func:`read_parquet`)."""
+    check_regular(path, "a Parquet file")
     try:
         with arrow_source(path) as source:
             return list(pq.read_schema(source).names)

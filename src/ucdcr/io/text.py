@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,7 +39,10 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 @contextmanager
 def file_errors(path: str | Path, expected: str = "a file") -> Iterator[None]:
     """Inside it, opening or reading ``path`` fails with one FormatError naming it: not found, a folder (where
-    ``expected`` belongs), permission denied, or the system's reason."""
+    ``expected`` belongs), permission denied, or the system's reason. Before it, ``path`` must be a regular file (or
+    not exist yet: the open says so): a device, a named pipe or a socket is refused at once, since reading one may
+    never end (``/dev/zero``) or never start (a pipe nobody writes to)."""
+    check_regular(path, expected)
     try:
         yield
     except FileNotFoundError:
@@ -48,6 +53,26 @@ def file_errors(path: str | Path, expected: str = "a file") -> Iterator[None]:
         raise FormatError(path, "cannot read the file: permission denied") from None
     except OSError as exc:
         raise FormatError(path, f"cannot read the file: {exc.strerror or exc}") from None
+
+
+_SPECIAL_FILES = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def check_regular(path: str | Path, expected: str = "a file") -> None:
+    """Refuse a path that exists and is neither a regular file nor a folder (folders are told apart by the open),
+    with one FormatError naming it and what it is."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # missing, unreadable or not a path: the open that follows names the reason
+        return
+    for test, kind in _SPECIAL_FILES:
+        if test(mode):
+            raise FormatError(path, f"is {kind}, not a regular file; expected {expected}")
 
 
 def read_bytes(path: str | Path) -> bytes:

@@ -51,6 +51,9 @@ SEED = 2026
 """The seed every resampling starts from (with the unit ids)."""
 RESAMPLES = 1000
 """The default number of resamples (``--resamples``)."""
+MAX_RESAMPLES = 100_000
+"""The most resamples asked for (``--resamples`` refuses more when parsed; the functions here too): each resample is
+a row of weights over the units, so a billion would need hundreds of GB before drawing one."""
 LEVEL = 0.95
 """The coverage of every interval."""
 MIN_UNITS = 2
@@ -322,8 +325,15 @@ def document_units(
     return UnitCounts(units, tuple(summed), counts, tuple((unit,) for unit in units))
 
 
+def check_resamples(resamples: int) -> None:
+    """A number of resamples must be 0 (no interval) to :data:`MAX_RESAMPLES`: one ValueError saying so."""
+    if not 0 <= resamples <= MAX_RESAMPLES:
+        raise ValueError(f"resamples must be 0 to {MAX_RESAMPLES:,}, not {resamples:,}")
+
+
 def resample_weights(units: Sequence[str], resamples: int) -> np.ndarray:
     """``resamples`` rows of how often each unit is drawn (module docstring: seeded by SEED and the unit ids)."""
+    check_resamples(resamples)
     n_units = len(units)
     if not n_units or resamples <= 0:
         return np.zeros((0, n_units), dtype=np.int64)

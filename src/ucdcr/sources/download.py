@@ -26,6 +26,7 @@ from typing import Any
 
 from ucdcr.errors import ChecksumError, DownloadError, ManualDownloadRequired, WriteError
 from ucdcr.io.atomic import atomic_path
+from ucdcr.io.text import file_errors
 from ucdcr.manifest import Manifest, ManifestEntry
 from ucdcr.registry import get
 
@@ -215,8 +216,9 @@ def git_blob_id(path: Path) -> str:
 
 
 def _hash_file(path: Path, digest: Any) -> str:
-    """``digest`` (a hashlib object) fed with the file's bytes in blocks, as hex."""
-    with open(path, "rb") as handle:
+    """``digest`` (a hashlib object) fed with the file's bytes in blocks, as hex; a path that is not a regular file
+    (a device, a pipe) or cannot be read is one error naming it."""
+    with file_errors(path), open(path, "rb") as handle:
         for block in iter(lambda: handle.read(CHUNK), b""):
             digest.update(block)
     return str(digest.hexdigest())

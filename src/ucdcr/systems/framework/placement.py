@@ -24,7 +24,7 @@ from pathlib import Path
 from ucdcr.analysis.evaluate import Evaluation, Predictions, evaluate_folders
 from ucdcr.analysis.protocol import DatasetMean, Protocol, ProtocolResult, column_comparisons, ucdcr_means
 from ucdcr.analysis.signature import Signature, Units, unit_kind
-from ucdcr.scoring.bootstrap import RESAMPLES, Comparison, Method
+from ucdcr.scoring.bootstrap import RESAMPLES, Comparison, Method, check_resamples
 from ucdcr.systems.framework.names import BUILTIN
 from ucdcr.systems.framework.standings import (
     Standing,
@@ -88,6 +88,7 @@ def place_predictions(
     """Score ``predictions`` on the ``split`` mentions of ``folders`` with ``protocol`` (default: the ucdcr
     protocol) and place them (module docstring). References exist for the test split with gold mentions only."""
     protocol = protocol or Protocol()
+    check_resamples(resamples)
     evaluation = evaluate_folders(predictions, folders, split, protocol)
     fingerprints = {result.dataset: dataset_fingerprint(folders[result.dataset]) for result in evaluation.results}
     name = predictions.path.name
@@ -124,6 +125,7 @@ def place_runs(
     """``runs`` of ``systems`` beside the reference runs of the same signature (module docstring), the leaderboard's
     columns ``datasets`` (default: those of the runs, in order); ``label``: the source the rows of ``systems``
     show beside the references'."""
+    check_resamples(resamples)
     fingerprints = {run.dataset: (run.datasets or {}).get(run.dataset, "") for run in runs}
     datasets = list(datasets) or list(dict.fromkeys(run.dataset for run in runs))
     stored, where = reference_runs(references, cache_dir)
