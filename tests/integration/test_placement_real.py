@@ -177,3 +177,22 @@ def test_a_benchmarked_system_is_placed_beside_the_shipped_runs(built, tmp_path:
     saved = tmp_path / "preds" / "standard_gold-topics" / "my-lemma" / "ecbplus.seed0.json"
     tables = ucdcr.evaluate(saved, "ecbplus", data_dir, protocol="standard", references="none")
     assert next(row["CoNLL"] for row in tables[0].rows if row["Type"] == "joint") == rows["my-lemma"]["ecbplus"]
+
+
+def test_a_release_copy_gets_one_line_and_no_mixed_leaderboard(built, reference_dir: Path, tmp_path: Path) -> None:
+    # the authors' release of ECB+ installed beside our build (`--source both`: ecbplus@release): other mentions,
+    # so the shipped runs of our build are not its references
+    data_dir = tmp_path / "data"
+    shutil.copytree(built("ecbplus"), data_dir / "ecbplus")
+    install = ["download", "--release", "ecbplus", "--release-dir", str(reference_dir), "--data-dir", str(data_dir)]
+    assert subprocess.run([sys.executable, "-m", "ucdcr", *install], capture_output=True, check=False).returncode == 0
+    release = ucdcr.load("ecbplus@release", split="test", data_dir=data_dir, columns=["mention_id", "coref_chain"])
+    predictions = tmp_path / "release.json"
+    pairs = zip(release["mention_id"].to_pylist(), release["coref_chain"].to_pylist(), strict=True)
+    predictions.write_text(json.dumps(dict(pairs)))
+    args = [str(predictions), "--protocol", "standard", "--datasets", "ecbplus@release", "--data-dir", str(data_dir)]
+    done = _evaluate(*args, "--source", "both", cache=tmp_path / "c")
+    assert done.returncode == 0, done.stderr
+    assert "Leaderboard" not in done.stdout and "| shipped |" not in done.stdout
+    notes = [line for line in done.stderr.splitlines() if "no shipped reference run agrees" in line]
+    assert len(notes) == 1 and "ecbplus@release (data: ecbplus@" in notes[0], done.stderr

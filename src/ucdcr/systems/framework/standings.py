@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -195,24 +195,24 @@ def matching_references(
     split: str = "test",
 ) -> tuple[list[StoredRun], dict[str, str]]:
     """The in-domain reference runs whose signature agrees with data of these fingerprints (dataset -> fingerprint)
-    under ``protocol``, but those of the systems in ``skip``; and per dataset without one, why (a reference of another
-    signature exists, or none at all)."""
-    wanted = {
-        name: Signature(((name, value),), protocol, split, mentions).key() for name, value in fingerprints.items()
-    }
+    under ``protocol``, but those of the systems in ``skip``, each named as the dataset it stands beside; and per
+    dataset without one, why: the nearest reference run's differences (a release copy, ``ID@release``, is compared
+    with the runs of ``ID``), or that there is none."""
+    from ucdcr.sources.discover import strip_suffix
+
+    named = {strip_suffix(name)[0]: name for name in fingerprints}
     chosen: list[StoredRun] = []
     nearest: dict[str, tuple[int, str]] = {}  # dataset -> the fewest differences of a run found, and which
     for run in in_domain(references):
-        if run.dataset not in wanted or run.system in skip:
+        name = named.get(run.dataset)
+        if name is None or run.system in skip:
             continue
-        signature = run_signature(run)
-        if signature.key() == wanted[run.dataset]:
-            chosen.append(run)
-            continue
-        mine = Signature(((run.dataset, fingerprints[run.dataset]),), protocol, split, mentions)
-        differences = mine.differences(signature)
-        if run.dataset not in nearest or len(differences) < nearest[run.dataset][0]:
-            nearest[run.dataset] = (len(differences), "; ".join(differences))
+        mine = Signature(((run.dataset, fingerprints[name]),), protocol, split, mentions)
+        differences = mine.differences(run_signature(run))
+        if not differences:
+            chosen.append(replace(run, dataset=name) if name != run.dataset else run)
+        elif name not in nearest or len(differences) < nearest[name][0]:
+            nearest[name] = (len(differences), "; ".join(differences))
     found = {run.dataset for run in chosen}
     reasons = {
         name: nearest[name][1] if name in nearest else "no reference run of this dataset"
