@@ -28,9 +28,8 @@ from pathlib import Path
 
 from ucdcr.analysis.protocol import Protocol, column_comparisons
 from ucdcr.analysis.signature import signature_note
-from ucdcr.report.paper_tables import test_description
 from ucdcr.report.tables import Estimate, PValue, ResultTable, format_cell
-from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Comparison, Method
+from ucdcr.scoring.bootstrap import EXACT_UNITS, LEVEL, RESAMPLES, Comparison, Method
 from ucdcr.systems.framework.names import BUILTIN
 from ucdcr.systems.framework.placement import Placement
 from ucdcr.systems.framework.runner import Benchmark
@@ -341,6 +340,16 @@ def each_table(system: str, comparisons: dict[str, Comparison | None], found: St
     if found.signature is not None:
         table.notes.append(signature_note(found.signature))
     return table
+
+
+def test_description(method: Method, resamples: int) -> str:
+    """What a p-value of ``method`` is and its resolution (the tables' notes)."""
+    if method == "randomization":
+        return (
+            f"paired randomisation over the same units (every swap when there are at most {EXACT_UNITS} units: an "
+            f"exact p; else {resamples} random swaps, and a p at its floor prints as <1/(R+1))"
+        )
+    return f"paired bootstrap ({resamples} resamples; a p at its floor prints as <2/(R+1))"
 
 
 def test_note(method: Method, resamples: int) -> str:

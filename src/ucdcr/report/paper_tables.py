@@ -50,7 +50,7 @@ from ucdcr.registry import all_specs
 from ucdcr.report.tables import Estimate, PValue, ResultTable
 from ucdcr.schema import BUILD_REPORT
 from ucdcr.scoring import CONLL
-from ucdcr.scoring.bootstrap import EXACT_UNITS, LEVEL, RESAMPLES, Interval, Method
+from ucdcr.scoring.bootstrap import LEVEL, RESAMPLES, Interval, Method
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -364,6 +364,8 @@ def comparison_table(
     """Two systems' scores on the same mentions, paired (:func:`ucdcr.systems.framework.placement.compare_results`):
     per dataset, level and type (and the uCDCR mean with several datasets) each CoNLL F1 and the difference first -
     second with its paired bootstrap interval and the two-sided p of ``method``."""
+    from ucdcr.report.benchmark_tables import test_description  # the benchmark's tables load the systems' runner
+
     a_name, b_name = names
     table = ResultTable(
         f"{a_name} against {b_name}: CoNLL F1, paired {method}",
@@ -386,16 +388,6 @@ def comparison_table(
         f"significant: p < {1 - LEVEL:.2f}. Both files are scored on the same mentions with the same protocol."
     )
     return table
-
-
-def test_description(method: Method, resamples: int) -> str:
-    """What a p-value of ``method`` is and its resolution (the tables' notes)."""
-    if method == "randomization":
-        return (
-            f"paired randomisation over the same units (every swap when there are at most {EXACT_UNITS} units: an "
-            f"exact p; else {resamples} random swaps, and a p at its floor prints as <1/(R+1))"
-        )
-    return f"paired bootstrap ({resamples} resamples; a p at its floor prints as <2/(R+1))"
 
 
 def _score_row(mean: DatasetMean, columns: dict[str, str], resamples: int = RESAMPLES) -> dict[str, object]:
