@@ -26,8 +26,10 @@ The ucdcr protocol:
    :data:`ucdcr.scoring.CONLL`), printed as the CoNLL-2012 scorer v8.01 prints them: R, P and F1 truncated to 2
    decimals (F1 from the exact R and P); CoNLL = mean of the three truncated F1s, to 3 decimals. The columns are
    named as in the authors' result CSVs (:data:`SCORE_COLUMNS`: ``R_MUC`` ... ``F1_CEAF_E``, ``F1_CONLL``).
-4. A dataset's value at a level and type is the unweighted mean over its settings of each column; a single-type
-   dataset's joint mean is repeated under its type. The uCDCR row is the unweighted mean of the dataset means.
+4. A dataset's value at a level and type is the unweighted mean over its settings of each column (so its CoNLL is
+   the mean of the settings' CoNLL values, each already rounded to 3 decimals, not the mean of the three mean F1
+   values: they can differ in the 4th decimal); a single-type dataset's joint mean is repeated under its type. The
+   uCDCR row is the unweighted mean of the dataset means.
 
 A system's clustering is a cluster label per mention (:func:`run_protocol`); the same-head-lemma baseline is one
 (:mod:`ucdcr.analysis.baseline`).
