@@ -220,9 +220,7 @@ DatasetsOption = Annotated[
 ]
 MAX_JOBS = 256
 MAX_SEEDS = 100
-JobsOption = Annotated[
-    int, typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, metavar="N", help="Worker processes.")
-]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, metavar="N", help="Worker processes.")]
 
 
 class FormatChoice(StrEnum):

@@ -43,28 +43,11 @@ from ucdcr.io.atomic import write_text
 from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table
 from ucdcr.report.tables import ResultTable, to_markdown
 from ucdcr.systems.framework.names import BUILTIN
-from ucdcr.systems.framework.store import StoredRun, machine_label, read_runs, run_from_json
+from ucdcr.systems.framework.store import RESULTS_FORMAT as FORMAT
+from ucdcr.systems.framework.store import StoredRun, machine_label, read_entries, read_runs, run_from_json
 
-FORMAT = "ucdcr-results/1"
 TABLES = ("leaderboard", "scores", "models")
 MARKER = re.compile(r"<!-- results: (?P<spec>[^>]*?) -->\n(?P<body>.*?)<!-- /results -->", re.DOTALL)
-
-
-def read_entries(path: Path) -> list[dict[str, Any]]:
-    """The entries of a results file ([] when there is none); a file of another shape is one error naming it."""
-    if not path.is_file():
-        return []
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), list):
-            raise ValueError(f"expected an object of format {FORMAT!r} with a list of entries")
-        for index, entry in enumerate(data["entries"]):
-            if not isinstance(entry, dict) or not isinstance(entry.get("commit"), str):
-                raise ValueError(f"entry {index} has no commit")
-            run_from_json(entry.get("run"), index)
-    except (OSError, ValueError) as exc:
-        raise UcdcrError(f"{path}: not a ucdcr results file ({exc})") from None
-    return list(data["entries"])
 
 
 def runs_of(entries: Iterable[dict[str, Any]]) -> list[StoredRun]:

@@ -26,7 +26,6 @@ predictions and a system run by the benchmark are placed by the same function (:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -55,13 +54,12 @@ from ucdcr.scoring.bootstrap import (
     UnitData,
     UnitValues,
 )
-from ucdcr.systems.framework.store import StoredRun, read_runs, run_from_json
+from ucdcr.systems.framework.store import StoredRun, read_entries, read_runs, run_from_json
 
 ReferenceSource = Literal["shipped", "local", "none"]
 REFERENCE_SOURCES: tuple[ReferenceSource, ...] = ("shipped", "local", "none")
 SHIPPED_FILE = "reference-runs.json"
 """The shipped reference runs, in ``ucdcr/data`` (the results file format, :mod:`ucdcr.report.results_file`)."""
-RESULTS_FORMAT = "ucdcr-results/1"
 IN_DOMAIN = ("in-domain", "fallback")
 CONLL_COLUMN = "F1_CONLL"
 
@@ -162,13 +160,10 @@ def shipped_path() -> Path:
 def shipped_runs() -> tuple[StoredRun, ...]:
     """The reference runs shipped with ucdcr (module docstring)."""
     path = shipped_path()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:
-            raise ValueError(f"expected format {RESULTS_FORMAT!r}")
-        return tuple(run_from_json(entry["run"], index) for index, entry in enumerate(data["entries"]))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UcdcrError(f"{path}: the shipped reference runs cannot be read ({exc}); reinstall ucdcr") from None
+    entries = read_entries(path)
+    if not entries:
+        raise UcdcrError(f"{path}: the shipped reference runs are missing; reinstall ucdcr")
+    return tuple(run_from_json(entry["run"], index) for index, entry in enumerate(entries))
 
 
 def reference_runs(source: str, cache_dir: Path | None = None) -> tuple[list[StoredRun], str]:

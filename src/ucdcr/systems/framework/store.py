@@ -69,6 +69,9 @@ if TYPE_CHECKING:
     from ucdcr.systems.framework.plan import Run
 
 RESULTS_FILE = "benchmark-results.json"
+RESULTS_FORMAT = "ucdcr-results/1"
+"""The format of a results file of measured runs (:mod:`ucdcr.report.results_file`; the shipped reference runs,
+:func:`ucdcr.systems.framework.standings.shipped_runs`): entries of a commit and a stored run."""
 PREDICTIONS_DIR = "predictions"
 """The folder of the cache dir that keeps every run's test predictions (``ucdcr benchmark --save-predictions``)."""
 FORMAT = "ucdcr-benchmark-results/5"
@@ -303,6 +306,28 @@ def read_runs(path: Path) -> dict[str, StoredRun]:
             "--cache-dir"
         ) from None
     return {run.key: run for run in runs}
+
+
+def read_entries(path: Path) -> list[dict[str, Any]]:
+    """The entries of a results file of measured runs (:data:`RESULTS_FORMAT`; [] when there is none): each a
+    ``commit`` and a ``run``; a file of another shape is one error naming it."""
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != RESULTS_FORMAT
+            or not isinstance(data.get("entries"), list)
+        ):
+            raise ValueError(f"expected an object of format {RESULTS_FORMAT!r} with a list of entries")
+        for index, entry in enumerate(data["entries"]):
+            if not isinstance(entry, dict) or not isinstance(entry.get("commit"), str):
+                raise ValueError(f"entry {index} has no commit")
+            run_from_json(entry.get("run"), index)
+    except (OSError, ValueError) as exc:
+        raise UcdcrError(f"{path}: not a ucdcr results file ({exc})") from None
+    return list(data["entries"])
 
 
 _TEXT_FIELDS = ("key", "system", "version", "dataset", "level", "setting", "fit_on", "tune_on", "model")
