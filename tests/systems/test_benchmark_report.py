@@ -71,3 +71,22 @@ def test_the_leaderboard_means_the_same_datasets_for_every_system(tmp_path: Path
     assert (pairs["own n"], pairs["mean, own datasets"]) == (1, 100.0)
     assert "every system has a number for (a)" in table.notes[-2]
     assert "left out of every mean: b (no number for lemma-pairs)" in table.notes[-2]
+
+
+def test_runs_of_two_contents_of_one_dataset_are_never_side_by_side() -> None:
+    # two systems' runs on dataset "a" of two fingerprints (two builds): no row, one note naming the difference
+    from ucdcr.analysis.protocol import Protocol
+    from ucdcr.report.benchmark_tables import leaderboard_table
+    from ucdcr.systems.framework.store import StoredRun
+
+    means = [{"type": "joint", "settings": 1, "scores": {"F1_CONLL": 50.0}, "units": None}]
+
+    def run(system: str, fingerprint: str) -> StoredRun:
+        return StoredRun(
+            system, system, "1", "a", "subtopic", "in-domain", "a train", "a val", "", means, {"a": fingerprint}
+        )
+
+    table = leaderboard_table([run("x", "1" * 64), run("y", "2" * 64)], ["x", "y"], ["a"], Protocol())
+    assert table.rows == []
+    assert any("data: a@11111111 vs a@22222222" in note and "not like with like" in note for note in table.notes)
+    assert not any(note.startswith("Signature: ") for note in table.notes)

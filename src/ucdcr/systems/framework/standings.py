@@ -308,7 +308,9 @@ class StandingRow:
 class Standing:
     """A leaderboard's numbers (module docstring). ``common``: the datasets every system has a number for (those of
     the means); ``trained``: those of them every system was fitted on its own train split for; ``covered``: those
-    some system has; ``signature``: of every number of it, None where the runs disagree (``notes`` says how)."""
+    some system has; ``signature``: of every number of it. Runs whose signatures disagree (another content of a
+    dataset, another setting) are never set side by side: the standing then has no row, no signature and a note
+    saying how they differ."""
 
     protocol: Protocol
     systems: list[str]
@@ -372,6 +374,8 @@ def standing(
         rows.append(row)
     chosen = [run for group in groups.values() for run in group if run.dataset in covered]
     signature, notes = _signature(chosen, groups, resamples)
+    if notes:  # numbers of two signatures are never set side by side: the note alone
+        rows, comparisons = [], {}
     result = Standing(
         protocol,
         list(systems),
