@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ucdcr.analysis.protocol import Protocol, column_comparisons
-from ucdcr.analysis.signature import signature_note
+from ucdcr.analysis.signature import Signature, combined, signature_note
 from ucdcr.report.tables import Estimate, PValue, ResultTable, format_cell
 from ucdcr.scoring.bootstrap import EXACT_UNITS, LEVEL, RESAMPLES, Comparison, Method
 from ucdcr.systems.framework.names import BUILTIN
@@ -38,6 +38,7 @@ from ucdcr.systems.framework.standings import (
     by_seed,
     estimate,
     fitted_on_own_train,
+    group_signature,
     in_domain,
     means_over_datasets,
     seed_sd,
@@ -117,6 +118,33 @@ def interval_note(protocol: Protocol, resamples: int) -> str:
         "seed; of a mean over seeds, the mean's; of a mean over datasets, each dataset resampled on its own (a dataset "
         "of one test unit has no interval and enters the means as a constant)."
     )
+
+
+def settings_table(
+    runs: Sequence[StoredRun], systems: Sequence[str], dataset: str, protocols: Sequence[Protocol], kind: str = "joint"
+) -> ResultTable:
+    """One dataset's CoNLL F1 of one type per system (rows) in each of several settings (columns: the protocols'
+    labels), each the mean over the system's seeds with its interval; a note per column gives its signature. The
+    columns are different settings: a row's numbers are not compared with each other (no test)."""
+    labels = [protocol.label for protocol in protocols]
+    table = ResultTable(f"{dataset}: CoNLL F1 ({kind}) in each setting", ["System", *labels, "Seeds"])
+    signatures: dict[str, list[Signature]] = {label: [] for label in labels}
+    for system in systems:
+        row: dict[str, object] = {"System": system}
+        seeds = []
+        for label in labels:
+            chosen = [r for r in in_domain(runs) if (r.system, r.dataset, r.protocol) == (system, dataset, label)]
+            groups = list(by_seed(chosen).values())
+            row[label] = estimate(groups[0], kind) if groups else None
+            if groups:
+                seeds.append(len(groups[0]))
+                signatures[label].append(group_signature(groups[0]))
+        row["Seeds"] = "-".join(str(count) for count in sorted(set(seeds))) if seeds else None
+        table.add(row)
+    for label in labels:
+        if signatures[label]:
+            table.notes.append(f"{label}: {signature_note(combined(signatures[label], RESAMPLES))}")
+    return table
 
 
 def models_table(runs: Sequence[StoredRun], systems: Sequence[str], datasets: Sequence[str]) -> ResultTable:

@@ -22,7 +22,9 @@ Rendering: a document marks each generated table with an HTML comment pair::
     <!-- /results -->
 
 where the name is ``leaderboard``, ``scores`` or ``models`` and a protocol label, optionally followed by
-``systems=a,b`` and ``datasets=x,y`` to select runs and ``brief`` (the README's form: of the notes, the protocol
+``systems=a,b`` and ``datasets=x,y`` to select runs and ``brief``; or ``settings`` with comma-separated protocol
+labels, ``datasets=`` one dataset and ``type=event`` (``joint``, ``entity``): one column per setting
+(:func:`~ucdcr.report.benchmark_tables.settings_table`) (the README's form: of the notes, the protocol
 and the signature only). :func:`render_docs` rewrites every marked block from the file
 (``ucdcr results render``); with ``check=True`` it changes nothing and returns the files whose blocks differ (the
 test suite runs that).
@@ -40,13 +42,13 @@ from typing import Any
 from ucdcr.analysis.protocol import Protocol
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_text
-from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table
+from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table, settings_table
 from ucdcr.report.tables import ResultTable, to_markdown
 from ucdcr.systems.framework.names import BUILTIN
 from ucdcr.systems.framework.store import RESULTS_FORMAT as FORMAT
 from ucdcr.systems.framework.store import StoredRun, machine_label, read_entries, read_runs, run_from_json
 
-TABLES = ("leaderboard", "scores", "models")
+TABLES = ("leaderboard", "scores", "models", "settings")
 MARKER = re.compile(r"<!-- results: (?P<spec>[^>]*?) -->\n(?P<body>.*?)<!-- /results -->", re.DOTALL)
 
 
@@ -100,7 +102,8 @@ def render_table(runs: Sequence[StoredRun], spec: str) -> ResultTable:
         )
     brief = "brief" in words[2:]
     kind, label, options = words[0], words[1], _options([word for word in words[2:] if word != "brief"], spec)
-    chosen = [run for run in runs if run.protocol == label]
+    labels = label.split(",")
+    chosen = [run for run in runs if run.protocol in labels]
     if options.get("systems"):
         chosen = [run for run in chosen if run.system in options["systems"]]
     if options.get("datasets"):
@@ -110,6 +113,9 @@ def render_table(runs: Sequence[StoredRun], spec: str) -> ResultTable:
     present = {run.system for run in chosen}
     systems = options.get("systems") or [n for n in BUILTIN if n in present] + sorted(present - set(BUILTIN))
     datasets = options.get("datasets") or sorted({run.dataset for run in chosen})
+    if kind == "settings":
+        types = options.get("type") or ["joint"]
+        return settings_table(chosen, systems, datasets[0], [Protocol.from_label(one) for one in labels], types[0])
     protocol = Protocol.from_label(label)
     if kind == "leaderboard":
         table = leaderboard_table(chosen, systems, datasets, protocol)
@@ -130,8 +136,10 @@ def _options(words: Sequence[str], spec: str) -> dict[str, list[str]]:
     options: dict[str, list[str]] = {}
     for word in words:
         name, _, value = word.partition("=")
-        if name not in ("systems", "datasets") or not value:
-            raise UcdcrError(f"results marker {spec!r}: unknown option {word!r} (systems=a,b, datasets=x,y or brief)")
+        if name not in ("systems", "datasets", "type") or not value:
+            raise UcdcrError(
+                f"results marker {spec!r}: unknown option {word!r} (systems=a,b, datasets=x,y, type=event or brief)"
+            )
         options[name] = value.split(",")
     return options
 

@@ -399,7 +399,7 @@ def _signature(
     """The one signature of a standing's numbers (their data, units and seeds joined); or None and a note."""
     if not runs:
         return None, []
-    signatures = [_group_signature(group) for group in groups.values() if group and group[0] in runs]
+    signatures = [group_signature(group) for group in groups.values() if group and group[0] in runs]
     try:
         return combined(signatures, resamples), []
     except ValueError as exc:
@@ -409,7 +409,8 @@ def _signature(
         ]
 
 
-def _group_signature(group: Sequence[StoredRun]) -> Signature:
+def group_signature(group: Sequence[StoredRun]) -> Signature:
+    """The signature of one system's runs on one dataset over its seeds (their number and versions)."""
     first = run_signature(group[0])
     versions = tuple(sorted({str((run.machine or {}).get("ucdcr", "?")) for run in group}))
     return Signature(
