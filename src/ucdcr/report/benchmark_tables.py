@@ -338,10 +338,18 @@ def standing_table(found: Standing, title: str = "") -> ResultTable:
             "mean, own datasets: over all of a system's "
             "own numbers (own n): not comparable between systems."
         )
+    if seeded:
+        table.notes.append(SEEDS_NOTE)
     table.notes += found.notes
     if found.signature is not None:
         table.notes.append(signature_note(found.signature))
     return table
+
+
+SEEDS_NOTE = (
+    "Seeds: the runs each number averages (seeds 0 .. N-1); a system with 1 beside others with several is untrained "
+    "or deterministic (it draws nothing at random), so more seeds would repeat its numbers."
+)
 
 
 def each_table(system: str, comparisons: dict[str, Comparison | None], found: Standing) -> ResultTable:
