@@ -71,7 +71,7 @@ def test_a_marker_no_run_matches_is_one_error(cache: Path, tmp_path: Path) -> No
         render_docs(results, [doc])
     doc.write_text("<!-- results: chart ucdcr/subtopic -->\n<!-- /results -->\n")
     result = runner.invoke(app, ["results", "render", str(results), str(doc)])
-    assert result.exit_code != 0 and "expected '<leaderboard|scores|models> <protocol>" in result.output
+    assert result.exit_code != 0 and "expected '<leaderboard|scores|models|settings> <protocol>" in result.output
 
 
 def test_brief_keeps_of_the_notes_the_protocol_and_the_signature(cache: Path, tmp_path: Path) -> None:
