@@ -90,3 +90,37 @@ def test_runs_of_two_contents_of_one_dataset_are_never_side_by_side() -> None:
     assert table.rows == []
     assert any("data: a@11111111 vs a@22222222" in note and "not like with like" in note for note in table.notes)
     assert not any(note.startswith("Signature: ") for note in table.notes)
+
+
+def test_the_settings_table_gives_each_setting_its_column_and_signature() -> None:
+    # one system in two settings: its event CoNLL F1 per column, the seeds it averages, one signature per column
+    from ucdcr.analysis.protocol import Protocol
+    from ucdcr.report.benchmark_tables import settings_table
+    from ucdcr.systems.framework.store import StoredRun
+
+    def run(label: str, seed: int, value: float) -> StoredRun:
+        means = [{"type": "event", "settings": 1, "scores": {"F1_CONLL": value}, "units": None}]
+        fingerprints = {"a": "1" * 64}
+        return StoredRun(
+            f"{label}{seed}",
+            "x",
+            "1",
+            "a",
+            "topic",
+            "in-domain",
+            "a train",
+            "a val",
+            "",
+            means,
+            fingerprints,
+            label,
+            seed,
+        )
+
+    gold, predicted = "standard/gold-topics", "standard/predicted-topics"
+    runs = [run(gold, 0, 70.0), run(gold, 1, 72.0), run(predicted, 0, 75.0)]
+    table = settings_table(runs, ["x"], "a", [Protocol.from_label(gold), Protocol.from_label(predicted)], "event")
+    assert table.columns == ["System", gold, predicted, "Seeds"]
+    assert table.rows == [{"System": "x", gold: 71.0, predicted: 75.0, "Seeds": "1-2"}]  # (70 + 72) / 2
+    assert [note.split(": Signature: ")[0] for note in table.notes] == [gold, predicted]
+    assert "topics:predicted" in table.notes[1] and "topics:gold" in table.notes[0]
