@@ -54,7 +54,7 @@ from ucdcr.scoring.bootstrap import (
     UnitData,
     UnitValues,
 )
-from ucdcr.systems.framework.store import StoredRun, read_entries, read_runs, run_from_json
+from ucdcr.systems.framework.store import RESULTS_FILE, StoredRun, machine, read_entries, read_runs, run_from_json
 
 ReferenceSource = Literal["shipped", "local", "none"]
 REFERENCE_SOURCES: tuple[ReferenceSource, ...] = ("shipped", "local", "none")
@@ -175,7 +175,6 @@ def reference_runs(source: str, cache_dir: Path | None = None) -> tuple[list[Sto
     if source == "shipped":
         return list(shipped_runs()), f"shipped with ucdcr ({shipped_path()})"
     from ucdcr.systems.framework.cache import default_cache_dir
-    from ucdcr.systems.framework.store import RESULTS_FILE
 
     path = (cache_dir or default_cache_dir()) / RESULTS_FILE
     return list(read_runs(path).values()), f"computed here ({path})"
@@ -250,8 +249,6 @@ def evaluation_runs(
 ) -> list[StoredRun]:
     """Scored predictions (one protocol result per dataset) as runs of a system named ``name``, so that they are
     placed beside stored runs like any system's (``origin``: where the predictions came from)."""
-    from ucdcr.systems.framework.store import machine
-
     runs = []
     for result in results:
         means = [mean_json(mean) for mean in result.means if mean.level == protocol.level]
