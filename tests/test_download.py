@@ -178,7 +178,7 @@ def test_cli_download_and_datasets(tmp_path: Path, mirror: Path, monkeypatch: py
     raw = tmp_path / "raw"
     result = runner.invoke(app, ["download", "ecbplus", "--raw-dir", str(raw), "--mirror", str(mirror)])
     assert result.exit_code == 0, result.output
-    assert "ecbplus: a/sentences.csv: copied from mirror" in result.output
+    assert f"ecbplus -> {(raw / 'ECBplus').resolve()}: 1 copied from mirror" in result.output  # one line a dataset
     from ucdcr.cli.datasets_cmd import dataset_rows
 
     rows = {r["id"]: r for r in dataset_rows(raw, tmp_path / "data")}
@@ -222,26 +222,46 @@ def test_failed_required_url_gives_manual_steps_after_trying_the_rest(
     tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     nowhere = (tmp_path / "nowhere.conll").as_uri()
+    here = (mirror / "ECBplus" / "a" / "sentences.csv").as_uri()
     entries = [
         file_entry(path="verbose.conll", url=nowhere, size=None, sha256=None, git_blob="576be59c"),
-        file_entry(),  # in the mirror
+        file_entry(url=here),  # reachable
         file_entry(path="gold.conll", url=nowhere, required=False),
     ]
     use(monkeypatch, manifest(*entries, manual_steps="Download verbose.conll by hand into <raw-dir>/ECBplus/."))
     seen: list[dl.Fetched] = []
     raw = tmp_path / "raw"
     with pytest.raises(ManualDownloadRequired) as error:
-        dl.download("ecbplus", raw, mirror, report=seen.append)
+        dl.download("ecbplus", raw, report=seen.append)
     message = str(error.value)
     assert message.startswith(f"ecbplus: raw files missing in {raw / 'ECBplus'}: verbose.conll.")
     assert "What failed:\n  verbose.conll: failed (" in message and "download failed" in message and nowhere in message
     assert "Manual steps:\nDownload verbose.conll by hand" in message and "Licence: CC BY 3.0" in message
     assert f"  verbose.conll (git_blob 576be59c, from {nowhere})" in message
-    assert f"  a/sentences.csv (size {len(CONTENT)}, sha256 {SHA})" in message
+    assert f"  a/sentences.csv (size {len(CONTENT)}, sha256 {SHA}, from {here})" in message
     assert "gold.conll" not in message  # optional: its failure is reported, not required
     actions = {f.path: f.action for f in seen}
-    assert actions["a/sentences.csv"] == "copied from mirror" and actions["gold.conll"].startswith("failed (")
+    assert actions["a/sentences.csv"] == "downloaded" and actions["gold.conll"].startswith("failed (")
     assert (raw / "ECBplus" / "a" / "sentences.csv").exists()
+    assert error.value.lacking == ["verbose.conll"] and error.value.not_in_mirror == []
+
+
+def test_with_a_mirror_the_network_is_never_asked(
+    tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # verbose.conll has a URL but the mirror lacks it: skipped, not fetched (issue 54: `download all --mirror` tried
+    # the network for the files the mirror lacks)
+    monkeypatch.setattr(dl.urllib.request, "urlopen", _raiser(AssertionError("the network was asked")))
+    entries = [file_entry(path="verbose.conll", url="https://x.org/verbose.conll"), file_entry()]
+    use(monkeypatch, manifest(*entries))
+    seen: list[dl.Fetched] = []
+    with pytest.raises(DownloadError) as error:
+        dl.download("ecbplus", tmp_path / "raw", mirror, report=seen.append)
+    assert {f.path: f.action for f in seen} == {
+        "a/sentences.csv": "copied from mirror",
+        "verbose.conll": "skipped (not in the mirror)",
+    }
+    assert error.value.lacking == error.value.not_in_mirror == ["verbose.conll"]
 
 
 def test_failed_required_url_without_manual_steps_is_a_download_error(
@@ -265,12 +285,17 @@ def test_cli_download_goes_on_after_a_manual_dataset(
     result = CliRunner().invoke(
         app, ["download", "gvc", "ecbplus", "--raw-dir", str(tmp_path / "raw"), "--mirror", str(mirror)]
     )
-    assert result.exit_code == 1
-    assert "gvc: manual steps needed" in result.output and "Ask the authors for secret.csv." in result.output
-    assert "ecbplus: a/sentences.csv: copied from mirror" in result.output
+    # with a mirror, what it lacks is no failure: exit 0, no manual steps, and the last line says what `ucdcr build`
+    # can make now and why gvc cannot
+    assert result.exit_code == 0, result.output
+    assert "manual steps needed" not in result.output
+    assert "ecbplus -> " in result.output and ": 1 copied from mirror" in result.output
     assert result.output.rstrip().endswith(
-        "can build: ecbplus; cannot build: gvc (needs secret.csv)"
-    )  # the last line: what `ucdcr build` can make now
+        f"can build: ecbplus; cannot build (not in the mirror {mirror}): gvc (needs secret.csv)"
+    )
+    without = CliRunner().invoke(app, ["download", "gvc", "--raw-dir", str(tmp_path / "raw2")])
+    assert without.exit_code == 1  # without a mirror, manual steps are needed: said, exit 1
+    assert "gvc: manual steps needed" in without.output and "Ask the authors for secret.csv." in without.output
 
 
 def test_status_fast_and_verified(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -454,15 +479,19 @@ def test_an_unwritable_raw_dir_is_an_entry_outcome(
 def test_cli_download_all_goes_on_after_a_network_failure(
     tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(dl.urllib.request, "urlopen", _raiser(urllib.error.URLError("no network")))
-    offline = manifest(file_entry(path="remote.csv", url="https://x.org/remote.csv"), manual_steps=None)
-    use(
-        monkeypatch,
-        {"ecbplus": manifest(file_entry()), "np4e": offline | {"dataset": "np4e"}, "*": offline},
-        by_id=True,
+    real_urlopen = dl.urllib.request.urlopen
+    monkeypatch.setattr(
+        dl.urllib.request,
+        "urlopen",
+        lambda url, timeout=0: (
+            real_urlopen(url) if url.startswith("file:") else _raiser(urllib.error.URLError("no network"))(url)
+        ),
     )
+    offline = manifest(file_entry(path="remote.csv", url="https://x.org/remote.csv"), manual_steps=None)
+    local = manifest(file_entry(url=(mirror / "ECBplus" / "a" / "sentences.csv").as_uri()))
+    use(monkeypatch, {"ecbplus": local, "np4e": offline | {"dataset": "np4e"}, "*": offline}, by_id=True)
     raw = tmp_path / "raw"
-    result = CliRunner().invoke(app, ["download", "np4e", "ecbplus", "--raw-dir", str(raw), "--mirror", str(mirror)])
+    result = CliRunner().invoke(app, ["download", "np4e", "ecbplus", "--raw-dir", str(raw)])
     assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)  # an exit code, not an exception
     assert (
@@ -472,8 +501,7 @@ def test_cli_download_all_goes_on_after_a_network_failure(
     assert result.output.count("failed (download failed (https://x.org/remote.csv") == 1  # named once, as it happened
     assert f"Put the files listed above under {raw / 'NP4E'} by hand, or give --mirror DIR" in result.output
     assert "`ucdcr download np4e` fetches" not in result.output  # not the command just run
-    assert f"ecbplus -> {(raw / 'ECBplus').resolve()}" in result.output  # where the files go
-    assert "ecbplus: a/sentences.csv: copied from mirror" in result.output  # the next dataset went on
+    assert f"ecbplus -> {(raw / 'ECBplus').resolve()}: 1 downloaded" in result.output  # the next dataset went on
     assert result.output.rstrip().endswith(
         "can build: ecbplus; cannot build: np4e (needs remote.csv); download failed: np4e"
     )

@@ -32,11 +32,14 @@ class InvariantError(UcdcrError):
 
 class DownloadError(UcdcrError):
     """A raw file could not be fetched or copied. ``summary``: the message without its "What failed" lines, for a
-    caller that showed each failure as it happened (``ucdcr download``)."""
+    caller that showed each failure as it happened (``ucdcr download``); ``lacking``: the files not obtained;
+    ``not_in_mirror``: those of them a given mirror does not hold (with ``--mirror`` the network is not asked)."""
 
     def __init__(self, message: str, summary: str | None = None) -> None:
         super().__init__(message)
         self.summary = message if summary is None else summary
+        self.lacking: list[str] = []
+        self.not_in_mirror: list[str] = []
 
 
 class ChecksumError(DownloadError):
@@ -52,11 +55,13 @@ class ChecksumError(DownloadError):
 
 class ManualDownloadRequired(UcdcrError):
     """The raw files of a dataset cannot be fetched automatically; the message gives the manual steps.
-    ``summary``: as for :class:`DownloadError`."""
+    ``summary``, ``lacking`` and ``not_in_mirror``: as for :class:`DownloadError`."""
 
     def __init__(self, message: str, summary: str | None = None) -> None:
         super().__init__(message)
         self.summary = message if summary is None else summary
+        self.lacking: list[str] = []
+        self.not_in_mirror: list[str] = []
 
 
 class MissingRawData(UcdcrError):

@@ -1,13 +1,16 @@
 """`ucdcr download DATASET...|all`: fetch raw files (URL or --mirror), verify size + sha256, write atomically;
 `ucdcr download --release [DATASET...|all]`: install the authors' released datasets into ``<data-dir>/release/<id>/``.
 
-Each dataset first names its raw folder (absolute), then one line per file with what happened (a failed file is
-named once, there). A dataset whose required files cannot be fetched (no network, HTTP error, a broken archive,
-...) then prints what is missing, the manual steps, the expected files with their hashes and where to put them by
-hand, and the others go on. The last line says what ``ucdcr build`` can then make: whole datasets, some splits
-(a dataset whose lacking file has a stand-in for some splits, e.g. CEREC's val and test) and what it cannot. The
-exit code is 0 when every dataset can be built (if only in part, as the last line says), 1 when one cannot be built
-until manual steps are done, 2 when a download failed otherwise.
+Each dataset gets one line: its raw folder (absolute) and how many files were obtained how, naming the files that
+were not (a file that failed is printed at once, with why). A dataset whose required files cannot be fetched (no
+network, HTTP error, a broken archive, ...) then prints what is missing, the manual steps, the expected files with
+their hashes and where to put them by hand, and the others go on. The last line says what ``ucdcr build`` can then
+make: whole datasets, some splits (a dataset whose lacking file has a stand-in for some splits, e.g. CEREC's val and
+test) and what it cannot, with the files it needs. With ``--mirror`` the network is never asked: a file the mirror
+lacks is skipped, a dataset that lacks only such files gets no manual steps (the last line names what the mirror
+lacks), and the exit code is 0 when every dataset that the mirror allows was fetched. Without it, the exit code is 0
+when every dataset can be built (if only in part, as the last line says), 1 when one cannot be built until manual
+steps are done; 2 when a download failed otherwise (either way).
 
 With --release: one line per dataset installed (its folder, the commit -- or the commits of a mixed copy installed
 with ``--allow-mixed`` --, what its copy lacked), a line per dataset that failed (the others go on) and the notes;
@@ -35,6 +38,7 @@ from ucdcr.cli.common import (
 from ucdcr.errors import DownloadError, ManualDownloadRequired, UcdcrError
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 from ucdcr.registry import dataset_ids, get
+from ucdcr.sources.download import NOT_IN_MIRROR, OBTAINED
 
 if TYPE_CHECKING:
     from ucdcr.sources.download import Buildable
@@ -104,20 +108,25 @@ def register(app: typer.Typer) -> None:
         failed: list[str] = []
         for dataset_id in expand_ids(datasets):
             folder = (target / get(dataset_id).raw_folder).resolve()
-            console.print(f"{dataset_id} -> {folder}", highlight=False, markup=False, soft_wrap=True)
+            fetched: list[Any] = []
             try:
-                download(dataset_id, target, mirror, report=partial(_print_fetched, dataset_id))
-            except ManualDownloadRequired as exc:  # each failed file was printed as it happened: the summary
-                print_message(f"{dataset_id}: manual steps needed\n", exc.summary, style="yellow")
+                download(dataset_id, target, mirror, report=partial(_print_failed, dataset_id, fetched))
+            except (ManualDownloadRequired, DownloadError) as exc:
+                if exc.lacking and exc.not_in_mirror == exc.lacking:
+                    continue  # only what the mirror lacks: the last line says so
+                if isinstance(exc, ManualDownloadRequired):  # each failed file was printed as it happened
+                    print_message(f"{dataset_id}: manual steps needed\n", exc.summary, style="yellow")
+                    continue
+                failed.append(dataset_id)
+                print_message(f"{dataset_id}: not fetched\n", exc.summary)
             except UcdcrError as exc:  # a failed dataset does not stop the others
                 failed.append(dataset_id)
-                print_message(
-                    f"{dataset_id}: not fetched\n", exc.summary if isinstance(exc, DownloadError) else str(exc)
-                )
+                print_message(f"{dataset_id}: not fetched\n", str(exc))
+            finally:
+                console.print(_dataset_line(dataset_id, folder, fetched), highlight=False, markup=False, soft_wrap=True)
         outcomes = [buildable(dataset_id, target) for dataset_id in expand_ids(datasets)]
-        if any(outcome.state != "all" for outcome in outcomes) or failed:
-            err_console.print(_buildable_line(outcomes, failed), markup=False, highlight=False, soft_wrap=True)
-        if failed or any(outcome.state == "none" for outcome in outcomes):
+        err_console.print(_buildable_line(outcomes, failed, mirror), markup=False, highlight=False, soft_wrap=True)
+        if failed or (mirror is None and any(outcome.state == "none" for outcome in outcomes)):
             raise typer.Exit(2 if failed else 1)
 
 
@@ -154,17 +163,36 @@ def _print_installed(done: Installed) -> None:
     )
 
 
-def _print_fetched(dataset_id: str, item: Any) -> None:
-    console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False, soft_wrap=True, markup=False)
+def _print_failed(dataset_id: str, fetched: list[Any], item: Any) -> None:
+    """Keep each file's outcome for the dataset's line; a file that failed is printed at once, with why."""
+    fetched.append(item)
+    if item.action.startswith("failed"):
+        console.print(f"{dataset_id}: {item.path}: {item.action}", highlight=False, soft_wrap=True, markup=False)
 
 
-def _buildable_line(outcomes: list[Buildable], failed: list[str]) -> str:
-    """The last line: what ``ucdcr build`` can make now (whole datasets, or some splits) and what it cannot."""
+def _dataset_line(dataset_id: str, folder: Path, fetched: list[Any]) -> str:
+    """One line per dataset: its raw folder and how many files were obtained how (or were not in the mirror), the
+    others named with what happened (the last line says what each dataset needs)."""
+    counts: dict[str, int] = {}
+    others = []
+    for item in fetched:
+        if item.action in (*OBTAINED, NOT_IN_MIRROR) or item.action.startswith("skipped (an alternative"):
+            counts[item.action] = counts.get(item.action, 0) + 1
+        elif not item.action.startswith("failed"):
+            others.append(f"{item.path}: {item.action}")
+    done = ", ".join(f"{count} {action}" for action, count in counts.items()) or "no file"
+    return f"{dataset_id} -> {folder}: {done}" + (f"; {'; '.join(others)}" if others else "")
+
+
+def _buildable_line(outcomes: list[Buildable], failed: list[str], mirror: Path | None = None) -> str:
+    """The last line: what ``ucdcr build`` can make now (whole datasets, or some splits) and what it cannot, and
+    why (the files it needs; with a mirror, that the mirror lacks them)."""
     whole = [outcome.describe() for outcome in outcomes if outcome.state == "all"]
     some = [outcome.describe() for outcome in outcomes if outcome.state == "some"]
     none = [outcome.describe() for outcome in outcomes if outcome.state == "none"]
     parts = [f"can build: {', '.join(whole)}"] if whole else []
     parts += [f"can build some splits: {', '.join(some)}"] if some else []
-    parts += [f"cannot build: {', '.join(none)}"] if none else []
+    where = f" (not in the mirror {mirror})" if mirror is not None else ""
+    parts += [f"cannot build{where}: {', '.join(none)}"] if none else []
     parts += [f"download failed: {', '.join(failed)}"] if failed else []
     return "; ".join(parts)

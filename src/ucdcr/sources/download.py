@@ -282,6 +282,14 @@ def download(
 
 
 OBTAINED = ("already there", "copied from mirror", "downloaded")
+NOT_IN_MIRROR = "skipped (not in the mirror)"
+"""A file a mirror lacks: with ``--mirror`` the network is never asked for it."""
+
+
+def _mirror_lacks(reason: str) -> bool:
+    """Whether an entry was not obtained because the mirror (or the raw dir) holds none or only part of it, not
+    because something failed."""
+    return reason == NOT_IN_MIRROR or reason.startswith("incomplete (")
 
 
 def _try_fetch(entry: ManifestEntry, folder: Path, mirror_folder: Path | None) -> str:
@@ -309,7 +317,10 @@ def _not_obtained(
     message = manifest.missing_message(dataset_id, folder, list(why), failures, hint)
     summary = manifest.missing_message(dataset_id, folder, list(why), None, hint)
     error = ManualDownloadRequired if manifest.manual_steps else DownloadError
-    return error(message, summary)
+    found = error(message, summary)
+    found.lacking = sorted(why)
+    found.not_in_mirror = sorted(path for path, reason in why.items() if _mirror_lacks(reason))
+    return found
 
 
 def _available(entry: ManifestEntry, folder: Path, mirror_folder: Path | None) -> bool:
@@ -329,6 +340,8 @@ def _fetch_entry(entry: ManifestEntry, folder: Path, mirror_folder: Path | None)
         if source is not None and source.is_dir():
             _install_tree(entry, folder, lambda staging: shutil.copytree(source, staging / entry.path))
             return "copied from mirror"
+        if source is not None:  # a mirror is given: the network is never asked
+            return NOT_IN_MIRROR
         if entry.url:
             _install_tree(entry, folder, lambda staging: _extract_archive(entry, staging))
             return "downloaded"
@@ -336,6 +349,8 @@ def _fetch_entry(entry: ManifestEntry, folder: Path, mirror_folder: Path | None)
     if source is not None and source.is_file():
         _install_file(entry, folder, lambda handle: _copy_stream(source.open("rb"), handle))
         return "copied from mirror"
+    if source is not None:  # a mirror is given: the network is never asked
+        return NOT_IN_MIRROR
     if not entry.urls:
         return "skipped (no URL; not in the mirror)"
     errors = []
