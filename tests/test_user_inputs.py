@@ -115,3 +115,11 @@ def test_the_python_api_refuses_absurd_resamples(data_dir: Path, tmp_path: Path)
     )
     with pytest.raises(ValueError, match="resamples must be 0 to 100,000, not 1,000,000,000"):
         ucdcr.evaluate(path, "np4e", data_dir, resamples=10**9, references="none")
+
+
+def test_an_output_folder_that_refuses_files_fails_before_any_work(data_dir: Path) -> None:
+    # /proc passes the permission check and refuses the first write: `ucdcr report --out /proc/nope` computed for
+    # 15 s before it failed; the folder is now tried first
+    done = _run("report", "--out", "/proc/nope", "--data-dir", str(data_dir), timeout=20)
+    _one_error_line(done, "/proc/nope", "refuses new files")
+    assert "report:" not in done.stderr  # no step ran

@@ -175,9 +175,10 @@ def _writable_file(value: Path | None) -> Path | None:
 
 
 def write_problem(path: Path, folder: bool = False) -> str | None:
-    """Why ``path`` (a file, or with ``folder`` a folder to write into) cannot be written, or None. Looks only:
-    a file where a folder belongs or the other way round, or a nearest existing folder we may not write in; a
-    symlink loop or a path longer than the system allows."""
+    """Why ``path`` (a file, or with ``folder`` a folder to write into) cannot be written, or None, before any
+    work: a file where a folder belongs or the other way round, a nearest existing folder we may not write in or
+    that refuses a new entry (a folder is made there and removed at once), a symlink loop or a path longer than the
+    system allows."""
     problem = unusable(path)
     if problem:
         return problem
@@ -190,6 +191,18 @@ def write_problem(path: Path, folder: bool = False) -> str | None:
         return f"cannot write {path}: {place} is a file, not a folder"
     if not os.access(place, os.W_OK | os.X_OK):
         return f"cannot write {path}: no permission to write in {place}"
+    return _probe(path, place)
+
+
+def _probe(path: Path, place: Path) -> str | None:
+    """Whether a folder can really be made in ``place`` (a pseudo file system such as /proc passes the permission
+    check, then refuses the first write): one made and removed at once."""
+    import tempfile
+
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".ucdcr-write-check-", dir=place))
+    except OSError as exc:
+        return f"cannot write {path}: {place} refuses new files ({exc.strerror or exc})"
     return None
 
 
