@@ -148,7 +148,7 @@ def test_benchmark_forget_on_the_command_line_and_the_report_note(tmp_path: Path
     assert done.returncode == 0, done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last == (
-        f"user system same-head: stored in {results} and shown by every later `ucdcr report` of these datasets; "
+        f"user system same-head: stored in {results} and shown by `ucdcr report --references local` of these datasets; "
         f"remove with `ucdcr benchmark --forget same-head --cache-dir {cache}`"
     )
 
@@ -189,3 +189,20 @@ def test_forget_benchmark_runs_in_python(tmp_path: Path) -> None:
     assert ucdcr.forget_benchmark_runs("one-cluster", cache_dir=tmp_path / "cache") == 1
     with pytest.raises(UcdcrError, match=r"stored systems: head-lemma$"):
         ucdcr.forget_benchmark_runs("one-cluster", cache_dir=tmp_path / "cache")
+
+
+def test_the_report_shows_this_machine_s_runs_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a benchmark stored in the default cache dir (another job's, as far as a report knows): a report without
+    # --cache-dir shows the shipped reference runs of the same data only (none for this toy dataset), and with
+    # --cache-dir (or --references local) the stored ones, its note naming the file
+    from ucdcr.report.build_report import build_report
+
+    folder = write_bench_dataset(tmp_path / "toy")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("UCDCR_CACHE_DIR", str(cache))
+    ucdcr.benchmark(["head-lemma"], [folder])
+    plain = build_report({"toy": folder}, tmp_path / "plain", embed=False)
+    assert not [section for section in plain.sections if section.title.startswith("Benchmark of CDCR systems")]
+    asked = build_report({"toy": folder}, tmp_path / "asked", embed=False, references="local")
+    [section] = [section for section in asked.sections if section.title.startswith("Benchmark of CDCR systems")]
+    assert section.tables[0].notes[-1].startswith(f"Rows from {cache / RESULTS_FILE}")

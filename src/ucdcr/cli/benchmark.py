@@ -243,8 +243,8 @@ def _forget_hint(user: list[str], results_file: Path) -> str:
 
     commands = " and ".join(f"`{forget_command(name, results_file.parent)}`" for name in user)
     return (
-        f"user system{'s' if len(user) > 1 else ''} {', '.join(user)}: stored in {results_file} and shown by every "
-        f"later `ucdcr report` of these datasets; remove with {commands}"
+        f"user system{'s' if len(user) > 1 else ''} {', '.join(user)}: stored in {results_file} and shown by "
+        f"`ucdcr report --references local` of these datasets; remove with {commands}"
     )
 
 

@@ -12,6 +12,7 @@ import typer
 from ucdcr.cli.common import (
     DataDirOption,
     DatasetsOption,
+    ReferencesChoice,
     SourceChoice,
     SourceOption,
     console,
@@ -37,7 +38,20 @@ def register(app: typer.Typer) -> None:
         cache_dir: Annotated[
             Path | None,
             typer.Option(
-                "--cache-dir", metavar="DIR", help="Where `ucdcr benchmark` stored its results (its default)."
+                "--cache-dir",
+                metavar="DIR",
+                help="Where `ucdcr benchmark` stored its results (its default); giving it shows them "
+                "(--references local).",
+            ),
+        ] = None,
+        references: Annotated[
+            ReferencesChoice | None,
+            typer.Option(
+                "--references",
+                case_sensitive=False,
+                help="Whose benchmark runs the benchmark section shows, of the same data only: shipped (the "
+                "reference runs shipped with ucdcr; the default), local (this machine's, in --cache-dir), none. "
+                "Default: local when --cache-dir is given, else shipped.",
             ),
         ] = None,
         embed: Annotated[
@@ -48,7 +62,8 @@ def register(app: typer.Typer) -> None:
 
         folders = selected_datasets(data_dir, datasets, source)
         with _steps_on_stderr() as say:
-            report = build_report(folders, out, say, None if embed else False, cache_dir)
+            chosen = references.value if references is not None else None
+            report = build_report(folders, out, say, None if embed else False, cache_dir, chosen)
         for figure in report.figures:
             if figure.missing:
                 print_message("figure not drawn:", f"{figure.title}: {figure.missing}", style="yellow", to=console)

@@ -87,6 +87,7 @@ def build_report(
     progress: Progress | None = None,
     embed: bool | None = None,
     cache_dir: Path | None = None,
+    references: str | None = None,
 ) -> Report:
     """Write the report for the given dataset folders (name -> folder) into ``out_dir``.
 
@@ -95,6 +96,9 @@ def build_report(
     its background thread (their lines say so).
     embed: draw the mention t-SNE with the ``embed`` extra: None = if installed, False = never.
     cache_dir: where ``ucdcr benchmark`` stored its results (default: its default cache dir).
+    references: whose benchmark runs the benchmark section shows, those of the same data only: ``shipped`` (the
+    reference runs shipped with ucdcr), ``local`` (the cache dir's: this machine's benchmarks, asked for) or
+    ``none``; default ``local`` when ``cache_dir`` is given, else ``shipped``.
     """
     say = progress or (lambda message: None)
     report = Report(out_dir, list(folders))
@@ -109,7 +113,8 @@ def build_report(
 
         report.sections.append(Section(title, builder(folders, progress=on_dataset)))
     say("benchmark results")
-    report.figures += _benchmark_section(report, folders, out_dir, cache_dir)
+    source = references or ("local" if cache_dir is not None else "shipped")
+    report.figures += _benchmark_section(report, folders, out_dir, cache_dir, source)
     if without_plot:  # every figure needs the plot extra: one entry says so, not one per figure
         report.figures.append(FigureEntry(NO_FIGURES_TITLE, NO_FIGURES_CAPTION, missing=without_plot))
     else:
@@ -152,18 +157,20 @@ BENCHMARK_TITLE = "Benchmark of CDCR systems (`ucdcr benchmark`)"
 
 
 def _benchmark_section(
-    report: Report, folders: dict[str, Path], out_dir: Path, cache_dir: Path | None
+    report: Report, folders: dict[str, Path], out_dir: Path, cache_dir: Path | None, references: str = "local"
 ) -> list[FigureEntry]:
-    """The stored benchmark runs of these datasets, one section per protocol: tables and transfer heatmaps."""
+    """The stored benchmark runs of these datasets (``references``: whose, :func:`build_report`), one section per
+    protocol: tables and transfer heatmaps; each leaderboard's note says where its rows came from."""
     from ucdcr.analysis.protocol import Protocol, protocol_order
     from ucdcr.report import benchmark_tables as bench
     from ucdcr.systems.framework.cache import default_cache_dir
     from ucdcr.systems.framework.names import BUILTIN
-    from ucdcr.systems.framework.store import RESULTS_FILE, dataset_fingerprint, read_runs
+    from ucdcr.systems.framework.standings import reference_runs, shipped_path
+    from ucdcr.systems.framework.store import RESULTS_FILE, dataset_fingerprint
 
     fingerprints = {name: dataset_fingerprint(folder) for name, folder in folders.items()}
-    results_file = (cache_dir or default_cache_dir()) / RESULTS_FILE
-    stored = read_runs(results_file).values()
+    stored, _ = reference_runs(references, cache_dir)
+    results_file = shipped_path() if references == "shipped" else (cache_dir or default_cache_dir()) / RESULTS_FILE
     runs = [
         run
         for run in stored
