@@ -7,11 +7,14 @@ raw folder there, so `build all` must report it with its manual steps and still 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.fixtures.raw.cerec import THREAD, write_zip
+from tests.fixtures.raw.ecbplus import write_ecbplus_raw
 from tests.fixtures.raw.newswcl50r import write_newswcl50r_raw
 from typer.testing import CliRunner
 
@@ -141,3 +144,54 @@ def test_cerec_stand_ins_are_said_when_building_and_in_stats(tmp_path: Path) -> 
     assert any(note.startswith("cerec (build): split train not built: seed.conll") for note in notes)
     on_screen = CliRunner().invoke(app, ["stats", "--data-dir", str(data), "--tables", "2"])  # Markdown: not a tty
     assert f"cerec (build): {stand_in}" in on_screen.output
+
+
+def test_progress_to_a_log_is_plain_lines_at_a_steady_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    # stderr to a file: a line when a stage begins, then one at least every 10 s while documents go (the callback
+    # comes after each batch), and one when the stage is done; each with done/total and the ETA of the pace so far
+    import io
+
+    from rich.console import Console
+
+    from ucdcr.cli import build
+
+    clock = [100.0]
+    monkeypatch.setattr(build.time, "monotonic", lambda: clock[0])
+    log = io.StringIO()
+    monkeypatch.setattr(build, "err_console", Console(file=log, width=200))
+    show = build.progress_lines()
+    for seconds, done in ((0, 0), (4, 64), (11, 128), (15, 192), (22, 256), (30, 300)):
+        clock[0] = 100.0 + seconds
+        show("x: reading and parsing", done, 300)
+    clock[0] = 131.0
+    show("x: validating and writing", 300, 300)
+    assert log.getvalue().splitlines() == [
+        "[     0s] x: reading and parsing 0/300 documents, ETA ?",
+        "[    11s] x: reading and parsing 128/300 documents, ETA 14s",  # 128 in 11 s: 172 more at that pace
+        "[    22s] x: reading and parsing 256/300 documents, ETA 3s",
+        "[    30s] x: reading and parsing 300/300 documents",
+        "[    31s] x: validating and writing 300/300 documents",
+    ]
+
+
+def test_a_build_logged_to_a_file_says_its_progress(tmp_path: Path) -> None:
+    raw = write_ecbplus_raw(tmp_path / "raw")
+    log = tmp_path / "err.log"
+    command = [
+        sys.executable,
+        "-m",
+        "ucdcr",
+        "build",
+        "ecbplus",
+        "--raw-dir",
+        str(raw),
+        "--data-dir",
+        str(tmp_path / "d"),
+    ]
+    with log.open("w") as handle:
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=handle, check=False)
+    assert done.returncode == 0, log.read_text()
+    lines = log.read_text().splitlines()
+    # tests/fixtures/raw/ecbplus.py: 5 documents
+    assert lines[0].endswith("ecbplus: reading and parsing 0/5 documents, ETA ?"), lines
+    assert any(line.endswith("ecbplus: validating and writing 5/5 documents") for line in lines), lines

@@ -27,6 +27,7 @@ built; else 0.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from ucdcr.cli.common import (
     JobsOption,
     RawDirOption,
     console,
+    duration_label,
     err_console,
     friendly_errors,
     input_folder_option,
@@ -207,14 +209,48 @@ def _build_one(dataset_id: str, raw_dir: Path | None, data_dir: Path | None, run
     return "built"
 
 
+PROGRESS_EVERY = 10.0
+"""Seconds between two plain progress lines of one stage (a log gets one at least this often while documents go)."""
+
+
+def progress_lines(every: float = PROGRESS_EVERY) -> ProgressCallback:
+    """The build's progress as plain lines on stderr, for a log file or a pipe: ``[    12s] ecbplus: reading and
+    parsing 320/976 documents, ETA 21s``, when a stage begins, every ``every`` seconds while it goes, and when it is
+    done; the ETA from the stage's pace so far."""
+    started = time.monotonic()
+    stage: dict[str, float] = {}  # description -> when it began
+    last = [0.0]
+
+    def show(description: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        began = stage.setdefault(description, now)
+        new, finished = now == began, total is not None and done >= total
+        if not (new or finished or now - last[0] >= every):
+            return
+        last[0] = now
+        rate = done / (now - began) if done and now > began else 0.0
+        eta = ""
+        if total is not None and not finished:
+            eta = f", ETA {duration_label((total - done) / rate)}" if rate else ", ETA ?"
+        count = f"{done}/{total if total is not None else '?'} documents"
+        line = f"[{duration_label(now - started):>7}] {description} {count}{eta}"
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    return show
+
+
 @contextmanager
 def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
-    """The build's progress callback, drawing a rich bar on stderr (description, bar, done/total documents, elapsed
-    and remaining time) from its first call on (a dataset whose raw files are missing leaves no empty bar);
-    None with ``quiet``. The bar is redrawn at each call (after each batch of documents), with no refresh thread of
-    its own, so the build runs no thread besides its own and may fork its token-table writer safely."""
+    """The build's progress callback, drawing a rich bar on stderr (description, bar, done/total documents, elapsed and
+    remaining time) from its first call on (a dataset whose raw files are missing leaves no empty bar); None with
+    ``quiet``; plain lines (:func:`progress_lines`) when stderr is no terminal. The bar is redrawn at each call
+    (after each batch of documents), with no refresh thread of its own, so the build runs no thread besides its own
+    and may fork its token-table writer safely."""
     if quiet:
         yield None
+        return
+    if not err_console.is_terminal:  # a log file or a pipe: plain lines, at a steady rate
+        yield progress_lines()
         return
     from rich.progress import (
         BarColumn,
