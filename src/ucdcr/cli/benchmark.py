@@ -7,11 +7,13 @@ progress) and the timing line on stderr.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -48,6 +50,9 @@ from ucdcr.cli.common import (
 )
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.framework.names import BUILTIN, default_systems
+
+if TYPE_CHECKING:
+    from ucdcr.systems.framework.plan import Schedule
 
 
 def systems_help() -> str:
@@ -169,18 +174,19 @@ def register(app: typer.Typer) -> None:
         chosen = protocol_of(protocol, level, topics, remove_singletons)
         names = [name.strip() for name in systems.split(",") if name.strip()] if systems else default_systems()
         folders = selected_datasets(data_dir, datasets, source)
-        with progress_display() as show, system_messages(err_console):
+        with progress_display() as display, system_messages(err_console):
             result = benchmark(
                 names,
                 folders,
                 chosen,
                 transfer,
                 cache_dir,
-                show,
+                display.show,
                 recompute,
                 seeds,
                 save_predictions is not None,
                 not val_only,
+                display.plan,
             )
         if val_only:
             if save_predictions is not None:
@@ -248,29 +254,97 @@ def _forget_hint(user: list[str], results_file: Path) -> str:
     )
 
 
+@dataclass
+class _Step:
+    """The step a log's heartbeat speaks of: what runs, since when, when a line was last printed, the runs done."""
+
+    step: str
+    started: float
+    last: float
+    done: int = 0
+    total: int = 0
+
+
+HEARTBEAT = 30.0
+"""Seconds of quiet after which a log gets a line anyway: the step still running, and for how long."""
+
+
+@dataclass
+class Display:
+    """The benchmark's progress on stderr (:func:`progress_display`): ``show`` for each step, ``plan`` for the
+    schedule before the work."""
+
+    show: Callable[[str, int, int], None]
+    plan: Callable[[Schedule], None]
+
+
 @contextmanager
-def progress_display() -> Iterator[Callable[[str, int, int], None]]:
-    """The benchmark's progress on stderr: on a terminal a bar; elsewhere (a log file, a pipe) one plain line per step,
-    ``[  1m05s] pairwise: predict ecbplus (3/35 runs done, ETA 2m10s)``, the ETA from the runs done so far."""
+def progress_display() -> Iterator[Display]:
+    """The benchmark's progress on stderr. First the plan (:class:`~ucdcr.systems.framework.plan.Schedule`: what
+    is reused, what is computed, the estimated time on this machine). Then on a terminal a bar; elsewhere (a log
+    file, a pipe) one plain line per step, ``[  1m05s] pairwise: predict ecbplus (3/35 runs done, ETA 2m10s)``,
+    the ETA from the plan's estimate when it has one, else from the runs done so far; and after 30 s without a line
+    (a long fit), a line saying what still runs and since when, so that a log never goes quiet longer."""
+    planned: list[Schedule] = []
+
+    def plan(schedule: Schedule) -> None:
+        planned.append(schedule)
+        for line in schedule.lines():
+            err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+
     if err_console.is_terminal:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=err_console, transient=True) as bar:
             task = bar.add_task("loading", total=None)
-            yield lambda description, done, total: bar.update(
-                task, description=description, completed=done, total=total
+            yield Display(
+                lambda description, done, total: bar.update(task, description=description, completed=done, total=total),
+                plan,
             )
         return
     started = time.monotonic()
+    state = _Step("starting", started, started)
+    lock = threading.Lock()
+
+    def line(text: str) -> None:
+        err_console.print(text, markup=False, highlight=False, soft_wrap=True)
+        state.last = time.monotonic()
+
+    def eta(elapsed: float, done: int, total: int) -> str:
+        estimate = planned[0].estimate() if planned else None
+        if estimate is not None and 0 < done < total:
+            return f", ETA {_duration(max(estimate - elapsed, 0.0))}"
+        return f", ETA {_duration(elapsed / done * (total - done))}" if 0 < done < total else ""
 
     def say(description: str, done: int, total: int) -> None:
-        elapsed = time.monotonic() - started
-        eta = f", ETA {_duration(elapsed / done * (total - done))}" if 0 < done < total else ""
-        line = f"[{_duration(elapsed):>7}] {description} ({done}/{total} runs done{eta})"
-        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+        with lock:
+            now = time.monotonic()
+            state.step, state.started, state.done, state.total = description, now, done, total
+            elapsed = now - started
+            line(f"[{_duration(elapsed):>7}] {description} ({done}/{total} runs done{eta(elapsed, done, total)})")
 
-    yield say
+    stop = threading.Event()
+
+    def heartbeat() -> None:
+        while not stop.wait(1.0):
+            with lock:
+                now = time.monotonic()
+                if now - state.last < HEARTBEAT:
+                    continue
+                running, done, total = _duration(now - state.started), state.done, state.total
+                line(
+                    f"[{_duration(now - started):>7}] {state.step}: still running ({running}; {done}/{total} "
+                    f"runs done{eta(now - started, done, total)})"
+                )
+
+    beat = threading.Thread(target=heartbeat, name="ucdcr-benchmark-heartbeat", daemon=True)
+    beat.start()
+    try:
+        yield Display(say, plan)
+    finally:
+        stop.set()
+        beat.join()
 
 
 def _duration(seconds: float) -> str:

@@ -55,9 +55,9 @@ from ucdcr.systems.framework import adapter
 from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.framework.cache import COMPUTE_CLOCK, default_cache_dir
 from ucdcr.systems.framework.names import SystemSpec, resolve_system
-from ucdcr.systems.framework.plan import Run, SplitRef
+from ucdcr.systems.framework.plan import FitStep, Run, Schedule, SplitRef, estimate_seconds
 from ucdcr.systems.framework.standings import mean_json, run_signature
-from ucdcr.systems.framework.store import ResultStore, StoredRun, dataset_fingerprint, machine, now
+from ucdcr.systems.framework.store import ResultStore, StoredRun, dataset_fingerprint, machine, machine_label, now
 from ucdcr.systems.framework.topics import document_clusters, document_texts, tune_threshold, with_predicted_topics
 
 Progress = Callable[[str, int, int], None]
@@ -196,6 +196,7 @@ def benchmark(
     seeds: int = 1,
     predictions: bool = False,
     test: bool = True,
+    on_plan: Callable[[Schedule], None] | None = None,
 ) -> Benchmark:
     """Run the benchmark (module docstring) of ``systems`` on the dataset folders (name -> folder) with
     ``protocol`` (default: the ucdcr protocol at subtopic level), each trainable system with ``seeds`` seeds.
@@ -203,7 +204,8 @@ def benchmark(
     runs again (:func:`save_predictions` then writes them out). ``test=False`` (development, which compares
     configurations on val alone): every system is fitted and tuned and describes what it learned (with its val
     score), nothing is predicted or scored on the test split and nothing is stored: each run of the result has
-    its model and no means."""
+    its model and no means. ``on_plan`` is called with the schedule before any work: what will be reused and
+    computed, and the estimated time (:class:`~ucdcr.systems.framework.plan.Schedule`)."""
     protocol = protocol or adapter.Protocol()
     if not folders:
         raise UcdcrError("no dataset to benchmark: build one first (`ucdcr build`) or check --data-dir")
@@ -231,25 +233,35 @@ def benchmark(
     say = progress or (lambda description, done, total: None)
     if not test:
         return _val_only(result, plans, data, fingerprints, say, started, encoding_before)
-    for spec, runs in _by_fit(plans):
-        keys = [store.key(spec, run, protocol.label, fingerprints) for run in runs]
-        stored = [None if recompute else store.get(key) for key in keys]
-        if predictions:  # a run stored without its predictions runs again, to give them
-            stored = [item if item is None or store.predictions_path(item.key).is_file() else None for item in stored]
-        reused = [item for item in stored if item is not None]
+    schedule = _schedule(plans, data, store, protocol, fingerprints, recompute, predictions)
+    if on_plan is not None:
+        on_plan(schedule)
+    specs_by_name = {spec.name: spec for spec in specs}
+    for step in schedule.steps:
+        spec = specs_by_name[step.system]
+        reused = [item for item in step.stored if item is not None]
         result.runs += reused
         result.reused += len(reused)
         done += len(reused)
-        missing = [(run, key) for run, key, item in zip(runs, keys, stored, strict=True) if item is None]
+        missing = [(run, key) for run, key, item in zip(step.runs, step.keys, step.stored, strict=True) if item is None]
         if not missing:
             continue
-        first = runs[0]
+        first = step.runs[0]
         seed = f", seed {first.seed}" if seeds > 1 and spec.trainable else ""
         say(f"{spec.name}: fit on {first.fit_on or '-'}, tune on {first.tune_on or '-'}{seed}", done, total)
+        fit_started = time.perf_counter()
         system = _fitted(spec, first, data)
+        fit_seconds = time.perf_counter() - fit_started
         for run, key in missing:
             say(f"{spec.name}: predict {run.dataset}", done, total)
+            predict_started = time.perf_counter()
             means, model, labels = _test(spec, system, run, data, protocol)
+            timing = {
+                "fit": fit_seconds,
+                "fit_mentions": _fit_mentions(run, data),
+                "predict": time.perf_counter() - predict_started,
+                "test_mentions": data[run.dataset].size("test"),
+            }
             store.put_predictions(key, labels)
             involved = {ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset}
             stored_run = StoredRun(
@@ -269,6 +281,7 @@ def benchmark(
                 machine(),
                 spec.origin or None,
                 now(),
+                timing=timing,
             )
             stored_run = replace(stored_run, signature=str(run_signature(stored_run)))
             store.put(stored_run)
@@ -279,6 +292,38 @@ def benchmark(
     result.seconds = time.perf_counter() - started
     result.encoding_seconds = COMPUTE_CLOCK.seconds - encoding_before
     return result
+
+
+def _schedule(
+    plans: Sequence[tuple[SystemSpec, list[Run]]],
+    data: Mapping[str, _DatasetSplits],
+    store: ResultStore,
+    protocol: adapter.Protocol,
+    fingerprints: Mapping[str, str],
+    recompute: bool,
+    predictions: bool,
+) -> Schedule:
+    """What the benchmark will do (:class:`~ucdcr.systems.framework.plan.Schedule`): every fit with the keys of its
+    runs, the stored runs it reuses (none with ``recompute``; with ``predictions``, none stored without its
+    predictions) and the estimated time of the rest on this machine."""
+    history = list(store.runs().values())
+    here = machine_label(machine())
+    steps = []
+    for spec, runs in _by_fit(plans):
+        keys = [store.key(spec, run, protocol.label, fingerprints) for run in runs]
+        stored = [None if recompute else store.get(key) for key in keys]
+        if predictions:  # a run stored without its predictions runs again, to give them
+            stored = [item if item is None or store.predictions_path(item.key).is_file() else None for item in stored]
+        tests = [data[run.dataset].size("test") for run, item in zip(runs, stored, strict=True) if item is None]
+        estimate = estimate_seconds(history, spec.name, here, _fit_mentions(runs[0], data), tests) if tests else 0.0
+        steps.append(FitStep(spec.name, runs, keys, stored, estimate))
+    return Schedule(steps)
+
+
+def _fit_mentions(run: Run, data: Mapping[str, _DatasetSplits]) -> int:
+    """The mentions of a run's fit and tune splits (what its fit's time grows with)."""
+    refs = {ref for ref in (run.fit_on, run.tune_on) if ref is not None}
+    return sum(data[ref.dataset].size(ref.split) for ref in refs)
 
 
 def _val_only(

@@ -105,6 +105,10 @@ class StoredRun:
     origin: str | None = None
     stored: str | None = None
     signature: str | None = None
+    timing: dict[str, float] | None = None
+    """How long it took on its machine: ``fit`` seconds (the fit that served it, shared by the runs of that fit) and
+    ``fit_mentions`` (the mentions of its fit and tune splits), ``predict`` seconds and ``test_mentions``: what a
+    later benchmark's plan estimates its time from (:mod:`ucdcr.systems.framework.plan`)."""
 
     def score(self, kind: str = "joint", column: str = "F1_CONLL") -> float | None:
         """A mean score of one type (None when the dataset has no mention of that type)."""
@@ -349,6 +353,8 @@ def run_from_json(item: object, index: int) -> StoredRun:
         problem = "seed"
     if problem is None and not isinstance(item.get("machine"), dict | None):
         problem = "machine"
+    if problem is None and not isinstance(item.get("timing"), dict | None):
+        problem = "timing"
     if problem is None:
         problem = next(
             (name for name in ("origin", "stored", "signature") if not isinstance(item.get(name), str | None)), None
