@@ -59,7 +59,7 @@ def folder(tmp_path: Path) -> Path:
     return write_bench_dataset(tmp_path / "data" / "toy")
 
 
-PROGRESS = re.compile(r"^\[ *(\d+m)?\d+s\] .* \(\d+/\d+ runs done(, ETA [^)]*)?\)$")
+PROGRESS = re.compile(r"^(\[ *(\d+m)?\d+s\] .* \(\d+/\d+ runs done(, ETA [^)]*)?\)|plan: .*|  \S+: \d+ fits?, .*)$")
 
 
 def _cli(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
@@ -73,7 +73,8 @@ def _cli(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(("systems", "expected"), CASES)
 def test_a_faulty_system_is_one_line_naming_it(folder: Path, systems: str, expected: str) -> None:
     done = _cli(folder, "--systems", systems)
-    # stderr is a pipe: the progress lines ("[  0s] ...", one per step) come first, then the one error line
+    # stderr is a pipe: the plan ("plan: ...", a line per system) and the progress lines ("[  0s] ...", one per step)
+    # come first, then the one error line
     lines = [line for line in done.stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and expected in lines[0], done.stderr
