@@ -361,13 +361,15 @@ def benchmark_tables(
     significance: str = "randomization",
     references: str = "shipped",
     cache_dir: str | Path | None = None,
+    each: bool = False,
 ) -> list[ResultTable]:
     """The tables ``ucdcr benchmark`` prints for a :func:`benchmark` result: scores (with the protocol in the
     title), models, the transfer matrices when there are transfer runs, and the leaderboard (CoNLL F1 per system
     and dataset with the means, each system's mean against the best) last, beside the reference runs of the same
     signature of systems the benchmark did not run (``references``: "shipped", "local" from ``cache_dir``, or
-    "none"). Scores carry their 95% bootstrap interval (``resamples`` 0: none); ``significance``: the p-value's
-    test, "randomization" or "bootstrap"."""
+    "none"; with ``each``, each system's comparison with every reference system too). Scores carry their 95%
+    bootstrap interval (``resamples`` 0: none); ``significance``: the p-value's test, "randomization" or
+    "bootstrap"."""
     from ucdcr.report.benchmark_tables import benchmark_tables as tables
     from ucdcr.scoring.bootstrap import METHODS
     from ucdcr.systems.framework.placement import place_runs
@@ -384,6 +386,7 @@ def benchmark_tables(
         cache,
         resamples,
         method,
+        each,
         datasets=result.datasets,
         label="this benchmark",
     )

@@ -87,3 +87,19 @@ def test_val_only_predicts_nothing_on_test_and_stores_nothing(tmp_path: Path) ->
     assert done.exit_code == 0, done.output
     assert "Benchmark: models" in done.output and "Leaderboard" not in done.output
     assert "nothing was predicted or scored on the test split" in done.output
+
+
+def test_a_benchmarked_system_beside_local_references_with_each(tmp_path: Path) -> None:
+    # head-lemma computed here first; then the user's system placed beside it (--references local), with --each its
+    # paired comparison with head-lemma, and the leaderboard's Source column saying where each row came from
+    folder = write_bench_dataset(tmp_path / "data" / "toy")
+    cache = tmp_path / "cache"
+    ucdcr.benchmark(["head-lemma"], [folder], cache_dir=cache, protocol="standard")
+    result = ucdcr.benchmark([SameHeadInDocument], [folder], cache_dir=cache, protocol="standard")
+    *_, each, leaderboard = ucdcr.benchmark_tables(result, references="local", cache_dir=cache, each=True)
+    assert [row["System"] for row in each.rows] == ["head-lemma"]
+    assert each.title == "same-head-in-doc against each reference system: mean CoNLL F1 (joint) over toy"
+    assert {row["System"]: row["Source"] for row in leaderboard.rows} == {
+        "head-lemma": "computed here",
+        "same-head-in-doc": "this benchmark",
+    }

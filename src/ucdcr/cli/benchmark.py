@@ -132,6 +132,12 @@ def register(app: typer.Typer) -> None:
         resamples: ResamplesOption = DEFAULT_RESAMPLES,
         significance: SignificanceOption = DEFAULT_SIGNIFICANCE,
         references: ReferencesOption = ReferencesChoice.SHIPPED,
+        each: Annotated[
+            bool,
+            typer.Option(
+                "--each", help="Also compare each system run with each reference system (paired), not only the best."
+            ),
+        ] = False,
         val_only: Annotated[
             bool,
             typer.Option(
@@ -203,6 +209,7 @@ def register(app: typer.Typer) -> None:
             result.results_file.parent if result.results_file else None,
             resamples,
             significance,  # type: ignore[arg-type]
+            each,
             datasets=result.datasets,
             label="this benchmark",
         )

@@ -431,12 +431,15 @@ def benchmark_tables(
 ) -> list[ResultTable]:
     """What ``ucdcr benchmark`` prints: scores, models, the transfer matrices when there are transfer runs, and the
     leaderboard last (the summary a terminal shows at the end): the runs' own, or with ``placement``
-    (:func:`ucdcr.systems.framework.placement.place_runs`) beside the reference runs of the same signature."""
+    (:func:`ucdcr.systems.framework.placement.place_runs`) beside the reference runs of the same signature, after
+    each system's comparison with every reference system when the placement has them (``each``)."""
     tables = run_tables(result.runs, result.systems, result.datasets, result.protocol, resamples, method)
     tables[0].notes.extend(f"{note}." for note in result.notes)
     if placement is not None and placement.standing is not None:
         leaderboard = standing_table(placement.standing)
         leaderboard.notes[:0] = placement.notes
+        each = [each_table(system, found, placement.standing) for system, found in placement.each.items()]
+        return [*tables, *each, leaderboard]
     else:
         leaderboard = leaderboard_table(
             result.runs, result.systems, result.datasets, result.protocol, resamples, method
