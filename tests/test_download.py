@@ -281,21 +281,22 @@ def test_cli_download_goes_on_after_a_manual_dataset(
     tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manual = manifest(file_entry(path="secret.csv"), manual_steps="Ask the authors for secret.csv.")
-    use(monkeypatch, {"gvc": manual | {"dataset": "gvc"}, "ecbplus": manifest(file_entry())}, by_id=True)
+    use(monkeypatch, {"gvc": manual | {"dataset": "gvc"}, "ecbplus": manifest(file_entry()), "*": manual}, by_id=True)
     result = CliRunner().invoke(
         app, ["download", "gvc", "ecbplus", "--raw-dir", str(tmp_path / "raw"), "--mirror", str(mirror)]
     )
-    # with a mirror, what it lacks is no failure: exit 0, no manual steps, and the last line says what `ucdcr build`
-    # can make now and why gvc cannot
-    assert result.exit_code == 0, result.output
-    assert "manual steps needed" not in result.output
+    # a named dataset the mirror cannot complete: its manual steps, exit 1; the next dataset goes on
+    assert result.exit_code == 1
+    assert "gvc: manual steps needed" in result.output and "Ask the authors for secret.csv." in result.output
     assert "ecbplus -> " in result.output and ": 1 copied from mirror" in result.output
     assert result.output.rstrip().endswith(
         f"can build: ecbplus; cannot build (not in the mirror {mirror}): gvc (needs secret.csv)"
     )
-    without = CliRunner().invoke(app, ["download", "gvc", "--raw-dir", str(tmp_path / "raw2")])
-    assert without.exit_code == 1  # without a mirror, manual steps are needed: said, exit 1
-    assert "gvc: manual steps needed" in without.output and "Ask the authors for secret.csv." in without.output
+    # `all` from a mirror: every dataset the mirror allows; what it lacks is no failure (exit 0, no manual steps),
+    # the last line says what `ucdcr build` can make now and why the others cannot
+    bulk = CliRunner().invoke(app, ["download", "all", "--raw-dir", str(tmp_path / "raw2"), "--mirror", str(mirror)])
+    assert bulk.exit_code == 0, bulk.output
+    assert "manual steps needed" not in bulk.output and "gvc (needs secret.csv)" in bulk.output
 
 
 def test_status_fast_and_verified(tmp_path: Path, mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,10 +7,11 @@ network, HTTP error, a broken archive, ...) then prints what is missing, the man
 their hashes and where to put them by hand, and the others go on. The last line says what ``ucdcr build`` can then
 make: whole datasets, some splits (a dataset whose lacking file has a stand-in for some splits, e.g. CEREC's val and
 test) and what it cannot, with the files it needs. With ``--mirror`` the network is never asked: a file the mirror
-lacks is skipped, a dataset that lacks only such files gets no manual steps (the last line names what the mirror
-lacks), and the exit code is 0 when every dataset that the mirror allows was fetched. Without it, the exit code is 0
-when every dataset can be built (if only in part, as the last line says), 1 when one cannot be built until manual
-steps are done; 2 when a download failed otherwise (either way).
+lacks is skipped. ``all`` from a mirror fetches every dataset the mirror allows: a dataset that lacks only what the
+mirror lacks gets no manual steps (the last line names what the mirror lacks) and the exit code is 0 unless a
+download failed. Otherwise (named datasets, or no mirror) the exit code is 0 when every dataset can be built (if
+only in part, as the last line says), 1 when one cannot be built until manual steps are done; 2 when a download
+failed otherwise.
 
 With --release: one line per dataset installed (its folder, the commit -- or the commits of a mixed copy installed
 with ``--allow-mixed`` --, what its copy lacked), a line per dataset that failed (the others go on) and the notes;
@@ -106,14 +107,15 @@ def register(app: typer.Typer) -> None:
             raise UcdcrError("name the datasets to download, or 'all'")
         target = resolve_raw_dir(raw_dir)
         failed: list[str] = []
+        bulk = mirror is not None and any(name.lower() == "all" for name in datasets)  # every dataset the mirror has
         for dataset_id in expand_ids(datasets):
             folder = (target / get(dataset_id).raw_folder).resolve()
             fetched: list[Any] = []
             try:
                 download(dataset_id, target, mirror, report=partial(_print_failed, dataset_id, fetched))
             except (ManualDownloadRequired, DownloadError) as exc:
-                if exc.lacking and exc.not_in_mirror == exc.lacking:
-                    continue  # only what the mirror lacks: the last line says so
+                if bulk and exc.lacking and exc.not_in_mirror == exc.lacking:
+                    continue  # `all` from a mirror: only what the mirror lacks, which the last line says
                 if isinstance(exc, ManualDownloadRequired):  # each failed file was printed as it happened
                     print_message(f"{dataset_id}: manual steps needed\n", exc.summary, style="yellow")
                     continue
@@ -126,7 +128,7 @@ def register(app: typer.Typer) -> None:
                 console.print(_dataset_line(dataset_id, folder, fetched), highlight=False, markup=False, soft_wrap=True)
         outcomes = [buildable(dataset_id, target) for dataset_id in expand_ids(datasets)]
         err_console.print(_buildable_line(outcomes, failed, mirror), markup=False, highlight=False, soft_wrap=True)
-        if failed or (mirror is None and any(outcome.state == "none" for outcome in outcomes)):
+        if failed or (not bulk and any(outcome.state == "none" for outcome in outcomes)):
             raise typer.Exit(2 if failed else 1)
 
 
