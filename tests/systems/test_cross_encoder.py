@@ -242,10 +242,15 @@ def test_a_tiny_cross_encoder_trains_is_deterministic_and_is_cached(tmp_path: Pa
     again = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "b")
     assert _scores(again) == _scores(first)
     # the first cache dir without its stored results: the model is read from the cache, the same numbers
+    scored = sorted((tmp_path / "a" / "cross-encoder-scores").glob("*.npy"))
+    assert scored  # val's and test's pair scores (each order) kept: a rerun does not score them again
+    stamps = [path.stat().st_mtime_ns for path in scored]
     reread = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "a", recompute=True)
     [model] = [row for row in benchmark_tables(reread)[1].rows if row["Dataset"] == "toy"]
     assert "read from the model cache" in model["Model"]
     assert _scores(reread) == _scores(first)
+    assert sorted((tmp_path / "a" / "cross-encoder-scores").glob("*.npy")) == scored
+    assert [path.stat().st_mtime_ns for path in scored] == stamps  # read, not written again
 
 
 def _tiny_roberta(folder: Path) -> str:

@@ -38,6 +38,7 @@ train.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -55,7 +56,7 @@ import numpy as np
 
 from ucdcr.embed import MODEL_NAME, encoder_identity, require_sentence_encoder
 from ucdcr.errors import UcdcrError
-from ucdcr.io.atomic import write_bytes
+from ucdcr.io.atomic import write_bytes, write_errors
 from ucdcr.systems.framework.environment import default_device, hardware_identity, require_torch
 
 VERSION = "1"
@@ -538,6 +539,40 @@ def score_pairs(trained: TrainedModel, pairs: Sequence[tuple[MarkedMention, Mark
                 eta = _clock(elapsed / tokens[done - 1] * (tokens[-1] - tokens[done - 1]))
                 LOG.info(f"cross-encoder: scoring pairs, {done:,}/{len(pairs):,}, ETA {eta}")
     LOG.info(f"cross-encoder: scored {len(pairs):,} pairs in {time.perf_counter() - started:.1f} s")
+    return scores
+
+
+SCORES_FOLDER = "cross-encoder-scores"
+"""Where :func:`cached_scores` keeps the scores of a model on a list of pairs, in the cache dir."""
+
+
+def cached_scores(
+    trained: TrainedModel, pairs: Sequence[tuple[MarkedMention, MarkedMention]], cache_dir: Path | None
+) -> np.ndarray:
+    """:func:`score_pairs`, kept in the cache dir (``<cache dir>/cross-encoder-scores/<key>.npy``, written
+    atomically) under the SHA-256 of the model's key, the scoring options and every pair's input: a benchmark killed
+    after a split was scored, or another process (a protocol, the ensemble) scoring the same pairs, reads the same
+    floats instead of scoring again. ``cache_dir`` None: scored every time."""
+    if cache_dir is None:
+        return score_pairs(trained, pairs)
+    digest = hashlib.sha256(
+        f"{trained.key}\0{trained.config.score_batch_size}\0{trained.config.precision}\0{len(pairs)}\0".encode()
+    )
+    for first, second in pairs:
+        digest.update(repr((first.ids, first.open, first.close, second.ids, second.open, second.close)).encode())
+    path = cache_dir / SCORES_FOLDER / f"{digest.hexdigest()}.npy"
+    if path.is_file():
+        with contextlib.suppress(OSError, ValueError):
+            found = np.load(path, allow_pickle=False)
+            if found.shape == (len(pairs),):
+                LOG.info(f"cross-encoder: {len(pairs):,} pair scores read from the cache")
+                return found
+    scores = score_pairs(trained, pairs)
+    with write_errors(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    np.save(buffer, scores, allow_pickle=False)
+    write_bytes(path, buffer.getvalue())
     return scores
 
 

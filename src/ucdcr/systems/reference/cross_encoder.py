@@ -79,9 +79,9 @@ from ucdcr.systems.parts.pair_encoder import (
     PairEncoderConfig,
     TrainedModel,
     TrainingExamples,
+    cached_scores,
     load_encoder,
     mark,
-    score_pairs,
     train_model,
 )
 from ucdcr.systems.parts.vectors import mention_input
@@ -267,9 +267,9 @@ class CrossEncoder(System):
                 for group in candidates
                 for a, b in zip(*(side.tolist() for side in group.row_pairs()), strict=True)
             ]
-            scores = score_pairs(trained, pairs)
+            scores = cached_scores(trained, pairs, data.cache_dir)
             if self.options.both_orders:
-                scores = (scores + score_pairs(trained, [(b, a) for a, b in pairs])) / 2
+                scores = (scores + cached_scores(trained, [(b, a) for a, b in pairs], data.cache_dir)) / 2
             return ScoredPairs(candidates, scores)
 
         lemmas = hashlib.sha256(json.dumps(sorted(self.lemma_pairs)).encode()).hexdigest()
