@@ -195,3 +195,28 @@ def test_a_build_logged_to_a_file_says_its_progress(tmp_path: Path) -> None:
     # tests/fixtures/raw/ecbplus.py: 5 documents
     assert lines[0].endswith("ecbplus: reading and parsing 0/5 documents, ETA ?"), lines
     assert any(line.endswith("ecbplus: validating and writing 5/5 documents") for line in lines), lines
+
+
+def test_a_long_step_is_timed_and_a_quiet_one_heard_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the steps of `ucdcr report` (and of the benchmark) on a log: a step of a second or more gets its time on the
+    # next line; after the heartbeat's quiet, a line says which step still runs
+    import io
+    import time
+
+    from rich.console import Console
+
+    from ucdcr.cli import common
+
+    log = io.StringIO()
+    monkeypatch.setattr(common, "err_console", Console(file=log, width=200))
+    with common.step_log(every=0.5) as say:
+        say("report: t-SNE map of mentions")
+        time.sleep(1.2)
+        say("report: writing index.html")
+    lines = log.getvalue().splitlines()
+    assert lines[0].endswith("report: t-SNE map of mentions")
+    assert any(
+        line.endswith("report: t-SNE map of mentions: still running (0s)") or "still running (" in line
+        for line in lines
+    )
+    assert any(": done in 1." in line for line in lines) and lines[-1].endswith("report: writing index.html")

@@ -59,7 +59,10 @@ def folder(tmp_path: Path) -> Path:
     return write_bench_dataset(tmp_path / "data" / "toy")
 
 
-PROGRESS = re.compile(r"^(\[ *(\d+m)?\d+s\] .* \(\d+/\d+ runs done(, ETA [^)]*)?\)|plan: .*|  \S+: \d+ fits?, .*)$")
+PROGRESS = re.compile(
+    r"^(\[ *(\d+m)?\d+s\] .* \(\d+/\d+ runs done(, ETA [^)]*)?\)(: done in .*|: still running .*)?|plan: .*"
+    r"|  \S+: \d+ fits?, .*)$"
+)
 
 
 def _cli(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,6 @@ progress) and the timing line on stderr.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,6 +46,7 @@ from ucdcr.cli.common import (
     output_folder_option,
     protocol_of,
     selected_datasets,
+    step_log,
 )
 from ucdcr.errors import UcdcrError
 from ucdcr.systems.framework.names import BUILTIN, default_systems
@@ -261,19 +261,9 @@ def _forget_hint(user: list[str], results_file: Path) -> str:
     )
 
 
-@dataclass
-class _Step:
-    """The step a log's heartbeat speaks of: what runs, since when, when a line was last printed, the runs done."""
-
-    step: str
-    started: float
-    last: float
-    done: int = 0
-    total: int = 0
-
-
 HEARTBEAT = 30.0
-"""Seconds of quiet after which a log gets a line anyway: the step still running, and for how long."""
+"""Seconds of quiet after which a log gets a line anyway: the step still running, and for how long
+(:func:`~ucdcr.cli.common.step_log`)."""
 
 
 @dataclass
@@ -289,9 +279,10 @@ class Display:
 def progress_display() -> Iterator[Display]:
     """The benchmark's progress on stderr. First the plan (:class:`~ucdcr.systems.framework.plan.Schedule`: what
     is reused, what is computed, the estimated time on this machine). Then on a terminal a bar; elsewhere (a log
-    file, a pipe) one plain line per step, ``[  1m05s] pairwise: predict ecbplus (3/35 runs done, ETA 2m10s)``,
-    the ETA from the plan's estimate when it has one, else from the runs done so far; and after 30 s without a line
-    (a long fit), a line saying what still runs and since when, so that a log never goes quiet longer."""
+    file, a pipe) one plain line per step (:func:`~ucdcr.cli.common.step_log`), ``[  1m05s] pairwise: predict
+    ecbplus (3/35 runs done, ETA 2m10s)``, the ETA from the plan's estimate when it has one, else from the runs done
+    so far, a step of a second or more followed by its time; and after 30 s without a line (a long fit), a line
+    saying what still runs and since when, so that a log never goes quiet longer."""
     planned: list[Schedule] = []
 
     def plan(schedule: Schedule) -> None:
@@ -311,47 +302,18 @@ def progress_display() -> Iterator[Display]:
             )
         return
     started = time.monotonic()
-    state = _Step("starting", started, started)
-    lock = threading.Lock()
+    with step_log(every=HEARTBEAT) as lines:
 
-    def line(text: str) -> None:
-        err_console.print(text, markup=False, highlight=False, soft_wrap=True)
-        state.last = time.monotonic()
+        def eta(elapsed: float, done: int, total: int) -> str:
+            estimate = planned[0].estimate() if planned else None
+            if estimate is not None and 0 < done < total:
+                return f", ETA {_duration(max(estimate - elapsed, 0.0))}"
+            return f", ETA {_duration(elapsed / done * (total - done))}" if 0 < done < total else ""
 
-    def eta(elapsed: float, done: int, total: int) -> str:
-        estimate = planned[0].estimate() if planned else None
-        if estimate is not None and 0 < done < total:
-            return f", ETA {_duration(max(estimate - elapsed, 0.0))}"
-        return f", ETA {_duration(elapsed / done * (total - done))}" if 0 < done < total else ""
+        def say(description: str, done: int, total: int) -> None:
+            lines(f"{description} ({done}/{total} runs done{eta(time.monotonic() - started, done, total)})")
 
-    def say(description: str, done: int, total: int) -> None:
-        with lock:
-            now = time.monotonic()
-            state.step, state.started, state.done, state.total = description, now, done, total
-            elapsed = now - started
-            line(f"[{_duration(elapsed):>7}] {description} ({done}/{total} runs done{eta(elapsed, done, total)})")
-
-    stop = threading.Event()
-
-    def heartbeat() -> None:
-        while not stop.wait(1.0):
-            with lock:
-                now = time.monotonic()
-                if now - state.last < HEARTBEAT:
-                    continue
-                running, done, total = _duration(now - state.started), state.done, state.total
-                line(
-                    f"[{_duration(now - started):>7}] {state.step}: still running ({running}; {done}/{total} "
-                    f"runs done{eta(now - started, done, total)})"
-                )
-
-    beat = threading.Thread(target=heartbeat, name="ucdcr-benchmark-heartbeat", daemon=True)
-    beat.start()
-    try:
         yield Display(say, plan)
-    finally:
-        stop.set()
-        beat.join()
 
 
 def _duration(seconds: float) -> str:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -55,16 +57,70 @@ def duration_label(seconds: float) -> str:
     return f"{minutes}m{rest:02d}s" if minutes else f"{rest}s"
 
 
+class StepLines:
+    """A printer of plain progress lines for a command's steps, ``[    12s] reading the release``: the time since it
+    was made, then the step, on stderr (a terminal or a log file alike); a step that took a second or more is given
+    its own time on the next line, ``[    31s] t-SNE map of mentions: done in 19.0 s``. :meth:`quiet_for` with
+    :meth:`still` lets a heartbeat say that a long step still runs (:func:`step_log`)."""
+
+    def __init__(self, to: Console | None = None) -> None:
+        self.to = to
+        self.started = self.last = time.monotonic()
+        self.step: tuple[str, float] | None = None
+        self.lock = threading.Lock()
+
+    def __call__(self, step: str) -> None:
+        with self.lock:
+            now = time.monotonic()
+            if self.step is not None and now - self.step[1] >= 1.0:
+                self._line(f"{self.step[0]}: done in {now - self.step[1]:.1f} s", now)
+            self.step = (step, now)
+            self._line(step, now)
+
+    def quiet_for(self) -> float:
+        return time.monotonic() - self.last
+
+    def still(self) -> None:
+        """A line saying the current step still runs, and for how long."""
+        with self.lock:
+            if self.step is not None:
+                now = time.monotonic()
+                self._line(f"{self.step[0]}: still running ({duration_label(now - self.step[1])})", now)
+
+    def _line(self, text: str, now: float) -> None:
+        label = f"[{duration_label(now - self.started):>7}] "
+        (self.to or err_console).print(label + text, markup=False, highlight=False, soft_wrap=True)
+        self.last = now
+
+
 def step_lines(to: Console | None = None) -> Callable[[str], None]:
-    """A printer of plain progress lines for a command's steps, ``[    12s] reading the release``: the time since
-    this call, then the step, on stderr (a terminal or a log file alike)."""
-    started = time.monotonic()
+    """A :class:`StepLines` printer."""
+    return StepLines(to)
 
-    def say(step: str) -> None:
-        label = f"[{duration_label(time.monotonic() - started):>7}] "
-        (to or err_console).print(label + step, markup=False, highlight=False, soft_wrap=True)
 
-    return say
+HEARTBEAT = 30.0
+"""Seconds of quiet after which a log hears that the step still runs (:func:`step_log`)."""
+
+
+@contextmanager
+def step_log(to: Console | None = None, every: float = HEARTBEAT) -> Iterator[StepLines]:
+    """:class:`StepLines` with a heartbeat: after ``every`` seconds without a line, a line says the step still
+    runs, so that a log never goes quiet longer while the command works."""
+    lines = StepLines(to)
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(min(1.0, every)):
+            if lines.quiet_for() >= every:
+                lines.still()
+
+    thread = threading.Thread(target=beat, name="ucdcr-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield lines
+    finally:
+        stop.set()
+        thread.join()
 
 
 def print_error(exc: UcdcrError) -> None:

@@ -21,7 +21,7 @@ from ucdcr.cli.common import (
     output_folder_option,
     print_message,
     selected_datasets,
-    step_lines,
+    step_log,
 )
 
 
@@ -80,7 +80,8 @@ def register(app: typer.Typer) -> None:
 def _steps_on_stderr() -> Iterator[Callable[[str], None]]:
     """Show the report's steps on stderr (stdout keeps only the result): on a terminal one spinner line with the
     current step and the time so far; elsewhere (a log, a pipe) one line per step with the time so far
-    (:func:`~ucdcr.cli.common.step_lines`), ``[    12s] report: <step>``; the slow figures say what they compute,
+    (:func:`~ucdcr.cli.common.step_log`), ``[    12s] report: <step>``, each step of a second or more followed by
+    its time, and a line after 30 s of quiet saying which step still runs; the slow figures say what they compute,
     ``[    31s] report: t-SNE map of mentions: t-SNE of 5,000 mentions``."""
     if err_console.is_terminal:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -91,5 +92,5 @@ def _steps_on_stderr() -> Iterator[Callable[[str], None]]:
             task = progress.add_task("starting", total=None)
             yield lambda message: progress.update(task, description=message)
         return
-    say = step_lines()
-    yield lambda message: say(f"report: {message}")
+    with step_log() as say:
+        yield lambda message: say(f"report: {message}")
