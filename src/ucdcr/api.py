@@ -291,6 +291,9 @@ def benchmark(
     seeds: int = 1,
     test: bool = True,
     save_predictions: str | Path | None = None,
+    jobs: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> Benchmark:
     """Benchmark CDCR systems on built datasets, as ``ucdcr benchmark`` does (:mod:`ucdcr.systems.framework.runner`).
 
@@ -310,17 +313,23 @@ def benchmark(
         each run holds what the system learned and its val score, ``run.model``, and no means).
     save_predictions: a folder to write every run's test predictions into, as ``ucdcr benchmark
         --save-predictions`` does (files ``ucdcr.evaluate`` reads back to the run's scores).
+    jobs, executor, ray_address: where the fits run, as for :func:`build`: this process (``jobs`` 1), ``jobs``
+        local processes, or Ray (``executor="ray"``, the ``dist`` extra; at ``ray_address``, else a local Ray); the
+        numbers are the same.
 
     Example::
 
         result = ucdcr.benchmark(["head-lemma", "lemma-pairs"], datasets=["ecbplus"])
         ucdcr.benchmark_tables(result)[0].rows   # per dataset, system and type: MUC, B3, CEAFe, CoNLL F1
     """
+    from ucdcr.pipeline.build import executor_for
+    from ucdcr.pipeline.executor import ExecutorOptions
     from ucdcr.systems.framework.names import default_systems
     from ucdcr.systems.framework.runner import benchmark as run_benchmark
     from ucdcr.systems.framework.runner import save_predictions as write_predictions
 
     chosen = default_systems() if systems is None else list(systems)
+    runner = executor_for(ExecutorOptions(executor, jobs, ray_address))  # type: ignore[arg-type]  # checked there
     if save_predictions is not None and not test:
         raise UcdcrError("test=False predicts nothing on the test split: give it without save_predictions")
     result = run_benchmark(
@@ -333,6 +342,7 @@ def benchmark(
         seeds=seeds,
         predictions=save_predictions is not None,
         test=test,
+        executor=runner,
     )
     if save_predictions is not None:
         write_predictions(result, Path(save_predictions))

@@ -285,8 +285,12 @@ def test_progress_goes_to_a_file_as_plain_lines(toy: dict[str, Path], tmp_path: 
         done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=err, timeout=300, check=False)
     assert done.returncode == 0, log.read_text()
     lines = log.read_text().splitlines()
-    # stderr is a file: one plain line per step (no bar, no escape codes), with the runs done and the time so far
-    assert any(line.endswith("head-lemma: predict toy (0/2 runs done)") for line in lines), lines
-    assert any("lemma-baseline: predict toy (1/2 runs done, ETA " in line for line in lines), lines
+    # stderr is a file: the plan, then one plain line per fit as it starts (no bar, no escape codes), with the runs
+    # done and the time so far
+    assert lines[0].startswith("plan: 2 of 2 runs to compute"), lines
+    assert any(line.endswith("head-lemma: fit on toy train, tune on toy val (0/2 runs done)") for line in lines), lines
+    assert any("lemma-baseline: fit on toy train, tune on toy val (1/2 runs done, ETA " in line for line in lines), (
+        lines
+    )
     assert lines[-2].endswith("done (2/2 runs done)") and lines[-2].startswith("[")
     assert "\x1b" not in log.read_text()

@@ -24,11 +24,15 @@ from ucdcr.cli.common import (
     CacheDirOption,
     DataDirOption,
     DatasetsOption,
+    ExecutorChoice,
+    ExecutorOption,
     FormatOption,
+    JobsOption,
     LevelOption,
     OutputOption,
     ProtocolChoice,
     ProtocolOption,
+    RayAddressOption,
     ReferencesChoice,
     ReferencesOption,
     RemoveSingletonsOption,
@@ -138,6 +142,9 @@ def register(app: typer.Typer) -> None:
                 "--each", help="Also compare each system run with each reference system (paired), not only the best."
             ),
         ] = False,
+        jobs: JobsOption = 1,
+        executor: ExecutorOption = ExecutorChoice.LOCAL,
+        ray_address: RayAddressOption = None,
         val_only: Annotated[
             bool,
             typer.Option(
@@ -169,6 +176,7 @@ def register(app: typer.Typer) -> None:
                 raise UcdcrError("--forget runs no benchmark: give it without --systems")
             _forget(forget, cache_dir)
             return
+        from ucdcr.cli.build import make_executor
         from ucdcr.report.benchmark_tables import benchmark_tables, models_table
         from ucdcr.report.tables import print_tables
         from ucdcr.systems.framework.placement import place_runs
@@ -180,6 +188,7 @@ def register(app: typer.Typer) -> None:
         chosen = protocol_of(protocol, level, topics, remove_singletons)
         names = [name.strip() for name in systems.split(",") if name.strip()] if systems else default_systems()
         folders = selected_datasets(data_dir, datasets, source)
+        runner = make_executor(executor, jobs, ray_address)
         with progress_display() as display, system_messages(err_console):
             result = benchmark(
                 names,
@@ -193,6 +202,7 @@ def register(app: typer.Typer) -> None:
                 save_predictions is not None,
                 not val_only,
                 display.plan,
+                runner,
             )
         if val_only:
             if save_predictions is not None:

@@ -43,6 +43,7 @@ from ucdcr.cli.common import (
     ExecutorOption,
     JobsOption,
     RawDirOption,
+    RayAddressOption,
     console,
     duration_label,
     err_console,
@@ -91,10 +92,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
         executor: ExecutorOption = ExecutorChoice.LOCAL,
-        ray_address: Annotated[
-            str | None,
-            typer.Option("--ray-address", metavar="ADDR", help="Ray cluster to join (default: a local Ray)."),
-        ] = None,
+        ray_address: RayAddressOption = None,
     ) -> None:
         values = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
         build_all = any(name.lower() == "all" for name in datasets)

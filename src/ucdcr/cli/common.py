@@ -324,12 +324,17 @@ FormatOption = Annotated[
 ]
 
 
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option("--ray-address", metavar="ADDR", help="Ray cluster to join (default: a local Ray)."),
+]
 ExecutorOption = Annotated[
     ExecutorChoice,
     typer.Option(
         "--executor",
         case_sensitive=False,
-        help="Where the per-document stages run (ray: the `dist` extra).",
+        help="Where the work runs: in local processes (-j N of them) or on Ray (the `dist` extra): the build's "
+        "per-document stages, the benchmark's fits.",
     ),
 ]
 

@@ -145,9 +145,12 @@ def bounded_map(
 
 @dataclass(frozen=True)
 class LocalExecutor:
-    """This process (``jobs`` 1) or a process pool of ``jobs`` workers (see the module docstring)."""
+    """This process (``jobs`` 1) or a process pool of ``jobs`` workers (see the module docstring). ``start_method``:
+    how the workers start (None: ``multiprocessing``'s default); ``spawn`` for work that may run after torch was
+    loaded in this process (a forked child of a process with torch's threads can hang), as the benchmark's does."""
 
     jobs: int = 1
+    start_method: str | None = None
 
     def map(
         self, function: Callable[[T], R], items: Iterable[T], warm_up: Callable[[], object] | None = None
@@ -156,7 +159,7 @@ class LocalExecutor:
         function loads what it needs)."""
         if self.jobs <= 1:
             return (function(item) for item in items)
-        return _pool_map(function, items, self.jobs, warm_up)
+        return _pool_map(function, items, self.jobs, warm_up, self.start_method)
 
 
 def map_batches(function: Callable[[list[T]], list[R]], batches: Iterable[list[T]], jobs: int = 1) -> Iterator[list[R]]:
@@ -165,9 +168,13 @@ def map_batches(function: Callable[[list[T]], list[R]], batches: Iterable[list[T
 
 
 def _pool_map(
-    function: Callable[[T], R], items: Iterable[T], jobs: int, warm_up: Callable[[], object] | None
+    function: Callable[[T], R],
+    items: Iterable[T],
+    jobs: int,
+    warm_up: Callable[[], object] | None,
+    start_method: str | None = None,
 ) -> Iterator[R]:
-    context = multiprocessing.get_context()
+    context = multiprocessing.get_context(start_method)
     started = context.Barrier(jobs, timeout=WORKER_START_SECONDS)
     pool = ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), started, warm_up)

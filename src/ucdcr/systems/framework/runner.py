@@ -37,6 +37,8 @@ dataset to a run that is stored predicts the new runs alone).
 
 from __future__ import annotations
 
+import logging
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -50,11 +52,12 @@ import pyarrow as pa
 from ucdcr.errors import UcdcrError
 from ucdcr.extras import extra_of, needs, require
 from ucdcr.io.atomic import write_errors
+from ucdcr.pipeline.executor import Executor, LocalExecutor
 from ucdcr.records import SPLITS
 from ucdcr.systems.framework import adapter
 from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.framework.cache import COMPUTE_CLOCK, default_cache_dir
-from ucdcr.systems.framework.names import SystemSpec, resolve_system
+from ucdcr.systems.framework.names import BUILTIN, SystemSpec, resolve_system
 from ucdcr.systems.framework.plan import FitStep, Run, Schedule, SplitRef, estimate_seconds
 from ucdcr.systems.framework.standings import mean_json, run_signature
 from ucdcr.systems.framework.store import ResultStore, StoredRun, dataset_fingerprint, machine, machine_label, now
@@ -197,6 +200,7 @@ def benchmark(
     predictions: bool = False,
     test: bool = True,
     on_plan: Callable[[Schedule], None] | None = None,
+    executor: Executor | None = None,
 ) -> Benchmark:
     """Run the benchmark (module docstring) of ``systems`` on the dataset folders (name -> folder) with
     ``protocol`` (default: the ucdcr protocol at subtopic level), each trainable system with ``seeds`` seeds.
@@ -205,7 +209,9 @@ def benchmark(
     configurations on val alone): every system is fitted and tuned and describes what it learned (with its val
     score), nothing is predicted or scored on the test split and nothing is stored: each run of the result has
     its model and no means. ``on_plan`` is called with the schedule before any work: what will be reused and
-    computed, and the estimated time (:class:`~ucdcr.systems.framework.plan.Schedule`)."""
+    computed, and the estimated time (:class:`~ucdcr.systems.framework.plan.Schedule`). ``executor`` runs the
+    fits (:func:`run_step`): this process (the default), a local process pool (``-j N``) or Ray, whose workers
+    store their runs in the same results file; the numbers are the same whichever ran them."""
     protocol = protocol or adapter.Protocol()
     if not folders:
         raise UcdcrError("no dataset to benchmark: build one first (`ucdcr build`) or check --data-dir")
@@ -236,62 +242,213 @@ def benchmark(
     schedule = _schedule(plans, data, store, protocol, fingerprints, recompute, predictions)
     if on_plan is not None:
         on_plan(schedule)
-    specs_by_name = {spec.name: spec for spec in specs}
+    choices = {spec.name: choice for spec, choice in zip(specs, systems, strict=True)}
+    context = _Context(
+        tuple((name, str(folder)) for name, folder in folders.items()), protocol, str(cache), seeds, predictions
+    )
+    _WORKER_DATA[context] = data  # the steps that run in this process share the splits loaded here
     for step in schedule.steps:
-        spec = specs_by_name[step.system]
         reused = [item for item in step.stored if item is not None]
         result.runs += reused
         result.reused += len(reused)
         done += len(reused)
-        missing = [(run, key) for run, key, item in zip(step.runs, step.keys, step.stored, strict=True) if item is None]
-        if not missing:
-            continue
-        first = step.runs[0]
-        seed = f", seed {first.seed}" if seeds > 1 and spec.trainable else ""
-        say(f"{spec.name}: fit on {first.fit_on or '-'}, tune on {first.tune_on or '-'}{seed}", done, total)
-        fit_started = time.perf_counter()
-        system = _fitted(spec, first, data)
-        fit_seconds = time.perf_counter() - fit_started
-        for run, key in missing:
-            say(f"{spec.name}: predict {run.dataset}", done, total)
-            predict_started = time.perf_counter()
-            means, model, labels = _test(spec, system, run, data, protocol)
-            timing = {
-                "fit": fit_seconds,
-                "fit_mentions": _fit_mentions(run, data),
-                "predict": time.perf_counter() - predict_started,
-                "test_mentions": data[run.dataset].size("test"),
-            }
-            store.put_predictions(key, labels)
-            involved = {ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset}
-            stored_run = StoredRun(
-                key,
-                spec.name,
-                spec.version,
-                run.dataset,
-                protocol.level,
-                run.setting,
-                str(run.fit_on or ""),
-                str(run.tune_on or ""),
-                model,
-                means,
-                {name: fingerprints[name] for name in sorted(involved)},
-                protocol.label,
-                run.seed,
-                machine(),
-                spec.origin or None,
-                now(),
-                timing=timing,
+    failures: list[str] = []
+    counted = [done]  # runs done so far, as the steps' announcements see it
+
+    def announced(tasks: Sequence[_Step]) -> Iterator[_Step]:
+        """The steps as the executor takes them, each said when it starts (this process: one after another)."""
+        for task in tasks:
+            say(task.describe(), counted[0], total)
+            yield task
+
+    for wave in _waves([step for step in schedule.steps if step.to_compute], specs):
+        tasks = [
+            _Step(
+                context,
+                choices[step.system],
+                _identity(specs, step.system),
+                tuple(step.runs),
+                tuple(step.keys),
+                tuple(item is None for item in step.stored),
             )
-            stored_run = replace(stored_run, signature=str(run_signature(stored_run)))
-            store.put(stored_run)
-            result.runs.append(stored_run)
-            done += 1
+            for step in wave
+        ]
+        outcomes = _safe(executor).map(run_step, announced(tasks), warm_up)
+        for task, outcome in zip(tasks, outcomes, strict=True):
+            result.runs += outcome.runs
+            counted[0] += len(outcome.runs)
+            if outcome.error is not None:
+                failures.append(outcome.error)
+                say(f"{task.describe()}: failed", counted[0], total)
+    done = counted[0]
+    if len(failures) == 1 and sum(step.to_compute > 0 for step in schedule.steps) == 1:
+        raise UcdcrError(failures[0].split(": ", 1)[1])  # the one fit: its own message
+    if failures:
+        raise UcdcrError(
+            f"{len(failures)} fit(s) failed, the other runs finished and are stored: " + "; ".join(failures)
+        )
     say("done", total, total)
     result.runs.sort(key=lambda item: _order(item, result))
     result.seconds = time.perf_counter() - started
     result.encoding_seconds = COMPUTE_CLOCK.seconds - encoding_before
     return result
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every step of one benchmark shares (picklable, so that a worker process or a Ray actor can run steps):
+    the dataset folders, the protocol, the cache dir, the seeds and whether predictions are kept."""
+
+    folders: tuple[tuple[str, str], ...]
+    protocol: adapter.Protocol
+    cache_dir: str
+    seeds: int
+    predictions: bool
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One unit of a benchmark's work: a system's fit (``runs[0]`` says on which splits and with which seed) and its
+    test runs to compute (``compute``), with their keys in the results file. ``choice``: the system as it was given
+    (a name, ``module:attribute``, a class or function: resolved again where the step runs) and ``identity``: what it
+    must resolve to there (the same code and configuration)."""
+
+    context: _Context
+    choice: SystemChoice
+    identity: str
+    runs: tuple[Run, ...]
+    keys: tuple[str, ...]
+    compute: tuple[bool, ...]
+
+    def describe(self) -> str:
+        first = self.runs[0]
+        seed = f", seed {first.seed}" if self.context.seeds > 1 else ""
+        return f"{first.system}: fit on {first.fit_on or '-'}, tune on {first.tune_on or '-'}{seed}"
+
+
+@dataclass
+class _Outcome:
+    """What a step gives back: the runs it stored, or the error that stopped it (naming system, fit and seed)."""
+
+    runs: list[StoredRun]
+    error: str | None = None
+
+
+_WORKER_DATA: dict[_Context, dict[str, _DatasetSplits]] = {}
+"""The splits a process has loaded per benchmark (a worker runs many steps of one benchmark: loaded once)."""
+
+
+def warm_up() -> None:
+    """A worker's start: what the systems log (a training's progress) goes to its stderr, as in the CLI."""
+    logger = logging.getLogger("ucdcr.systems")
+    if not any(getattr(handler, "ucdcr_worker", False) for handler in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        handler.ucdcr_worker = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
+def run_step(step: _Step) -> _Outcome:
+    """Fit a system and compute its test runs of ``step``, storing each run (and its predictions) in the cache dir's
+    results file as it finishes; runs in this process, a local worker or a Ray actor alike. A failure is returned,
+    not raised, so that the other steps go on."""
+    context = step.context
+    data = _WORKER_DATA.get(context)
+    if data is None:
+        cache = Path(context.cache_dir)
+        data = {name: _DatasetSplits(name, Path(folder), context.protocol, cache) for name, folder in context.folders}
+        _WORKER_DATA[context] = data
+    try:
+        spec = resolve_system(step.choice)
+        if spec.identity != step.identity:
+            raise UcdcrError(f"system {spec.name} resolves to other code here than where the benchmark was planned")
+        return _Outcome(_compute(spec, step, data))
+    except UcdcrError as exc:
+        first = step.runs[0]
+        return _Outcome([], f"{first.system} on {first.dataset} (seed {first.seed}): {exc}")
+
+
+def _compute(spec: SystemSpec, step: _Step, data: Mapping[str, _DatasetSplits]) -> list[StoredRun]:
+    """The fit of a step and its runs to compute, each stored as it finishes."""
+    context = step.context
+    protocol = context.protocol
+    store = ResultStore(Path(context.cache_dir))
+    fingerprints = {name: _fingerprint(splits) for name, splits in data.items()}
+    fit_started = time.perf_counter()
+    system = _fitted(spec, step.runs[0], data)
+    fit_seconds = time.perf_counter() - fit_started
+    stored_runs = []
+    for run, key, wanted in zip(step.runs, step.keys, step.compute, strict=True):
+        if not wanted:
+            continue
+        predict_started = time.perf_counter()
+        means, model, labels = _test(spec, system, run, data, protocol)
+        timing = {
+            "fit": fit_seconds,
+            "fit_mentions": _fit_mentions(run, data),
+            "predict": time.perf_counter() - predict_started,
+            "test_mentions": data[run.dataset].size("test"),
+        }
+        store.put_predictions(key, labels)
+        involved = {ref.dataset for ref in (run.fit_on, run.tune_on) if ref} | {run.dataset}
+        stored_run = StoredRun(
+            key,
+            spec.name,
+            spec.version,
+            run.dataset,
+            protocol.level,
+            run.setting,
+            str(run.fit_on or ""),
+            str(run.tune_on or ""),
+            model,
+            means,
+            {name: fingerprints[name] for name in sorted(involved)},
+            protocol.label,
+            run.seed,
+            machine(),
+            spec.origin or None,
+            now(),
+            timing=timing,
+        )
+        stored_run = replace(stored_run, signature=str(run_signature(stored_run)))
+        store.put(stored_run)
+        stored_runs.append(stored_run)
+    return stored_runs
+
+
+def _safe(executor: Executor | None) -> Executor:
+    """The executor of the fits: a local pool's workers are spawned, not forked (this process may have loaded torch,
+    whose threads a forked child can hang on)."""
+    if executor is None:
+        return LocalExecutor(1)
+    if isinstance(executor, LocalExecutor) and executor.jobs > 1 and executor.start_method is None:
+        return replace(executor, start_method="spawn")
+    return executor
+
+
+def _identity(specs: Sequence[SystemSpec], name: str) -> str:
+    return next(spec.identity for spec in specs if spec.name == name)
+
+
+def _waves(steps: Sequence[FitStep], specs: Sequence[SystemSpec]) -> list[list[FitStep]]:
+    """The steps in waves that run one after another, each wave's steps at once: a system whose registry entry
+    names systems it builds on (the ensemble: pairwise and the cross-encoder, whose models it reuses from the cache)
+    waits for their steps, so no two workers train one model."""
+    names = {spec.name for spec in specs}
+    level: dict[str, int] = {}
+
+    def depth(name: str) -> int:
+        if name not in level:
+            builtin = BUILTIN.get(name) if name in BUILTIN else None
+            after = [other for other in (builtin.after if builtin else ()) if other in names]
+            level[name] = 1 + max((depth(other) for other in after), default=-1)
+        return level[name]
+
+    waves: dict[int, list[FitStep]] = {}
+    for step in steps:
+        waves.setdefault(depth(step.system), []).append(step)
+    return [waves[number] for number in sorted(waves)]
 
 
 def _schedule(
