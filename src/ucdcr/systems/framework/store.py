@@ -382,7 +382,8 @@ choose their kernels (and the last bits of a float) by."""
 def machine() -> dict[str, Any]:
     """Where a run is computed, enough to tell two machines apart: the CPU (model name, family/model/stepping, the
     :data:`RESULT_FLAGS` it has, a digest of all its flags, cores), the processors this process may use, Python,
-    ucdcr, NumPy and its BLAS, and (when torch is loaded) torch, its threads and BLAS."""
+    ucdcr, NumPy and its BLAS, (when torch is loaded) torch, its threads and BLAS, the host's name and, in a Ray
+    worker, the id of the Ray node the run was computed on."""
     import os
     import platform
     import sys
@@ -409,6 +410,10 @@ def machine() -> dict[str, Any]:
         found["torch"] = str(torch.__version__)
         found["torch_threads"] = int(torch.get_num_threads())
         found["torch_blas"] = "mkl" if torch.backends.mkl.is_available() else "other"
+    found["host"] = platform.node()
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():  # a run computed by a Ray worker: the node it ran on
+        found["ray_node"] = ray.get_runtime_context().get_node_id()
     return found
 
 
