@@ -1,0 +1,116 @@
+"""The benchmark in one process, on ``-j 2`` local workers and on a two-node Ray cluster of this machine: wall times,
+their ratios, and whether the three results stores hold the same runs.
+
+A documented subset of the reference benchmark that trains two cross-encoders: ``head-lemma``, ``lemma-pairs``,
+``pairwise`` and a cheaper ``cross-encoder`` (one epoch of ``--pairs`` training pairs; the other options the
+defaults) with seeds 0 and 1, on the datasets given (ECB+ and NP4E by default), under the standard protocol. Each
+mode starts from an empty cache dir of its own, so each trains and scores everything; the encodings are computed in
+each too. The Ray cluster is started with `ray start` (a head and a second node, one CPU each) and stopped after.
+
+Prints per mode the wall time, then the ratios against one process, and whether every stored run (scores, units,
+keys, models but their training time) is the same in the three stores; the machine and the load average before and
+after.
+
+    python bench/parallel_benchmark.py --data-dir DIR [--datasets ecbplus,np4e] [--pairs 2000] [--no-ray]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import ucdcr
+from score_startup import machine
+from ucdcr.systems.framework.store import RESULTS_FILE
+from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
+from ucdcr.systems.reference.cross_encoder import CrossEncoder, CrossEncoderOptions
+
+PAIRS = int(os.environ.get("UCDCR_BENCH_PAIRS", "2000"))
+PORT = 6393
+
+
+class CheapCrossEncoder(CrossEncoder):
+    """The reference cross-encoder trained on one epoch of ``PAIRS`` pairs (``--pairs``)."""
+
+    name = "cross-encoder-cheap"
+
+    def __init__(self) -> None:
+        super().__init__(CrossEncoderOptions(PairEncoderConfig(epochs=1, pairs_per_epoch=PAIRS)))
+
+
+def stored(cache: Path) -> list[dict[str, Any]]:
+    runs = json.loads((cache / RESULTS_FILE).read_text())["runs"]
+    for run in runs:
+        run["model"] = re.sub(r"trained in [\d.]+ min", "trained", run["model"])
+        for name in ("stored", "timing", "machine"):
+            run.pop(name)
+    return runs
+
+
+def ray_cluster(start: bool) -> str:
+    ray = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
+    environment = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+    if not start:
+        subprocess.run([ray, "stop", "--force"], capture_output=True, env=environment, check=False)
+        return ""
+    common = ["--num-cpus", "1", "--disable-usage-stats"]
+    head = [ray, "start", "--head", "--port", str(PORT), "--include-dashboard", "false", *common]
+    subprocess.run(head, capture_output=True, env=environment, check=True)
+    node = [ray, "start", "--address", f"127.0.0.1:{PORT}", *common]
+    subprocess.run(node, capture_output=True, env=environment, check=True)
+    return f"127.0.0.1:{PORT}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--datasets", default="ecbplus,np4e")
+    parser.add_argument("--pairs", type=int, default=PAIRS, help="training pairs of the cheap cross-encoder")
+    parser.add_argument("--no-ray", action="store_true")
+    args = parser.parse_args()
+    os.environ["UCDCR_BENCH_PAIRS"] = str(args.pairs)  # the workers make the system from the environment
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    systems = ["head-lemma", "lemma-pairs", "pairwise", CheapCrossEncoder]
+    datasets = args.datasets.split(",")
+    load = os.getloadavg()[0]
+    modes: dict[str, dict[str, Any]] = {"one process": {}, "-j 2": {"jobs": 2}}
+    if not args.no_ray:
+        modes["two Ray nodes"] = {"executor": "ray", "jobs": 2}
+    times: dict[str, float] = {}
+    stores: dict[str, list[dict[str, Any]]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for mode, options in modes.items():
+            cache = Path(folder) / mode.replace(" ", "-")
+            if options.get("executor") == "ray":
+                options = {**options, "ray_address": ray_cluster(True)}
+            started = time.perf_counter()
+            try:
+                ucdcr.benchmark(
+                    systems, datasets, args.data_dir, cache_dir=cache, protocol="standard", seeds=2, **options
+                )
+            finally:
+                if options.get("executor") == "ray":
+                    ray_cluster(False)
+            times[mode] = time.perf_counter() - started
+            stores[mode] = stored(cache)
+            print(f"{mode:15} {times[mode]:8.1f} s wall ({len(stores[mode])} runs)", flush=True)
+    print(f"machine: {machine()}; load average before {load:.2f}, after {os.getloadavg()[0]:.2f}")
+    for mode in list(modes)[1:]:
+        print(f"{mode} / one process: {times[mode] / times['one process']:.2f}x")
+        same = stores[mode] == stores["one process"]
+        print(f"{mode}: the same stored runs as one process: {'yes' if same else 'NO'}")
+        if not same:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
