@@ -88,17 +88,17 @@ def main() -> None:
     times: dict[str, float] = {}
     stores: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        for mode, options in modes.items():
+        for mode, given in modes.items():
             cache = Path(folder) / mode.replace(" ", "-")
-            if options.get("executor") == "ray":
-                options = {**options, "ray_address": ray_cluster(True)}
+            on_ray = given.get("executor") == "ray"
+            options = {**given, "ray_address": ray_cluster(True)} if on_ray else given
             started = time.perf_counter()
             try:
                 ucdcr.benchmark(
                     systems, datasets, args.data_dir, cache_dir=cache, protocol="standard", seeds=2, **options
                 )
             finally:
-                if options.get("executor") == "ray":
+                if on_ray:
                     ray_cluster(False)
             times[mode] = time.perf_counter() - started
             stores[mode] = stored(cache)
