@@ -51,7 +51,7 @@ def test_named_options_and_generic_options_reach_read_options(tmp_path: Path, mo
         seen[dataset_id] = kwargs["options"]
         raise UcdcrError("stop here")
 
-    monkeypatch.setattr("ucdcr.pipeline.build.build_dataset", fake_build)
+    monkeypatch.setattr("ucdcr.pipeline.several.build_dataset", fake_build)
     result = run(
         "hypercoref", "--raw-dir", str(tmp_path), "--outlets", "bbc.com, abcnews.go.com", "--option", "partial=yes"
     )

@@ -110,14 +110,15 @@ def build(
 ) -> BuildReport | list[BuildReport]:
     """Build datasets from their raw files into ``<data_dir>/<id>``; the build report, or a list for several ids.
 
-    datasets: a dataset id (see :func:`list_datasets`) or a list of them, built one after the other; the first
-        error (e.g. :class:`~ucdcr.errors.MissingRawData` naming the missing files) stops there.
+    datasets: a dataset id (see :func:`list_datasets`) or a list of them; the first error (e.g.
+        :class:`~ucdcr.errors.MissingRawData` naming the missing files) is raised once every build has ended.
     raw_dir: where the raw files are (default: env ``UCDCR_RAW_DIR`` or the user data dir; see ``ucdcr download``).
     data_dir: where built datasets go (default: env ``UCDCR_DATA_DIR`` or the user data dir).
-    jobs: worker processes for the per-document stages.
+    jobs: worker processes: several datasets are built at once (at most ``jobs``, the largest first), and the rest of
+        the workers share each dataset's per-document stages (:mod:`ucdcr.pipeline.several`).
     progress: a line on stderr as each stage begins and ends (the default, as ``ucdcr build``); False: silent.
     executor: "local" (process pool) or "ray" (Ray actors, the ``dist`` extra; on the cluster at ``ray_address`` or a
-        local Ray); the output is the same.
+        local Ray; datasets one after another); the output is the same.
     options: reader options by name, given to every dataset's reader, e.g. ``{"all_sentences": True}`` (ECB+);
         an option the dataset does not declare is an error naming the valid ones.
 
@@ -126,16 +127,23 @@ def build(
         report = ucdcr.build("ecbplus", raw_dir="raw", data_dir="data", jobs=4)
         report.counts["mentions_written"], report.dropped
     """
-    from ucdcr.pipeline.build import build_dataset, executor_for
+    from ucdcr.pipeline.build import build_dataset, executor_for, stage_lines
     from ucdcr.pipeline.executor import ExecutorOptions
+    from ucdcr.pipeline.several import BuildRequest, build_datasets
 
     ids = [datasets] if isinstance(datasets, str) else list(datasets)
     raw, data = resolve_raw_dir(raw_dir), resolve_data_dir(data_dir)
     run = executor_for(ExecutorOptions(executor, jobs, ray_address))  # type: ignore[arg-type]  # checked there
-    reports = [
-        build_dataset(dataset_id, raw, data, progress=progress, options=dict(options or {}), executor=run)
-        for dataset_id in ids
-    ]
+    if len(ids) == 1:  # in this process: an error raised as it happens
+        reports = [build_dataset(ids[0], raw, data, progress=progress, options=dict(options or {}), executor=run)]
+    else:
+        requests = [BuildRequest(dataset_id, dict(options or {})) for dataset_id in ids]
+        show = (lambda _: stage_lines) if progress else None
+        outcomes = {outcome.dataset_id: outcome for outcome in build_datasets(requests, raw, data, run, show)}
+        first_error = next((outcomes[i].error for i in ids if outcomes[i].error is not None), None)
+        if first_error is not None:
+            raise first_error
+        reports = [outcomes[dataset_id].report for dataset_id in ids]  # type: ignore[misc]  # no error: all built
     return reports[0] if isinstance(datasets, str) else reports
 
 

@@ -2,7 +2,8 @@
 with ``UCDCR_TEST_KILL`` set to ``training`` or ``scoring`` and ``UCDCR_TEST_KILL_MARKER`` naming a file that does
 not exist yet, the process kills itself at the third batch of a training, or at the first batch of the second
 scoring of candidate pairs (the first, val's pairs in one order, finished and kept), after writing the marker (so the
-next run goes through). Not a product module: tests only."""
+next run goes through); with ``UCDCR_TEST_KILL_ALWAYS`` set too, without writing it (every run is killed). Not a
+product module: tests only."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def _batch(*args: Any, **kwargs: Any) -> Any:
     at = 1 if stage == "scoring" else 3
     late_enough = _state["scored_splits"] >= 1 if stage == "scoring" else True  # one scoring finished first
     if _state["batches"] == at and late_enough and _kill_now(stage):
-        Path(os.environ["UCDCR_TEST_KILL_MARKER"]).write_text(stage)
+        if not os.environ.get("UCDCR_TEST_KILL_ALWAYS"):
+            Path(os.environ["UCDCR_TEST_KILL_MARKER"]).write_text(stage)
         os.kill(os.getpid(), signal.SIGKILL)
     return _batch_of(*args, **kwargs)
 

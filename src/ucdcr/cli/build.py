@@ -16,8 +16,12 @@ address answers) and used by every build; ``ray`` runs the per-document stages o
 (:mod:`ucdcr.pipeline.ray_executor`, the ``dist`` extra) instead of the local process pool; the output is the same.
 The executor's errors are told in terms of these flags.
 
+With the local executor and ``-j N`` > 1, several datasets are built at once (:mod:`ucdcr.pipeline.several`): at
+most N, the largest first, each outcome printed as it comes.
+
 Progress: one rich bar per dataset on stderr (never stdout), with the number of documents (known before parsing
-starts, when the reader knows it), the elapsed time and the time left; ``--quiet`` shows none.
+starts, when the reader knows it), the elapsed time and the time left; plain lines (``progress_lines``) when stderr
+is a file or a pipe; ``--quiet`` shows none.
 
 ``build all`` builds every dataset whose raw files are there; a dataset whose raw files are missing
 (:class:`~ucdcr.errors.MissingRawData`) is reported with its manual steps and is not a failure. The exit code is 2
@@ -30,7 +34,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -52,12 +55,13 @@ from ucdcr.cli.common import (
     print_message,
 )
 from ucdcr.cli.download import expand_ids
-from ucdcr.errors import MissingRawData, UcdcrError
+from ucdcr.errors import UcdcrError
 from ucdcr.paths import resolve_data_dir, resolve_raw_dir
 
 if TYPE_CHECKING:
     from ucdcr.pipeline.build import ProgressCallback
     from ucdcr.pipeline.executor import Executor, ExecutorError
+    from ucdcr.pipeline.several import BuildOutcome, ProgressFor
     from ucdcr.registry import ReadOptions
 
 
@@ -97,10 +101,7 @@ def register(app: typer.Typer) -> None:
         values = reader_options(option or [], all_sentences=all_sentences, texts=texts, outlets=outlets)
         build_all = any(name.lower() == "all" for name in datasets)
         options = options_per_dataset(expand_ids(datasets), values)
-        outcome: dict[str, list[str]] = {"built": [], "missing": [], "failed": []}
-        run = Run(make_executor(executor, jobs, ray_address), quiet)
-        for dataset_id, dataset_options in options.items():
-            outcome[_build_one(dataset_id, raw_dir, data_dir, run, dataset_options)].append(dataset_id)
+        outcome = _build_all(options, raw_dir, data_dir, make_executor(executor, jobs, ray_address), quiet)
         _print_outcome(outcome)
         if not outcome["built"]:
             _print_nothing_built(outcome, resolve_raw_dir(raw_dir))
@@ -175,35 +176,32 @@ def flag_wording(exc: ExecutorError, kind: ExecutorChoice) -> str:
     return f"{flag} {kind.value}: {exc}" if flag == "--executor" else f"{flag}: {exc}"
 
 
-@dataclass(frozen=True)
-class Run:
-    """How to run each build: the executor (made once), progress bars or not."""
+def _build_all(
+    options: dict[str, ReadOptions], raw_dir: Path | None, data_dir: Path | None, executor: Executor, quiet: bool
+) -> dict[str, list[str]]:
+    """Build every dataset (several at once where the executor allows, :mod:`ucdcr.pipeline.several`), printing each
+    outcome as it comes; the dataset ids by outcome: "built", "missing" (raw files not there) or "failed"."""
+    from ucdcr.pipeline.several import BuildRequest, build_datasets
 
-    executor: Executor
-    quiet: bool
+    outcome: dict[str, list[str]] = {"built": [], "missing": [], "failed": []}
+    requests = [BuildRequest(dataset_id, dataset_options) for dataset_id, dataset_options in options.items()]
+    with progress_bars(quiet) as progress:
+        for result in build_datasets(
+            requests, resolve_raw_dir(raw_dir), resolve_data_dir(data_dir), executor, progress
+        ):
+            outcome[_print_result(result)].append(result.dataset_id)
+    return outcome
 
 
-def _build_one(dataset_id: str, raw_dir: Path | None, data_dir: Path | None, run: Run, options: ReadOptions) -> str:
-    """Build one dataset; "built", "missing" (raw files not there) or "failed". Errors are printed, not raised."""
-    from ucdcr.pipeline.build import build_dataset
-
-    try:
-        with progress_bar(run.quiet) as show:
-            report = build_dataset(
-                dataset_id,
-                raw_dir=resolve_raw_dir(raw_dir),
-                data_dir=resolve_data_dir(data_dir),
-                progress=show,
-                options=options,
-                executor=run.executor,
-            )
-    except MissingRawData as exc:
-        print_message(f"{dataset_id}: raw files missing, not built:\n", str(exc), style="yellow")
+def _print_result(result: BuildOutcome) -> str:
+    """Print what became of one dataset; "built", "missing" or "failed"."""
+    if result.missing:
+        print_message(f"{result.dataset_id}: raw files missing, not built:\n", str(result.error), style="yellow")
         return "missing"
-    except UcdcrError as exc:  # one dataset's problem does not stop the others
-        print_message(f"{dataset_id}: not built:", str(exc))
+    if result.error is not None:  # one dataset's problem does not stop the others
+        print_message(f"{result.dataset_id}: not built:", str(result.error))
         return "failed"
-    _print_summary(dataset_id, report)
+    _print_summary(result.dataset_id, result.report)
     return "built"
 
 
@@ -238,17 +236,18 @@ def progress_lines(every: float = PROGRESS_EVERY) -> ProgressCallback:
 
 
 @contextmanager
-def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
-    """The build's progress callback, drawing a rich bar on stderr (description, bar, done/total documents, elapsed and
-    remaining time) from its first call on (a dataset whose raw files are missing leaves no empty bar); None with
-    ``quiet``; plain lines (:func:`progress_lines`) when stderr is no terminal. The bar is redrawn at each call
-    (after each batch of documents), with no refresh thread of its own, so the build runs no thread besides its own
-    and may fork its token-table writer safely."""
+def progress_bars(quiet: bool) -> Iterator[ProgressFor | None]:
+    """Each dataset's progress callback (a :data:`~ucdcr.pipeline.several.ProgressFor`): a rich bar per dataset on
+    stderr (description, bar, done/total documents, elapsed and remaining time), drawn from the dataset's first call
+    on (a dataset whose raw files are missing leaves no empty bar); None with ``quiet``; plain lines per dataset
+    (:func:`progress_lines`) when stderr is no terminal. The bars are redrawn at each call (after each batch of
+    documents), with no refresh thread of their own, so a build in this process runs no thread besides its own and
+    may fork its token-table writer safely."""
     if quiet:
         yield None
         return
     if not err_console.is_terminal:  # a log file or a pipe: plain lines, at a steady rate
-        yield progress_lines()
+        yield lambda _: progress_lines()
         return
     from rich.progress import (
         BarColumn,
@@ -260,7 +259,7 @@ def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
         TimeRemainingColumn,
     )
 
-    bar = Progress(  # redrawn by the callback, not by a refresh thread: the build may fork (pipeline/processes.py)
+    bars = Progress(  # redrawn by the callback, not by a refresh thread: the build may fork (pipeline/processes.py)
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -269,19 +268,26 @@ def progress_bar(quiet: bool) -> Iterator[ProgressCallback | None]:
         console=err_console,
         auto_refresh=False,
     )
-    tasks: list[TaskID] = []
+    started: list[bool] = []
 
-    def show(description: str, done: int, total: int | None) -> None:
-        if not tasks:
-            bar.start()
-            tasks.append(bar.add_task(description, total=total))
-        bar.update(tasks[0], description=description, completed=done, total=total, refresh=True)
+    def bar_of(dataset_id: str) -> ProgressCallback:
+        task: list[TaskID] = []
+
+        def show(description: str, done: int, total: int | None) -> None:
+            if not started:
+                bars.start()
+                started.append(True)
+            if not task:
+                task.append(bars.add_task(description, total=total))
+            bars.update(task[0], description=description, completed=done, total=total, refresh=True)
+
+        return show
 
     try:
-        yield show
+        yield bar_of
     finally:
-        if tasks:
-            bar.stop()
+        if started:
+            bars.stop()
 
 
 def _print_outcome(outcome: dict[str, list[str]]) -> None:

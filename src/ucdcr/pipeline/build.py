@@ -129,7 +129,7 @@ def build_dataset(
         executor = executor_for(ExecutorOptions(ExecutorKind.LOCAL, jobs))
     elif jobs != 1:
         raise ValueError("give the number of workers in the executor, not also as jobs")
-    show = _stage_lines if progress is True else (progress or None)
+    show = stage_lines if progress is True else (progress or None)
     spec = get(dataset_id)
     checked = spec.read_options(options)
     raw = Path(raw_dir) / spec.raw_folder
@@ -198,7 +198,7 @@ def _collector_eased(executor: Executor) -> Iterator[None]:
             gc.unfreeze()
 
 
-def _stage_lines(description: str, done: int, total: int | None) -> None:
+def stage_lines(description: str, done: int, total: int | None) -> None:
     """The plain progress of ``progress=True``: a line on stderr when a stage begins and when it is done."""
     if done == 0 or done == total:
         print(f"{description} ({done}/{total if total is not None else '?'} documents)", file=sys.stderr, flush=True)

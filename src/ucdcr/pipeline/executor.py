@@ -21,7 +21,11 @@ elsewhere a poll every :data:`PARENT_POLL_SECONDS`), whoever its direct parent i
 server), and on Linux the kernel also kills a worker whose direct parent ends (``PR_SET_PDEATHSIG``). Ctrl-C is
 handled by the building process alone: workers start with SIGINT blocked and then ignore it, so no worker prints a
 ``KeyboardInterrupt`` traceback; the building process kills its workers when anything (Ctrl-C, an error) ends the
-map early.
+map early. A worker lost while it works (killed by a signal, by the kernel when memory runs out) breaks a process
+pool: the pool is started again and every item that was in flight is given to the new one, at most :data:`RESTARTS`
+times per item (the functions are pure, so an item run twice gives the same result). An item whose workers were
+lost more often is given to ``lost`` (:meth:`Executor.map`), whose value stands for its result (the benchmark's
+named failure), or without ``lost`` ends the map with one :class:`WorkerLost` error naming it.
 
 This module imports nothing of Ray; :mod:`ucdcr.pipeline.ray_executor` imports this one (no import circle).
 Kept on concurrent.futures, not loky: loky's workers outlive a SIGKILLed parent and get Ctrl-C, so all of this stays.
@@ -34,16 +38,18 @@ import multiprocessing
 import os
 import select
 import signal
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from ucdcr.errors import UcdcrError
 from ucdcr.pipeline.processes import kill_me_with_parent
@@ -55,6 +61,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 PARENT_POLL_SECONDS = 0.2
+
+RESTARTS = 3
+"""How often an item whose worker was lost is run again (local pool and Ray alike), before it is given up."""
 
 WORKER_START_SECONDS = 300.0
 """How long a pool's workers wait for each other to start before the pool is given up as broken."""
@@ -69,6 +78,34 @@ def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
     iterator = iter(items)
     while batch := list(islice(iterator, size)):
         yield batch
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What one item's work asks of a cluster: ``gpu`` -- one GPU when the cluster has any (the work then finds it,
+    and work that does not ask is given none), else the CPU like the rest."""
+
+    gpu: bool = False
+
+
+class WorkerLost(UcdcrError):
+    """A worker was lost more than :data:`RESTARTS` times while working on the same item."""
+
+
+def item_name(item: object) -> str:
+    """How an error names an item: its ``describe()`` when it has one (a benchmark step), else its kind."""
+    describe = getattr(item, "describe", None)
+    if callable(describe):
+        return str(describe())
+    return f"a batch of {len(item)} items" if isinstance(item, list) else f"a {type(item).__name__} item"
+
+
+def lost_message(item: object, tries: int) -> str:
+    """The error of an item whose worker was lost on each of its ``tries``."""
+    return (
+        f"{item_name(item)}: its worker process was lost {tries} times (killed by a signal, or by the kernel when "
+        "memory ran out); given up"
+    )
 
 
 class ExecutorKind(StrEnum):
@@ -120,9 +157,16 @@ class Executor(Protocol):
         ...
 
     def map(
-        self, function: Callable[[T], R], items: Iterable[T], warm_up: Callable[[], object] | None = None
+        self,
+        function: Callable[[T], R],
+        items: Iterable[T],
+        warm_up: Callable[[], object] | None = None,
+        lost: Callable[[T, str], R] | None = None,
+        resources: Callable[[T], Resources] | None = None,
     ) -> Iterator[R]:
-        """``function`` over every item, results in item order; ``warm_up`` runs once in each worker first."""
+        """``function`` over every item, results in item order; ``warm_up`` runs once in each worker first.
+        ``lost(item, message)``: the result of an item whose worker was lost too often (else :class:`WorkerLost`).
+        ``resources(item)``: what an item's work asks of a cluster (:class:`Resources`; a local pool ignores it)."""
         ...
 
 
@@ -153,13 +197,19 @@ class LocalExecutor:
     start_method: str | None = None
 
     def map(
-        self, function: Callable[[T], R], items: Iterable[T], warm_up: Callable[[], object] | None = None
+        self,
+        function: Callable[[T], R],
+        items: Iterable[T],
+        warm_up: Callable[[], object] | None = None,
+        lost: Callable[[T, str], R] | None = None,
+        resources: Callable[[T], Resources] | None = None,
     ) -> Iterator[R]:
         """``function`` over every item, results in item order (``warm_up`` is not needed in this process: the
-        function loads what it needs)."""
+        function loads what it needs; nor is ``lost``: no worker of its own can be lost; ``resources`` are a
+        cluster's: on one machine every worker sees all of it)."""
         if self.jobs <= 1:
             return (function(item) for item in items)
-        return _pool_map(function, items, self.jobs, warm_up, self.start_method)
+        return _PoolMap(function, jobs=self.jobs, warm_up=warm_up, start_method=self.start_method, lost=lost).run(items)
 
 
 def map_batches(function: Callable[[list[T]], list[R]], batches: Iterable[list[T]], jobs: int = 1) -> Iterator[list[R]]:
@@ -167,35 +217,101 @@ def map_batches(function: Callable[[list[T]], list[R]], batches: Iterable[list[T
     return LocalExecutor(jobs).map(function, batches)
 
 
-def _pool_map(
-    function: Callable[[T], R],
-    items: Iterable[T],
-    jobs: int,
-    warm_up: Callable[[], object] | None,
-    start_method: str | None = None,
-) -> Iterator[R]:
-    context = multiprocessing.get_context(start_method)
-    started = context.Barrier(jobs, timeout=WORKER_START_SECONDS)
-    pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), started, warm_up)
-    )
-    pending: deque[Future[R]] = deque()
+@dataclass
+class _InFlight(Generic[T, R]):
+    """An item given to the pool: its future, or its result once settled otherwise (given up), and its tries."""
 
-    def submit(item: T) -> None:
-        with _sigint_held():  # a worker may be started here (forkserver, spawn)
-            pending.append(pool.submit(function, item))
+    item: T
+    future: Future[R] | None
+    tries: int = 1
+    result: R | None = None
 
-    try:
+
+@dataclass
+class _PoolMap(Generic[T, R]):
+    """One map on a local process pool (:meth:`LocalExecutor.map`), started again when a worker is lost."""
+
+    function: Callable[[T], R]
+    jobs: int
+    warm_up: Callable[[], object] | None
+    start_method: str | None
+    lost: Callable[[T, str], R] | None
+
+    def run(self, items: Iterable[T]) -> Iterator[R]:
+        self.context = multiprocessing.get_context(self.start_method)
+        self.pending: deque[_InFlight[T, R]] = deque()
+        self.pool = self._start()
+        try:
+            yield from bounded_map(items, self._submit, self._next_result, self.jobs * BATCHES_PER_WORKER)
+        except BaseException:  # an error, Ctrl-C, or the consumer stopped early: the workers go now
+            _stop(self.pool)
+            raise
+        self.pool.shutdown(wait=True)
+
+    def _start(self) -> ProcessPoolExecutor:
+        started = self.context.Barrier(self.jobs, timeout=WORKER_START_SECONDS)
+        pool = ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=self.context,
+            initializer=_start_worker,
+            initargs=(os.getpid(), started, self.warm_up),
+        )
         with _sigint_held():  # all workers start now, before the reader fills this process's memory (forked
             # workers would share those pages and each count them in its resident size); under forkserver and spawn
             # the pool starts a worker only when a task finds none idle, and none is idle until all have started
-            for _ in range(jobs):
+            for _ in range(self.jobs):
                 pool.submit(os.getpid)
-        yield from bounded_map(items, submit, lambda: pending.popleft().result(), jobs * BATCHES_PER_WORKER)
-    except BaseException:  # an error, Ctrl-C, or the consumer stopped early: the workers go now
-        _stop(pool)
-        raise
-    pool.shutdown(wait=True)
+        return pool
+
+    def _send(self, entry: _InFlight[T, R]) -> None:
+        with _sigint_held():  # a worker may be started here (forkserver, spawn)
+            entry.future = self.pool.submit(self.function, entry.item)
+
+    def _submit(self, item: T) -> None:
+        entry: _InFlight[T, R] = _InFlight(item, None)
+        self.pending.append(entry)
+        self._send(entry)
+
+    def _next_result(self) -> R:
+        while True:
+            entry = self.pending[0]
+            try:
+                result = entry.result if entry.future is None else entry.future.result()
+            except BrokenProcessPool:
+                self._restart()
+                continue
+            self.pending.popleft()
+            return result  # type: ignore[return-value]  # None only as a given-up item's R
+
+    def _restart(self) -> None:
+        """A worker was lost: a new pool, every item in flight given again (or given up after RESTARTS tries)."""
+        waiting = [entry for entry in self.pending if _lost_with_pool(entry.future)]
+        _stop(self.pool)
+        self.pool = self._start()
+        for entry in waiting:
+            if entry.tries > RESTARTS:
+                message = lost_message(entry.item, entry.tries)
+                if self.lost is None:
+                    raise WorkerLost(message)
+                entry.future, entry.result = None, self.lost(entry.item, message)
+                continue
+            entry.tries += 1
+            print(
+                f"a worker process was lost (killed): {item_name(entry.item)} runs again on a new worker (try "
+                f"{entry.tries} of {RESTARTS + 1})",
+                file=sys.stderr,
+                flush=True,
+            )
+            self._send(entry)
+
+
+def _lost_with_pool(future: Future | None) -> bool:
+    """Whether an item's future went down with a broken pool (not one that finished or raised its own error)."""
+    if future is None:
+        return False
+    if not future.done() or future.cancelled():
+        return True
+    return isinstance(future.exception(), BrokenProcessPool)
 
 
 @contextmanager

@@ -14,8 +14,13 @@ and that the address accepts a connection: it waits for it at most :data:`CONNEC
 ``UCDCR_RAY_CONNECT_SECONDS``), says on stderr what it waits for, and then stops with an
 :class:`~ucdcr.pipeline.executor.ExecutorError` naming the address (Ray itself would retry silently for minutes). A
 Ray that is not installed, or whose import fails (a broken install), is one error naming the ``dist`` extra and the
-failure. A lost actor is restarted and its items retried (:data:`RESTARTS` times); the actors end when the map ends,
-also early (an error, Ctrl-C).
+failure. A lost actor is restarted and its items retried (:data:`~ucdcr.pipeline.executor.RESTARTS` times); an item
+still lost after that is given to ``lost`` or ends the map with a :class:`~ucdcr.pipeline.executor.WorkerLost`
+naming it, as on the local pool. The actors end when the map ends, also early (an error, Ctrl-C).
+
+Given ``resources`` (:class:`~ucdcr.pipeline.executor.Resources`), the map runs each item as a Ray task of its own
+instead (at most ``jobs`` at once), asking for one CPU, and one GPU for an item that wants one when the cluster has
+any: Ray then shows that task its GPU, and every other task is shown none. The benchmark's fits run so.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import os
 import socket
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,13 +39,18 @@ from typing import Any, TypeVar
 
 from ucdcr.extras import install_hint
 from ucdcr.io.atomic import reason
-from ucdcr.pipeline.executor import BATCHES_PER_WORKER, ExecutorError, bounded_map
+from ucdcr.pipeline.executor import (
+    BATCHES_PER_WORKER,
+    RESTARTS,
+    ExecutorError,
+    Resources,
+    WorkerLost,
+    bounded_map,
+    lost_message,
+)
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-RESTARTS = 3
-"""How often Ray restarts a lost actor, and retries an item whose actor was lost (the function is pure)."""
 
 CONNECT_SECONDS_ENV = "UCDCR_RAY_CONNECT_SECONDS"
 CONNECT_SECONDS = 20.0
@@ -137,12 +148,18 @@ class RayExecutor:
         check_address(self.address)
 
     def map(
-        self, function: Callable[[T], R], items: Iterable[T], warm_up: Callable[[], object] | None = None
+        self,
+        function: Callable[[T], R],
+        items: Iterable[T],
+        warm_up: Callable[[], object] | None = None,
+        lost: Callable[[T, str], R] | None = None,
+        resources: Callable[[T], Resources] | None = None,
     ) -> Iterator[R]:
-        """``function`` over every item on ``jobs`` actors, results in item order."""
+        """``function`` over every item on ``jobs`` actors, results in item order; ``lost``: see the module
+        docstring; with ``resources``, each item is a Ray task of its own asking for what ``resources(item)`` says
+        (:func:`_task_map`)."""
         with _only_ray_errors():
             import ray
-            from ray.util import ActorPool
 
             started_here = not ray.is_initialized()
             if started_here:
@@ -153,24 +170,104 @@ class RayExecutor:
                 except (ConnectionError, RuntimeError, ValueError) as exc:
                     where = f" at {self.address}" if self.address else ""
                     raise ExecutorError(f"cannot start or join Ray{where}: {exc}", "ray_address") from exc
-            actors: list[Any] = []
             try:
-                # a lost actor (a cluster node gone) is restarted and its items retried: the function is pure
-                stage = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(_Stage)
-                actors = [stage.remote(function, warm_up) for _ in range(self.jobs)]
-                pool = ActorPool(actors)
-                yield from bounded_map(
-                    items,
-                    lambda item: pool.submit(lambda actor, value: actor.run.remote(value), item),
-                    pool.get_next,
-                    self.jobs * BATCHES_PER_WORKER,
-                )
+                if resources is None:
+                    yield from self._actor_map(function, items, warm_up, lost)
+                else:
+                    yield from self._task_map(function, items, warm_up, lost, resources)
             finally:
-                for actor in actors:
-                    with contextlib.suppress(Exception):
-                        ray.kill(actor)
                 if started_here:
                     ray.shutdown()
+
+    def _actor_map(
+        self,
+        function: Callable[[T], R],
+        items: Iterable[T],
+        warm_up: Callable[[], object] | None,
+        lost: Callable[[T, str], R] | None,
+    ) -> Iterator[R]:
+        """``jobs`` actors (one CPU each) that warm up once and take item after item: for many short items."""
+        import ray
+        from ray.util import ActorPool
+
+        actors: list[Any] = []
+        try:
+            # a lost actor (a cluster node gone) is restarted and its items retried: the function is pure
+            stage = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(_Stage)
+            actors = [stage.remote(function, warm_up) for _ in range(self.jobs)]
+            pool = ActorPool(actors)
+            sent: deque[T] = deque()
+
+            def submit(item: T) -> None:
+                sent.append(item)
+                pool.submit(lambda actor, value: actor.run.remote(value), item)
+
+            def next_result() -> R:
+                item = sent.popleft()
+                try:
+                    return pool.get_next()
+                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
+                    return _given_up(item, lost, exc)
+
+            yield from bounded_map(items, submit, next_result, self.jobs * BATCHES_PER_WORKER)
+        finally:
+            for actor in actors:
+                with contextlib.suppress(Exception):
+                    ray.kill(actor)
+
+    def _task_map(
+        self,
+        function: Callable[[T], R],
+        items: Iterable[T],
+        warm_up: Callable[[], object] | None,
+        lost: Callable[[T, str], R] | None,
+        resources: Callable[[T], Resources],
+    ) -> Iterator[R]:
+        """Each item a Ray task with the resources it asks for (one CPU; one GPU for an item that wants one when the
+        cluster has any): for long items of mixed needs, as the benchmark's fits. At most ``jobs`` run at once; a
+        task whose worker is lost is run again (:data:`~ucdcr.pipeline.executor.RESTARTS` times)."""
+        import ray
+
+        has_gpu = ray.cluster_resources().get("GPU", 0) >= 1
+        task: Any = ray.remote(max_retries=RESTARTS)(_run_task)
+        sent: deque[tuple[T, Any]] = deque()
+        try:
+
+            def submit(item: T) -> None:
+                gpus = 1 if has_gpu and resources(item).gpu else 0
+                hide = has_gpu and not gpus
+                sent.append((item, task.options(num_cpus=1, num_gpus=gpus).remote(function, warm_up, item, hide)))
+
+            def next_result() -> R:
+                item, reference = sent.popleft()
+                try:
+                    return ray.get(reference)
+                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
+                    return _given_up(item, lost, exc)
+
+            yield from bounded_map(items, submit, next_result, self.jobs)
+        finally:
+            for _, reference in sent:
+                with contextlib.suppress(Exception):
+                    ray.cancel(reference, force=True)
+
+
+def _run_task(function: Callable[[T], R], warm_up: Callable[[], object] | None, item: T, hide_gpus: bool) -> R:
+    """One item as a Ray task: the warm-up (idempotent), then the function; ``hide_gpus``: a task given no GPU on a
+    cluster that has some sees none (Ray leaves ``CUDA_VISIBLE_DEVICES`` unset there: it would see them all)."""
+    if hide_gpus:
+        os.environ["CUDA_VISIBLE_DEVICES"] = ""
+    if warm_up is not None:
+        warm_up()
+    return function(item)
+
+
+def _given_up(item: T, lost: Callable[[T, str], R] | None, exc: Exception) -> R:
+    """An item whose worker Ray lost more often than it retries: ``lost``'s value for it, or a WorkerLost."""
+    message = lost_message(item, RESTARTS + 1)
+    if lost is None:
+        raise WorkerLost(message) from exc
+    return lost(item, message)
 
 
 @contextmanager

@@ -136,7 +136,8 @@ class System:
     name: the registry name; trainable: whether ``fit`` learns from the data (the transfer matrix is made for trainable
     systems only); deterministic: a trainable system whose results do not depend on its seed (it draws nothing at
     random): ``--seeds N`` runs it once, and the tables say so; needs_encoder: whether it needs the ``embed`` extra;
-    version: stored results are keyed by the
+    uses_gpu: whether it trains or scores with torch on a GPU where it finds one (on Ray its fits ask for a GPU when
+    the cluster has any, and the others are given none); version: stored results are keyed by the
     system's code and configuration (:mod:`ucdcr.systems.framework.identity`) and by this: change it for what the code
     does not show (a data file it reads, a library outside ucdcr and its own package).
     """
@@ -145,6 +146,7 @@ class System:
     trainable: ClassVar[bool] = False
     deterministic: ClassVar[bool] = False
     needs_encoder: ClassVar[bool] = False
+    uses_gpu: ClassVar[bool] = False
     version: ClassVar[str] = "1"
     seed: int = 0
     """The run's seed (``ucdcr benchmark --seeds N`` runs seeds 0 .. N-1), set before ``fit``: a system draws all

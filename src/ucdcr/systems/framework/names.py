@@ -110,6 +110,8 @@ class SystemSpec:
     origin: str = field(default="", compare=False)
     deterministic: bool = False
     """A trainable system whose results do not depend on its seed: run with seed 0 only."""
+    uses_gpu: bool = False
+    """It trains or scores on a GPU where it finds one (:attr:`System.uses_gpu`)."""
 
 
 def system_names() -> list[str]:
@@ -206,6 +208,7 @@ def _from_object(value: object, registered: str | None) -> SystemSpec:
         system_identity(system_class, factory, instance),
         _origin(value, system_class),
         bool(system_class.deterministic),
+        bool(system_class.uses_gpu),
     )
 
 

@@ -52,7 +52,7 @@ import pyarrow as pa
 from ucdcr.errors import UcdcrError
 from ucdcr.extras import extra_of, needs, require
 from ucdcr.io.atomic import write_errors
-from ucdcr.pipeline.executor import Executor, LocalExecutor
+from ucdcr.pipeline.executor import Executor, LocalExecutor, Resources
 from ucdcr.records import SPLITS
 from ucdcr.systems.framework import adapter
 from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN, SplitData, System
@@ -243,6 +243,7 @@ def benchmark(
     if on_plan is not None:
         on_plan(schedule)
     choices = {spec.name: choice for spec, choice in zip(specs, systems, strict=True)}
+    gpus = {spec.name: spec.uses_gpu for spec in specs}
     context = _Context(
         tuple((name, str(folder)) for name, folder in folders.items()), protocol, str(cache), seeds, predictions
     )
@@ -270,10 +271,11 @@ def benchmark(
                 tuple(step.runs),
                 tuple(step.keys),
                 tuple(item is None for item in step.stored),
+                gpus[step.system],
             )
             for step in wave
         ]
-        outcomes = _safe(executor).map(run_step, announced(tasks), warm_up)
+        outcomes = _safe(executor).map(run_step, announced(tasks), warm_up, _lost, _resources)
         for task, outcome in zip(tasks, outcomes, strict=True):
             result.runs += outcome.runs
             counted[0] += len(outcome.runs)
@@ -311,7 +313,8 @@ class _Step:
     """One unit of a benchmark's work: a system's fit (``runs[0]`` says on which splits and with which seed) and its
     test runs to compute (``compute``), with their keys in the results file. ``choice``: the system as it was given
     (a name, ``module:attribute``, a class or function: resolved again where the step runs) and ``identity``: what it
-    must resolve to there (the same code and configuration)."""
+    must resolve to there (the same code and configuration); ``gpu``: whether the system trains on a GPU where it
+    finds one (a cluster gives its fit one)."""
 
     context: _Context
     choice: SystemChoice
@@ -319,6 +322,7 @@ class _Step:
     runs: tuple[Run, ...]
     keys: tuple[str, ...]
     compute: tuple[bool, ...]
+    gpu: bool = False
 
     def describe(self) -> str:
         first = self.runs[0]
@@ -367,6 +371,18 @@ def run_step(step: _Step) -> _Outcome:
     except UcdcrError as exc:
         first = step.runs[0]
         return _Outcome([], f"{first.system} on {first.dataset} (seed {first.seed}): {exc}")
+
+
+def _resources(step: _Step) -> Resources:
+    """What a step asks of a cluster: a GPU for a system that trains on one."""
+    return Resources(gpu=step.gpu)
+
+
+def _lost(step: _Step, message: str) -> _Outcome:
+    """A step whose worker was lost too often (:data:`~ucdcr.pipeline.executor.RESTARTS` retries): a named failure;
+    the runs it stored before are in the results file, whole (each is written at once)."""
+    first = step.runs[0]
+    return _Outcome([], f"{first.system} on {first.dataset} (seed {first.seed}): {message}")
 
 
 def _compute(spec: SystemSpec, step: _Step, data: Mapping[str, _DatasetSplits]) -> list[StoredRun]:

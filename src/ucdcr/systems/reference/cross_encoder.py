@@ -143,6 +143,7 @@ class CrossEncoder(System):
 
     name = "cross-encoder"
     trainable = True
+    uses_gpu = True  # the pair encoder trains and scores on a GPU where torch sees one
     needs_encoder = True
     version = "3"
 

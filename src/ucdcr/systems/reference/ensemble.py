@@ -53,6 +53,7 @@ class Ensemble(System):
 
     name = "ensemble"
     trainable = True
+    uses_gpu = True  # the pair encoder trains and scores on a GPU where torch sees one
     needs_encoder = True
     version = "3"
 
