@@ -55,6 +55,7 @@ def test_the_default_run_leaves_out_the_opt_in_systems() -> None:
         "head-lemma",
         "lemma-baseline",
         "lemma-pairs",
+        "lh",
         "embedding",
         "pairwise",
         "cross-encoder",

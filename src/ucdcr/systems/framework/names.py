@@ -70,6 +70,7 @@ BUILTIN: Registry[BuiltinSystem] = Registry(
         "head-lemma": BuiltinSystem("ucdcr.systems.reference.head_lemma:HeadLemma"),
         "lemma-baseline": BuiltinSystem("ucdcr.systems.reference.head_lemma:LemmaBaseline"),
         "lemma-pairs": BuiltinSystem("ucdcr.systems.reference.lemma_pairs:LemmaPairs", "bench"),
+        "lh": BuiltinSystem("ucdcr.systems.reference.lemma_heuristic:LemmaHeuristic", "bench"),
         "embedding": BuiltinSystem("ucdcr.systems.reference.embedding:Embedding", "embed"),
         "pairwise": BuiltinSystem("ucdcr.systems.reference.pairwise:Pairwise", "embed"),
         "cross-encoder": BuiltinSystem("ucdcr.systems.reference.cross_encoder:CrossEncoder", "embed"),

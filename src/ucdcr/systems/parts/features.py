@@ -222,7 +222,7 @@ def argument_clusters(data: SplitData, labels: Sequence[str | None]) -> sparse.c
         if label is not None:
             found.setdefault((sentence, kind), set()).add(label)
     other = {"event": "entity", "entity": "event"}
-    return _binary(
+    return binary_sets(
         [
             frozenset(found.get((sentence, other.get(kind, "")), ()))
             for sentence, kind in zip(sentences, kinds, strict=True)
@@ -244,11 +244,11 @@ def _row_features(data: SplitData) -> RowFeatures:
     return RowFeatures(
         lemmas=head_lemmas(data),
         codes=codes,
-        tokens=_binary([{token.lower() for token in words} for words in tokens]),
-        sentence_lemmas=_binary(content_lemmas(data)),
+        tokens=binary_sets([{token.lower() for token in words} for words in tokens]),
+        sentence_lemmas=binary_sets(content_lemmas(data)),
         documents=_document_vectors(data),
         lengths=np.array([len(words) for words in tokens], dtype=np.float64),
-        arguments=_binary(_arguments(data)),
+        arguments=binary_sets(_arguments(data)),
         unit_documents=unit_documents(data),
     )
 
@@ -269,7 +269,7 @@ def _arguments(data: SplitData) -> list[frozenset[str]]:
     ]
 
 
-def _binary(sets: Sequence[set[str] | frozenset[str]]) -> sparse.csr_matrix:
+def binary_sets(sets: Sequence[set[str] | frozenset[str]]) -> sparse.csr_matrix:
     vocabulary: dict[str, int] = {}
     rows, columns = [], []
     for row, items in enumerate(sets):

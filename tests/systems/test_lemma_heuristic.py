@@ -1,0 +1,67 @@
+"""``lh`` (Ahmed et al. 2023's lemma heuristic) on mentions whose links are worked out by hand."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from ucdcr.analysis.protocol import Protocol
+from ucdcr.systems.framework.base import SplitData
+from ucdcr.systems.reference.lemma_heuristic import LemmaHeuristic
+
+SENTENCE = ["The", "army", "fired", "on", "the", "town", "at", "dawn", "."]
+OTHER = ["Stock", "markets", "rose", "sharply", "in", "Tokyo", "today", "."]
+
+
+def split(rows: list[tuple[str, str, list[str], list[str], str, str]], name: str = "test") -> SplitData:
+    """Rows of (head lemma, kind, mention words, sentence words, unit, chain), each sentence its own context."""
+    return SplitData(
+        "toy",
+        name,
+        Protocol(),
+        pa.table(
+            {
+                "mention_id": [f"m{index}" for index in range(len(rows))],
+                "mention_head_lemma": [row[0] for row in rows],
+                "type": [row[1] for row in rows],
+                "tokens_text": [row[2] for row in rows],
+                "mention_context": [row[3] for row in rows],
+                "mention_sentence_start_end": [[0, len(row[3])] for row in rows],
+                "subtopic_id": [row[4] for row in rows],
+                "topic_id": [row[4] for row in rows],
+                "coref_chain": [row[5] for row in rows],
+            }
+        ),
+    )
+
+
+def test_links_by_hand() -> None:
+    train = split(
+        [("shoot", "event", ["shot"], SENTENCE, "1", "A"), ("fire", "event", ["fired"], SENTENCE, "1", "A")], "train"
+    )
+    test = split(
+        [
+            ("fire", "event", ["fired"], SENTENCE, "1", "x"),  # 0
+            ("shoot", "event", ["shooting"], SENTENCE, "1", "x"),  # 1: (fire, shoot) coreferent in train -> 0
+            ("fire", "event", ["fire"], OTHER, "1", "x"),  # 2: the same lemma as 0, the sentences share only "."
+            ("firestorm", "event", ["firestorm"], SENTENCE, "1", "x"),  # 3: 0's lemma "fire" is in its text -> 0
+            ("fire", "entity", ["fire"], SENTENCE, "1", "x"),  # 4: another kind: never linked to events
+            ("fire", "event", ["fired"], SENTENCE, "2", "x"),  # 5: another unit
+        ]
+    )
+    system = LemmaHeuristic()
+    system.fit([train], test)
+    assert system.lemma_pairs == frozenset({("fire", "shoot")})
+    # Jaccard of SENTENCE (9 distinct words, case kept) and OTHER (8): {"."} of 16 = 0.0625 > 0.05: 2 links to 0
+    labels = system.predict(test)
+    clusters = {label: sorted(m for m, other in labels.items() if other == label) for label in labels.values()}
+    assert sorted(clusters.values()) == [["m0", "m1", "m2", "m3"], ["m4"], ["m5"]]
+
+
+def test_the_sentence_overlap_must_exceed_five_percent() -> None:
+    long_other = [*OTHER, "while", "bonds", "fell", "and", "oil", "prices", "held", "steady", "overnight"]
+    test = split([("fire", "event", ["fired"], SENTENCE, "1", "x"), ("fire", "event", ["fired"], long_other, "1", "x")])
+    system = LemmaHeuristic()
+    system.fit([test], test)
+    # {"."} shared of 9 + 17 - 1 = 25 distinct words: 0.04, not above 0.05: no link although the lemmas are equal
+    labels = system.predict(test)
+    assert labels["m0"] != labels["m1"]
