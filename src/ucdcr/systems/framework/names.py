@@ -77,6 +77,9 @@ BUILTIN: Registry[BuiltinSystem] = Registry(
         "ensemble": BuiltinSystem(
             "ucdcr.systems.reference.ensemble:Ensemble", "embed", after=("pairwise", "cross-encoder")
         ),
+        "lh-ce": BuiltinSystem(
+            "ucdcr.systems.reference.lemma_heuristic_ce:LemmaHeuristicCrossEncoder", "embed", default=False
+        ),
         "cross-encoder-3": BuiltinSystem(
             "ucdcr.systems.reference.cross_encoder:CrossEncoderCommittee", "embed", default=False
         ),
