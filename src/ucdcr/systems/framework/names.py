@@ -80,6 +80,7 @@ BUILTIN: Registry[BuiltinSystem] = Registry(
         "lh-ce": BuiltinSystem(
             "ucdcr.systems.reference.lemma_heuristic_ce:LemmaHeuristicCrossEncoder", "embed", default=False
         ),
+        "knn-ce": BuiltinSystem("ucdcr.systems.reference.knn_ce:KnnCrossEncoder", "embed", default=False),
         "cross-encoder-3": BuiltinSystem(
             "ucdcr.systems.reference.cross_encoder:CrossEncoderCommittee", "embed", default=False
         ),

@@ -87,10 +87,12 @@ def candidate_pairs(
     neighbours: int,
     limit: int,
     column: str | None = None,
+    vectors: np.ndarray | None = None,
 ) -> list[Candidates]:
-    """The candidates (module docstring) of every group of ``data`` with at least two rows."""
+    """The candidates (module docstring) of every group of ``data`` with at least two rows; ``vectors``: the rows'
+    unit-length vectors that nearest is measured in (default: the MiniLM mention vectors)."""
     lemmas = head_lemmas(data)
-    vectors = encodings(data).mentions
+    vectors = encodings(data).mentions if vectors is None else vectors
     vocabulary = {lemma: index for index, lemma in enumerate(sorted(set(lemmas)))}
     codes = np.array([vocabulary[lemma] for lemma in lemmas], dtype=np.int64)
     size = max(len(vocabulary), 1)
