@@ -42,12 +42,13 @@ def test_how_many_at_once() -> None:
     assert at_once(RayExecutor.__new__(RayExecutor), 5) == 1  # a Ray cluster's workers share each dataset
 
 
-def test_at_once_gives_the_files_of_one_after_another(raw: Path, tmp_path: Path) -> None:
-    for dataset in DATASETS:
+@pytest.mark.parametrize(("jobs", "names"), [(2, DATASETS), (4, DATASETS[:2])])  # 4 jobs, 2 datasets: 2 pools of 2
+def test_at_once_gives_the_files_of_one_after_another(jobs: int, names: list[str], raw: Path, tmp_path: Path) -> None:
+    for dataset in names:
         build_dataset(dataset, raw_dir=raw, data_dir=tmp_path / "serial", progress=False)
-    reports = ucdcr.build(DATASETS, raw_dir=raw, data_dir=tmp_path / "together", jobs=2, progress=False)
-    assert [report.dataset for report in reports] == DATASETS  # the order asked, whatever order they were built in
-    for dataset in DATASETS:
+    reports = ucdcr.build(names, raw_dir=raw, data_dir=tmp_path / "together", jobs=jobs, progress=False)
+    assert [report.dataset for report in reports] == names  # the order asked, whatever order they were built in
+    for dataset in names:
         together = files_bytes(tmp_path / "together" / dataset)
         assert together == files_bytes(tmp_path / "serial" / dataset) and len(together) >= 9
 
