@@ -2,9 +2,9 @@
 their ratios, and whether the three results stores hold the same runs.
 
 A documented subset of the reference benchmark that trains four cross-encoders: ``head-lemma``, ``lemma-pairs``,
-``pairwise`` and a cheaper ``cross-encoder`` (one epoch of ``--pairs`` training pairs, candidates of 3 neighbours
-and 6 lemma partners scored in one order; the other options the defaults) with seeds 0 and 1, on the datasets given
-(NP4E and MEANTIME by default), under the standard protocol. Each
+``pairwise`` and a cheaper ``cross-encoder`` (``bench/cheap_systems.py``: one epoch of ``--pairs`` training pairs,
+candidates of 3 neighbours and 6 lemma partners scored in one order; the other options the defaults) with seeds 0
+and 1, on the datasets given (NP4E and MEANTIME by default), under the standard protocol. Each
 mode starts from an empty cache dir of its own, so each trains and scores everything; the encodings are computed in
 each too. The Ray cluster is started with `ray start` (a head and a second node, one CPU each) and stopped after.
 
@@ -32,21 +32,9 @@ from typing import Any
 import ucdcr
 from score_startup import machine
 from ucdcr.systems.framework.store import RESULTS_FILE
-from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
-from ucdcr.systems.reference.cross_encoder import CrossEncoder, CrossEncoderOptions
 
-PAIRS = int(os.environ.get("UCDCR_BENCH_PAIRS", "2000"))
 PORT = 6393
-
-
-class CheapCrossEncoder(CrossEncoder):
-    """The reference cross-encoder trained on one epoch of ``PAIRS`` pairs (``--pairs``)."""
-
-    name = "cross-encoder-cheap"
-
-    def __init__(self) -> None:
-        encoder = PairEncoderConfig(epochs=1, pairs_per_epoch=PAIRS)
-        super().__init__(CrossEncoderOptions(encoder, neighbours=3, limit=6, both_orders=False))
+HERE = Path(__file__).resolve().parent
 
 
 def stored(cache: Path) -> list[dict[str, Any]]:
@@ -60,7 +48,8 @@ def stored(cache: Path) -> list[dict[str, Any]]:
 
 def ray_cluster(start: bool) -> str:
     ray = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
-    environment = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+    path = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH", "")]))
+    environment = {**os.environ, "RAY_AUTH_MODE": "disabled", "PYTHONPATH": path}  # the nodes import cheap_systems
     if not start:
         subprocess.run([ray, "stop", "--force"], capture_output=True, env=environment, check=False)
         return ""
@@ -76,12 +65,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--datasets", default="np4e,meantime")
-    parser.add_argument("--pairs", type=int, default=PAIRS, help="training pairs of the cheap cross-encoder")
+    parser.add_argument("--pairs", type=int, default=2000, help="training pairs of the cheap cross-encoder")
     parser.add_argument("--no-ray", action="store_true")
     args = parser.parse_args()
     os.environ["UCDCR_BENCH_PAIRS"] = str(args.pairs)  # the workers make the system from the environment
     os.environ["RAY_AUTH_MODE"] = "disabled"
-    systems = ["head-lemma", "lemma-pairs", "pairwise", CheapCrossEncoder]
+    systems = ["head-lemma", "lemma-pairs", "pairwise", "cheap_systems:CheapCrossEncoder"]
     datasets = args.datasets.split(",")
     load = os.getloadavg()[0]
     modes: dict[str, dict[str, Any]] = {"one process": {}, "-j 2": {"jobs": 2}}
