@@ -37,13 +37,27 @@ PORT = 6393
 HERE = Path(__file__).resolve().parent
 
 
-def stored(cache: Path) -> list[dict[str, Any]]:
+def stored(cache: Path) -> dict[str, dict[str, Any]]:
+    """The stored runs by key (the order of the file is the order they finished in), without what depends on when
+    and where they ran."""
     runs = json.loads((cache / RESULTS_FILE).read_text())["runs"]
     for run in runs:
         run["model"] = re.sub(r"trained in [\d.]+ min", "trained", run["model"])
         for name in ("stored", "timing", "machine"):
             run.pop(name)
-    return runs
+    return {run["key"]: run for run in runs}
+
+
+def differences(mine: dict[str, dict[str, Any]], reference: dict[str, dict[str, Any]]) -> list[str]:
+    """What differs from the reference store: keys missing on either side, and per run the fields that differ."""
+    found = [f"only in one store: {key}" for key in sorted(set(mine) ^ set(reference))]
+    for key in sorted(set(mine) & set(reference)):
+        fields = [name for name in reference[key] if mine[key].get(name) != reference[key][name]]
+        if fields:
+            found.append(
+                f"{reference[key]['system']} on {reference[key]['dataset']} seed {reference[key]['seed']}: {fields}"
+            )
+    return found
 
 
 def ray_cluster(start: bool) -> str:
@@ -77,7 +91,7 @@ def main() -> None:
     if not args.no_ray:
         modes["two Ray nodes"] = {"executor": "ray", "jobs": 2}
     times: dict[str, float] = {}
-    stores: dict[str, list[dict[str, Any]]] = {}
+    stores: dict[str, dict[str, dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for mode, given in modes.items():
             cache = Path(folder) / mode.replace(" ", "-")
@@ -95,12 +109,16 @@ def main() -> None:
             stores[mode] = stored(cache)
             print(f"{mode:15} {times[mode]:8.1f} s wall ({len(stores[mode])} runs)", flush=True)
     print(f"machine: {machine()}; load average before {load:.2f}, after {os.getloadavg()[0]:.2f}")
+    failed = False
     for mode in list(modes)[1:]:
         print(f"{mode} / one process: {times[mode] / times['one process']:.2f}x")
-        same = stores[mode] == stores["one process"]
-        print(f"{mode}: the same stored runs as one process: {'yes' if same else 'NO'}")
-        if not same:
-            sys.exit(1)
+        found = differences(stores[mode], stores["one process"])
+        print(f"{mode}: the same stored runs as one process: {'yes' if not found else 'NO'}")
+        for line in found:
+            print(f"  {line}")
+        failed = failed or bool(found)
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
