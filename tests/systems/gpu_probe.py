@@ -1,4 +1,5 @@
-"""Two systems that say which GPUs their fit saw (``CUDA_VISIBLE_DEVICES``), one asking for a GPU (``uses_gpu``)
+"""Two systems that say which GPUs and OpenMP threads their fit saw (``CUDA_VISIBLE_DEVICES``,
+``OMP_NUM_THREADS``), one asking for a GPU (``uses_gpu``)
 and one not, for the test of the benchmark's resources on Ray (tests/systems/test_parallel_benchmark.py). Not a
 product module: tests only."""
 
@@ -17,12 +18,13 @@ class _Probe(System):
 
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
         self.seen = os.environ.get("CUDA_VISIBLE_DEVICES")
+        self.threads = os.environ.get("OMP_NUM_THREADS")
 
     def predict(self, test: SplitData) -> Mapping[str, Hashable]:
         return dict.fromkeys(test.column("mention_id"), 0)
 
     def describe(self) -> str:
-        return f"CUDA_VISIBLE_DEVICES={self.seen!r}"
+        return f"CUDA_VISIBLE_DEVICES={self.seen!r} OMP_NUM_THREADS={self.threads!r}"
 
 
 class GpuProbe(_Probe):

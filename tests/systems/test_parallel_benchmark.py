@@ -124,6 +124,8 @@ def test_a_worker_killed_every_time_is_named_and_the_others_finish(
 
 def test_on_a_cluster_with_a_gpu_only_the_systems_that_train_on_one_get_it(folder: Path, tmp_path: Path) -> None:
     ray = require_module("ray", "dist")
+    from ucdcr.pipeline.ray_executor import openmp_threads
+
     running = ray.is_initialized()
     ray.shutdown()
     ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, log_to_driver=False)  # a GPU Ray believes in
@@ -138,7 +140,11 @@ def test_on_a_cluster_with_a_gpu_only_the_systems_that_train_on_one_get_it(folde
         if running:
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     seen = {run["system"]: run["model"] for run in json.loads((tmp_path / RESULTS_FILE).read_text())["runs"]}
-    assert seen == {"gpu-probe": "CUDA_VISIBLE_DEVICES='0'", "cpu-probe": "CUDA_VISIBLE_DEVICES=''"}
+    threads = openmp_threads()  # what a local run here has, not the 1 Ray gives a one-CPU task
+    assert seen == {
+        "gpu-probe": f"CUDA_VISIBLE_DEVICES='0' OMP_NUM_THREADS={threads!r}",
+        "cpu-probe": f"CUDA_VISIBLE_DEVICES='' OMP_NUM_THREADS={threads!r}",
+    }
 
 
 class Broken(ucdcr.systems.System):
