@@ -12,7 +12,7 @@ Prints per mode the wall time, then the ratios against one process, and whether 
 keys, models but their training time) is the same in the three stores; the machine and the load average before and
 after.
 
-    python bench/parallel_benchmark.py --data-dir DIR [--datasets np4e,meantime] [--pairs 2000] [--no-ray]
+    python bench/parallel_benchmark.py --data-dir DIR [--datasets np4e,meantime] [--pairs 2000] [--no-ray] [--no-jobs]
 """
 
 from __future__ import annotations
@@ -81,13 +81,14 @@ def main() -> None:
     parser.add_argument("--datasets", default="np4e,meantime")
     parser.add_argument("--pairs", type=int, default=2000, help="training pairs of the cheap cross-encoder")
     parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--no-jobs", action="store_true", help="leave out the -j 2 mode (one process and Ray only)")
     args = parser.parse_args()
     os.environ["UCDCR_BENCH_PAIRS"] = str(args.pairs)  # the workers make the system from the environment
     os.environ["RAY_AUTH_MODE"] = "disabled"
     systems = ["head-lemma", "lemma-pairs", "pairwise", "cheap_systems:CheapCrossEncoder"]
     datasets = args.datasets.split(",")
     load = os.getloadavg()[0]
-    modes: dict[str, dict[str, Any]] = {"one process": {}, "-j 2": {"jobs": 2}}
+    modes: dict[str, dict[str, Any]] = {"one process": {}} if args.no_jobs else {"one process": {}, "-j 2": {"jobs": 2}}
     if not args.no_ray:
         modes["two Ray nodes"] = {"executor": "ray", "jobs": 2}
     times: dict[str, float] = {}
