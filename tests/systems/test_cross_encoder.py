@@ -30,6 +30,7 @@ from ucdcr.systems.parts.candidates import (
     candidate_union,
     coreferent_lemma_pairs,
     link_recall,
+    ranked_candidates,
 )
 from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
 from ucdcr.systems.reference.cross_encoder import (
@@ -114,6 +115,26 @@ def test_the_union_of_candidate_sets_keeps_every_pair_once_in_row_major_order() 
     union = candidate_union([a, b])
     assert union.rows == rows
     assert list(zip(union.first.tolist(), union.second.tolist(), strict=True)) == [(0, 1), (0, 2), (1, 3), (2, 3)]
+
+
+def test_ranked_candidates_keep_each_rows_best_partner_then_the_best_pairs_up_to_the_budget() -> None:
+    # group A, rows 10-13, condensed pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3); group B, rows 20-21; a lone row
+    group_a = ([10, 11, 12, 13], np.array([0.9, 0.1, 0.2, 0.3, 0.05, 0.6]))
+    group_b = ([20, 21], np.array([0.01]))
+    # top 1: row 0 -> 1 (0.9), 1 -> 0, 2 -> 3 (0.6), 3 -> 2; B: 0 -> 1. Three pairs; budget 1.5 * 6 rows = 9 pairs
+    # is more than the 7 pairs there are: all kept. Budget 0.75 * 6 = 4: the best other pair, (1,2) at 0.3, is added
+    everything = ranked_candidates([group_a, group_b, ([30], None)], 1, 1.5)
+    assert [len(group) for group in everything] == [6, 1]
+    four = ranked_candidates([group_a, group_b, ([30], None)], 1, 0.75)
+    assert [group.rows for group in four] == [[10, 11, 12, 13], [20, 21]]
+    assert list(zip(four[0].first.tolist(), four[0].second.tolist(), strict=True)) == [(0, 1), (1, 2), (2, 3)]
+    assert list(zip(four[1].first.tolist(), four[1].second.tolist(), strict=True)) == [(0, 1)]
+    # no top partners, budget 2 / 6 rows: the two best pairs of the split, whatever their group
+    two = ranked_candidates([group_a, group_b], 0, 2 / 6)
+    assert [list(zip(group.first.tolist(), group.second.tolist(), strict=True)) for group in two] == [
+        [(0, 1), (2, 3)],
+        [],
+    ]
 
 
 def test_a_committee_averages_the_models_that_scored_a_pair() -> None:
@@ -251,6 +272,32 @@ def test_a_tiny_cross_encoder_trains_is_deterministic_and_is_cached(tmp_path: Pa
     assert _scores(reread) == _scores(first)
     assert sorted((tmp_path / "a" / "cross-encoder-scores").glob("*.npy")) == scored
     assert [path.stat().st_mtime_ns for path in scored] == stamps  # read, not written again
+
+
+def test_candidates_ranked_by_pairwise_reuse_the_rules_model_and_are_counted(tmp_path: Path) -> None:
+    _encoder()
+    folders = {"toy": write_bench_dataset(tmp_path / "toy")}
+
+    def ranked() -> CrossEncoder:
+        return CrossEncoder(CrossEncoderOptions(TINY, neighbours=2, limit=4, candidates="pairwise", top=1, per_row=2))
+
+    rules = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "cache")
+    result = benchmark([ranked], folders, cache_dir=tmp_path / "cache")
+    [model] = [row for row in benchmark_tables(result)[1].rows if row["Dataset"] == "toy"]
+    # the training pairs are the rules' on train: the model trained for the rules is read, not trained again
+    assert "read from the model cache" in model["Model"]
+    assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 1
+    count = re.search(r"each mention's top 1, 2 pairs per mention\): ([\d,]+) candidate pairs on val", model["Model"])
+    assert count is not None, model["Model"]
+    [row] = [row for row in benchmark_tables(rules)[1].rows if row["Dataset"] == "toy"]
+    assert "candidates ranked" not in row["Model"] and "candidate pairs on val keep" in row["Model"]
+    [run] = [run for run in result.runs if run.dataset == "toy"]
+    assert run.score("joint") is not None
+
+
+def test_an_unknown_candidate_source_is_an_error() -> None:
+    with pytest.raises(UcdcrError, match="candidates must be one of rules, pairwise, not 'gold'"):
+        CrossEncoderOptions(candidates="gold")
 
 
 def _tiny_roberta(folder: Path) -> str:

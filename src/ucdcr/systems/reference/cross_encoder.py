@@ -64,6 +64,7 @@ from ucdcr.systems.parts.candidates import (
     candidate_union,
     coreferent_lemma_pairs,
     link_recall,
+    ranked_candidates,
 )
 from ucdcr.systems.parts.clustering import (
     COARSE,
@@ -85,10 +86,12 @@ from ucdcr.systems.parts.pair_encoder import (
     train_model,
 )
 from ucdcr.systems.parts.vectors import mention_input
+from ucdcr.systems.reference.pairwise import Pairwise
 
 TRAINING_UNIT = "topic_id"
 DOCUMENT_WEIGHTS = (1.0, 0.5, 0.0)
 """The weights of a pair's score across two predicted document clusters, tried on val (module docstring)."""
+CANDIDATE_SOURCES = ("rules", "pairwise")
 FILL_DISTANCES = (1.0, 0.9, 0.8, 0.7)
 """The distances of a pair that is not a candidate inside one predicted document cluster, tried on val."""
 
@@ -102,6 +105,13 @@ class CrossEncoderOptions:
     encoder: PairEncoderConfig = field(default_factory=PairEncoderConfig)
     neighbours: int = 5
     limit: int = 15
+    candidates: str = "rules"
+    """How val's and test's candidates are found: ``rules`` (the lemma and neighbour rules above) or ``pairwise``
+    (ranked by the P(coreferent) of a ``pairwise`` system fitted on the same splits:
+    :func:`~ucdcr.systems.parts.candidates.ranked_candidates` with ``top`` and ``per_row``). The training pairs come
+    from the rules in both cases, so one trained model serves both."""
+    top: int = 5
+    per_row: float = 13.0
     both_orders: bool = True
     """Score each candidate pair in both orders and average the two P (val: 75.77 against 75.20 in one order)."""
     averaged_with: tuple[CrossEncoderOptions, ...] = ()
@@ -109,9 +119,14 @@ class CrossEncoderOptions:
     models that have it as a candidate (module docstring)."""
 
     def __post_init__(self) -> None:
-        for name in ("neighbours", "limit"):
+        for name in ("neighbours", "limit", "top", "per_row"):
             if getattr(self, name) < 0:
                 raise UcdcrError(f"cross-encoder option {name} must be at least 0, not {getattr(self, name)}")
+        if self.candidates not in CANDIDATE_SOURCES:
+            raise UcdcrError(
+                f"cross-encoder option candidates must be one of {', '.join(CANDIDATE_SOURCES)}, "
+                f"not {self.candidates!r}"
+            )
         if not self.averaged_with:
             return
         if any(member.averaged_with for member in self.averaged_with):
@@ -154,6 +169,8 @@ class CrossEncoder(System):
         self.trained: TrainedModel | None = None
         self.training_pairs = (0, 0)
         self.recall = LinkRecall(0, 0, 0)
+        self.val_pairs = 0
+        self.ranker: Pairwise | None = None
         self.document_threshold, self.document_agreement = 1.0, 0.0
         self.weight, self.fill = DOCUMENT_WEIGHTS[0], FILL_DISTANCES[0]
         self.threshold = COARSE[0]
@@ -166,8 +183,15 @@ class CrossEncoder(System):
         for model in (self, *self.members):
             model.options = model.options.seeded(self.seed)
             model._train(train, val)
+        if any(model.options.candidates == "pairwise" for model in (self, *self.members)):
+            ranker = Pairwise()
+            ranker.seed = self.seed
+            ranker.fit(train, val)
+            for model in (self, *self.members):
+                model.ranker = ranker
         self.document_threshold, self.document_agreement = tune_document_threshold(train)
-        self.recall = link_recall(val, self._candidate_union(val))
+        union = self._candidate_union(val)
+        self.recall, self.val_pairs = link_recall(val, union), sum(len(group) for group in union)
         settings = list(itertools.product(DOCUMENT_WEIGHTS, FILL_DISTANCES))
         tuned = tune_cut(val, settings, partial(self._dendrograms, val))
         (self.weight, self.fill), self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
@@ -197,11 +221,22 @@ class CrossEncoder(System):
         models = "; ".join(model._model_description(bool(self.members)) for model in (self, *self.members))
         committee = f"the mean of {1 + len(self.members)} models: " if self.members else ""
         return (
-            f"{committee}{models}; candidates keep {recall.share(recall.kept):.1%} of val's gold links and reach "
+            f"{committee}{models}; {self._candidate_description()}{self.val_pairs:,} candidate pairs on val keep "
+            f"{recall.share(recall.kept):.1%} of its gold links and reach "
             f"{recall.share(recall.reachable):.1%} through kept links; document clusters at "
             f"distance {self.document_threshold:g} (ARI {self.document_agreement:.2f} on train), weight across them "
             f"{self.weight:g}, a non-candidate inside one at distance {self.fill:g}; distance thresholds "
             f"{thresholds or f'{self.threshold:g}'} (val CoNLL F1 {self.val_score:.2f})"
+        )
+
+    def _candidate_description(self) -> str:
+        """How val's and test's candidates are found, where they are ranked (the rules go without saying)."""
+        options = self.options
+        if options.candidates != "pairwise":
+            return ""
+        return (
+            f"candidates ranked by pairwise's P (each mention's top {options.top}, {options.per_row:g} pairs per "
+            "mention): "
         )
 
     def _model_description(self, with_options: bool) -> str:
@@ -219,6 +254,9 @@ class CrossEncoder(System):
         )
 
     def _candidates(self, data: SplitData, column: str | None = None) -> list[Candidates]:
+        if self.options.candidates == "pairwise" and column is None:
+            assert self.ranker is not None, "fit() first"
+            return ranked_candidates(self.ranker.probabilities(data), self.options.top, self.options.per_row)
         return candidate_pairs(data, self.lemma_pairs, self.options.neighbours, self.options.limit, column)
 
     def _training_examples(self, train: Sequence[SplitData], encoder: Encoder) -> TrainingExamples:
