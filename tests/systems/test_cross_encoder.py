@@ -135,6 +135,16 @@ def test_ranked_candidates_keep_each_rows_best_partner_then_the_best_pairs_up_to
         [(0, 1), (2, 3)],
         [],
     ]
+    # a rule's pairs come first and count: (0,3) and B's pair given, budget 3 pairs: the one best other pair, (0,1)
+    rule = [
+        Candidates([10, 11, 12, 13], np.array([0]), np.array([3])),
+        Candidates([20, 21], np.array([0]), np.array([1])),
+    ]
+    three = ranked_candidates([group_a, group_b], 0, 3 / 6, rule)
+    assert [list(zip(group.first.tolist(), group.second.tolist(), strict=True)) for group in three] == [
+        [(0, 1), (0, 3)],
+        [(0, 1)],
+    ]
 
 
 def test_a_committee_averages_the_models_that_scored_a_pair() -> None:
@@ -287,7 +297,9 @@ def test_candidates_ranked_by_pairwise_reuse_the_rules_model_and_are_counted(tmp
     # the training pairs are the rules' on train: the model trained for the rules is read, not trained again
     assert "read from the model cache" in model["Model"]
     assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 1
-    count = re.search(r"each mention's top 1, 2 pairs per mention\): ([\d,]+) candidate pairs on val", model["Model"])
+    count = re.search(
+        r"top 1 by pairwise's P and the best P to 2 pairs per mention: ([\d,]+) candidate pairs on val", model["Model"]
+    )
     assert count is not None, model["Model"]
     [row] = [row for row in benchmark_tables(rules)[1].rows if row["Dataset"] == "toy"]
     assert "candidates ranked" not in row["Model"] and "candidate pairs on val keep" in row["Model"]

@@ -18,10 +18,11 @@ the lower row. The ``limit`` bounds the pairs of a unit to ``n * (limit + neighb
 Only the spans, their words and ucdcr's own predicted head lemmas are read, so the rule applies to a test split as
 it is given to a system.
 
-Ranked candidates (:func:`ranked_candidates`) take a pair scorer's P(coreferent) instead of the rules: every mention's
+Ranked candidates (:func:`ranked_candidates`) add a pair scorer's P(coreferent) to a rule's pairs: every mention's
 ``top`` partners of highest P inside its group (what joins each mention to something), then the pairs of highest P
-over all groups of the split until the split holds ``per_row`` pairs per mention (what keeps the dense pairs of a large
-chain). Ties are taken in group order, then row-major order, so the count is exact and the pairs a function of the P.
+over all groups of the split until the split holds ``per_row`` pairs per mention, the rule's included (what keeps the
+dense pairs of a large chain). Ties are taken in group order, then row-major order, so the count is exact and the pairs
+a function of the rule's pairs and the P.
 
 :func:`link_recall` measures how many gold links a pruning keeps (on val, with gold), and
 how many it still reaches through a path of kept gold links (a long chain needs few of its links to be connected).
@@ -129,21 +130,28 @@ def candidate_pairs(
 
 
 def ranked_candidates(
-    probabilities: Sequence[tuple[list[int], np.ndarray | None]], top: int, per_row: float
+    probabilities: Sequence[tuple[list[int], np.ndarray | None]],
+    top: int,
+    per_row: float,
+    given: Sequence[Candidates] = (),
 ) -> list[Candidates]:
     """Ranked candidates (module docstring) from each group's rows and the P(coreferent) of its pairs in condensed
-    order (None: a group of one row, no pairs)."""
+    order (None: a group of one row, no pairs); ``given``: pairs kept first (another rule's candidates of the same
+    groups), counted in the budget."""
     scored = [(rows, probability) for rows, probability in probabilities if probability is not None and len(rows) > 1]
-    chosen = [_nearest(_square(len(rows), probability), top, None) for rows, probability in scored]
-    condensed = [near[np.triu_indices(len(near), 1)] for near in chosen]
-    budget = int(per_row * sum(len(rows) for rows, _ in scored))
-    rest = budget - sum(int(keep.sum()) for keep in condensed)
+    by_rows = {tuple(group.rows): group for group in given}
+    condensed = []
+    for rows, probability in scored:
+        keep = _nearest(_square(len(rows), probability), top, None)
+        if (kept := by_rows.get(tuple(rows))) is not None:
+            keep[kept.first, kept.second] = True
+        condensed.append(keep[np.triu_indices(len(rows), 1)])
+    rest = int(per_row * sum(len(rows) for rows, _ in scored)) - sum(int(keep.sum()) for keep in condensed)
     if rest > 0 and scored:
         others = np.concatenate([np.where(keep, -np.inf, p) for keep, (_, p) in zip(condensed, scored, strict=True)])
         best = np.argsort(-others, kind="stable")[:rest]
-        best = best[np.isfinite(others[best])]
         flat = np.concatenate(condensed)
-        flat[best] = True
+        flat[best[np.isfinite(others[best])]] = True
         condensed = np.split(flat, np.cumsum([len(keep) for keep in condensed])[:-1])
     result = []
     for (rows, _), keep in zip(scored, condensed, strict=True):

@@ -73,6 +73,7 @@ class Ensemble(System):
     def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
         self.pairwise.seed = self.cross.seed = self.seed
         self.pairwise.fit(train, val)
+        self.cross.ranker = self.pairwise  # fitted on the same splits with the same seed: what the cross-encoder fits
         self.cross.fit(train, val)
         fills: tuple[float | None, ...] = FILL_DISTANCES if self.rule == "fill" else (None,)
         parts = {fill: self._parts(val, fill) for fill in fills}
