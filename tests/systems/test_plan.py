@@ -13,7 +13,8 @@ import pytest
 from rich.console import Console
 from tests.fixtures.bench_dataset import write_bench_dataset
 
-from ucdcr.systems.framework.plan import FitStep, Run, Schedule, SplitRef, estimate_seconds
+from ucdcr.systems.framework.plan import FitStep, Schedule, estimate_seconds
+from ucdcr.systems.framework.runs import Run, SplitRef
 from ucdcr.systems.framework.store import StoredRun, machine, machine_label
 
 

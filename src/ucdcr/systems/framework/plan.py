@@ -1,6 +1,5 @@
-"""The benchmark's plan: which split a system is fitted on, which it is tuned on, and which dataset it is tested on
-(:class:`Run`); the runner (:mod:`ucdcr.systems.framework.runner`) makes the plan and the results file
-(:mod:`ucdcr.systems.framework.store`) keys its runs by it. Before it starts, the runner says what it will do
+"""The benchmark's plan: the runs (:class:`~ucdcr.systems.framework.runs.Run`) grouped into fits; the runner
+(:mod:`ucdcr.systems.framework.runner`) makes the plan. Before it starts, the runner says what it will do
 (:class:`Schedule`: every fit, the runs stored and reused, the runs to compute) and how long that should take on
 this machine (:func:`estimate_seconds`: from the time earlier runs of each system took here, per mention).
 """
@@ -10,34 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import median
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ucdcr.systems.framework.store import StoredRun
-
-
-@dataclass(frozen=True)
-class SplitRef:
-    """A split of a dataset: ``dataset`` and ``split`` ("train" or "val")."""
-
-    dataset: str
-    split: str
-
-    def __str__(self) -> str:
-        return f"{self.dataset} {self.split}"
-
-
-@dataclass(frozen=True)
-class Run:
-    """One fitted system tested on one dataset; ``setting`` is "in-domain", "fallback" or "transfer"; ``seed``: the
-    seed the system was fitted with (:attr:`ucdcr.systems.framework.base.System.seed`)."""
-
-    system: str
-    fit_on: SplitRef | None
-    tune_on: SplitRef | None
-    dataset: str
-    setting: str
-    seed: int = 0
+from ucdcr.systems.framework.runs import Run
+from ucdcr.systems.framework.store import StoredRun
+from ucdcr.systems.framework.store import machine_label as label_of
 
 
 @dataclass
@@ -120,7 +95,6 @@ def estimate_seconds(
     """The seconds a fit on ``fit_mentions`` mentions and its predictions on test splits of ``test_mentions`` should
     take: the median seconds per mention of the system's earlier runs on this machine (``timing`` of the stored runs
     whose machine has this label), fit and predict apart; None without such a run."""
-    from ucdcr.systems.framework.store import machine_label as label_of
 
     fits, predicts = [], []
     for run in history:

@@ -58,7 +58,8 @@ from ucdcr.systems.framework import adapter
 from ucdcr.systems.framework.base import GOLD_TOKEN_COLUMN, SplitData, System
 from ucdcr.systems.framework.cache import COMPUTE_CLOCK, default_cache_dir
 from ucdcr.systems.framework.names import BUILTIN, SystemSpec, resolve_system
-from ucdcr.systems.framework.plan import FitStep, Run, Schedule, SplitRef, estimate_seconds
+from ucdcr.systems.framework.plan import FitStep, Schedule, estimate_seconds
+from ucdcr.systems.framework.runs import Run, SplitRef
 from ucdcr.systems.framework.standings import mean_json, run_signature
 from ucdcr.systems.framework.store import ResultStore, StoredRun, dataset_fingerprint, machine, machine_label, now
 from ucdcr.systems.framework.topics import document_clusters, document_texts, tune_threshold, with_predicted_topics

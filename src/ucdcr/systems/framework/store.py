@@ -66,7 +66,7 @@ from ucdcr.systems.framework import adapter
 
 if TYPE_CHECKING:
     from ucdcr.systems.framework.names import SystemSpec
-    from ucdcr.systems.framework.plan import Run
+    from ucdcr.systems.framework.runs import Run
 
 RESULTS_FILE = "benchmark-results.json"
 RESULTS_FORMAT = "ucdcr-results/1"
