@@ -267,7 +267,7 @@ def test_a_tiny_cross_encoder_trains_is_deterministic_and_is_cached(tmp_path: Pa
     [run] = [run for run in first.runs if run.dataset == "toy"]
     assert run.score("joint") is not None and run.score("joint") > 0  # type: ignore[operator]
     [model] = [row for row in benchmark_tables(first)[1].rows if row["Dataset"] == "toy"]
-    assert "trained in" in model["Model"] and "of val's gold links" in model["Model"]
+    assert "trained in" in model["Model"] and "candidate pairs on val keep" in model["Model"]
     assert len(list((tmp_path / "a" / "cross-encoder").glob("*.pt"))) == 1
     # another cache dir: trained again from scratch, the same numbers
     again = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "b")
@@ -391,7 +391,7 @@ def test_a_committee_trains_each_model_once_and_describes_them_all(tmp_path: Pat
     assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 2
 
     def kept(text: str) -> float:
-        return float(text.split("candidates keep ")[1].split("%")[0])
+        return float(text.split("candidate pairs on val keep ")[1].split("%")[0])
 
     assert kept(described) >= kept(models["cross-encoder"])  # the union of both models' candidates
     assert single == committee.single()
