@@ -1,6 +1,6 @@
 """The cross-encoder's candidates on each dataset's val split: how many pairs, and the shares of val's gold links
-they keep and reach through kept links, with the rules (``CrossEncoderOptions(candidates="rules")``, the default)
-and with pairs ranked by pairwise's P added (``candidates="pairwise"``, its ``top`` and ``per_row``).
+they keep and reach through kept links, with the rules (``CrossEncoderOptions(candidates="rules")``) and with pairs
+ranked by pairwise's P added (``candidates="pairwise"``, the default, with its ``top`` and ``per_row``).
 
 Nothing is trained: a probe system finds both candidate sets as the cross-encoder does in ``fit`` (the training
 split's coreferent lemma pairs, MiniLM neighbours, a ``pairwise`` system fitted on the same splits) and describes

@@ -33,11 +33,12 @@ Steps of ``fit``:
    (:func:`~ucdcr.systems.parts.clustering.tune_by_kind`). The share of val's gold links kept by the candidates (the
    pruning's recall) is reported.
 
-Ranked candidates (``CrossEncoderOptions(candidates="pairwise")``): in step 4, val's and test's candidates are the
-rules' pairs, then pairs ranked by the P(coreferent) of a ``pairwise`` system fitted on the same splits with the
-run's seed (:func:`~ucdcr.systems.parts.candidates.ranked_candidates`: each mention's ``top`` partners, then the
-split's best P up to ``per_row`` pairs per mention); the training pairs of step 1 stay the rules'. On ECB+ val they
-keep 73.5% of the gold links and reach 97.2% at 1.97 times the rules' pairs (``bench/candidate_recall.py``).
+Ranked candidates (``CrossEncoderOptions.candidates``, ``pairwise`` by default since version 4): in step 4, val's
+and test's candidates are the rules' pairs, then pairs ranked by the P(coreferent) of a ``pairwise`` system fitted on
+the same splits with the run's seed (:func:`~ucdcr.systems.parts.candidates.ranked_candidates`: each mention's ``top``
+partners, then the split's best P up to ``per_row`` pairs per mention); the training pairs of step 1 stay the rules'.
+On ECB+ val they keep 73.5% of the gold links and reach 97.2% at 1.97 times the rules' pairs
+(``bench/candidate_recall.py``); ``candidates="rules"`` scores the rules' pairs alone (version 3's candidates).
 
 A committee (``CrossEncoderOptions.averaged_with``): further models, each built by steps 1-2 with its own options
 (another seed, other candidates). Every model scores its own candidates; a pair's P(coreferent) is the mean over the
@@ -111,11 +112,12 @@ class CrossEncoderOptions:
     encoder: PairEncoderConfig = field(default_factory=PairEncoderConfig)
     neighbours: int = 5
     limit: int = 15
-    candidates: str = "rules"
-    """How val's and test's candidates are found: ``rules`` (the lemma and neighbour rules above) or ``pairwise``
-    (the rules' pairs, then pairs ranked by the P(coreferent) of a ``pairwise`` system fitted on the same splits up to
-    ``per_row`` pairs per mention: :func:`~ucdcr.systems.parts.candidates.ranked_candidates` with ``top`` and
-    ``per_row``). The training pairs come from the rules in both cases, so one trained model serves both."""
+    candidates: str = "pairwise"
+    """How val's and test's candidates are found: ``pairwise`` (the default: the rules' pairs, then pairs ranked by the
+    P(coreferent) of a ``pairwise`` system fitted on the same splits up to ``per_row`` pairs per mention:
+    :func:`~ucdcr.systems.parts.candidates.ranked_candidates` with ``top`` and ``per_row``) or ``rules`` (the lemma
+    and neighbour rules above alone). The training pairs come from the rules in both cases, so one trained model
+    serves both."""
     top: int = 8
     per_row: float = 13.5
     both_orders: bool = True
@@ -166,7 +168,7 @@ class CrossEncoder(System):
     trainable = True
     uses_gpu = True  # the pair encoder trains and scores on a GPU where torch sees one
     needs_encoder = True
-    version = "3"
+    version = "4"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         self.options = options or CrossEncoderOptions()

@@ -35,9 +35,11 @@ class KnnCrossEncoder(CrossEncoder):
     """Nearest neighbours in a learned space as candidates, scored by a cross-encoder (module docstring)."""
 
     name = "knn-ce"
+    version = "1"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
-        super().__init__(options or CrossEncoderOptions(neighbours=NEIGHBOURS, limit=0))
+        # candidates="rules": no pairwise ranker is fitted; the candidates are this class's own (_candidates)
+        super().__init__(options or CrossEncoderOptions(neighbours=NEIGHBOURS, limit=0, candidates="rules"))
         self.space: LatentSpace | None = None
 
     def _train(self, train: Sequence[SplitData], val: SplitData) -> None:
