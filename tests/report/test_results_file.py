@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from ucdcr.cli.app import app
 from ucdcr.errors import UcdcrError
-from ucdcr.report.results_file import FORMAT, collect, read_entries, render_docs
+from ucdcr.report.results_file import FORMAT, collect, read_entries, render_docs, render_table
 from ucdcr.systems.framework.runner import benchmark
 from ucdcr.systems.framework.store import RESULTS_FILE
 
@@ -75,7 +75,7 @@ def test_a_marker_no_run_matches_is_one_error(cache: Path, tmp_path: Path) -> No
 
 
 def test_brief_keeps_of_the_notes_the_protocol_and_the_signature(cache: Path, tmp_path: Path) -> None:
-    from ucdcr.report.results_file import render_table, runs_of
+    from ucdcr.report.results_file import runs_of
 
     results = tmp_path / "benchmark.json"
     collect(cache / RESULTS_FILE, results, "abc123")
@@ -89,3 +89,24 @@ def test_brief_keeps_of_the_notes_the_protocol_and_the_signature(cache: Path, tm
     assert brief.notes[1].startswith("Signature: ")  # a brief table keeps the signature of its numbers
     both = render_table(runs, "leaderboard ucdcr/subtopic brief")  # two datasets: the mean is kept
     assert "mean" in both.columns
+
+
+def test_an_older_versions_runs_stand_beside_the_new_ones_under_their_own_name(cache: Path, tmp_path: Path) -> None:
+    from ucdcr.report.results_file import runs_of
+
+    results = tmp_path / "results.json"
+    collect(cache / RESULTS_FILE, results, "new")
+    older = tmp_path / "older.json"
+    stored = json.loads((cache / RESULTS_FILE).read_text())
+    for run in stored["runs"]:
+        run["version"] = "0"  # as if measured before head-lemma's version "1" (the version its class says)
+    older.write_text(json.dumps(stored))
+    assert collect(older, results, "old", systems=["head-lemma"]) == 2
+    entries = read_entries(results)
+    runs = runs_of(entries)
+    commits = {(run.system, run.dataset): entry["commit"] for run, entry in zip(runs, entries, strict=True)}
+    assert commits[("head-lemma", "a")] == "new" and commits[("head-lemma@v0", "a")] == "old"  # kept, both
+    assert commits[("lemma-pairs", "a")] == "new"
+    assert len(runs) == 6  # 2 datasets x (head-lemma, head-lemma@v0, lemma-pairs)
+    table = render_table(runs, "leaderboard ucdcr/subtopic")
+    assert {row["System"] for row in table.rows} >= {"head-lemma", "head-lemma@v0", "lemma-pairs"}

@@ -12,8 +12,9 @@ one entry per line, so that the file diffs run by run.
 
 Each ``run`` is a run of the benchmark's results store (:class:`ucdcr.systems.framework.store.StoredRun`: system,
 dataset, protocol, setting, splits, seed, scores and the units their intervals resample, the machine and versions).
-Entries are added from a cache dir by :func:`collect` (a newer run replaces the entry of the same slot, as in the store)
-and kept sorted, so the file diffs cleanly.
+Entries are added from a cache dir by :func:`collect` (a newer run replaces the entry of the same slot and system
+version; a new version's runs stand beside the older version's) and kept sorted, so the file diffs cleanly. Read back
+(:func:`runs_of`), a run of an older version of a built-in system is named ``NAME@vVERSION`` (``cross-encoder@v3``).
 
 Rendering: a document marks each generated table with an HTML comment pair::
 
@@ -45,6 +46,7 @@ from ucdcr.io.atomic import write_text
 from ucdcr.report.benchmark_tables import leaderboard_table, models_table, score_table, settings_table
 from ucdcr.report.tables import ResultTable, to_markdown
 from ucdcr.systems.framework.names import BUILTIN
+from ucdcr.systems.framework.standings import labelled
 from ucdcr.systems.framework.store import RESULTS_FORMAT as FORMAT
 from ucdcr.systems.framework.store import StoredRun, machine_label, read_entries, read_runs, run_from_json
 
@@ -53,7 +55,9 @@ MARKER = re.compile(r"<!-- results: (?P<spec>[^>]*?) -->\n(?P<body>.*?)<!-- /res
 
 
 def runs_of(entries: Iterable[dict[str, Any]]) -> list[StoredRun]:
-    return [run_from_json(entry["run"], index) for index, entry in enumerate(entries)]
+    """The file's runs, those of an older version of a built-in system named ``NAME@vVERSION``
+    (:func:`~ucdcr.systems.framework.standings.labelled`)."""
+    return labelled(run_from_json(entry["run"], index) for index, entry in enumerate(entries))
 
 
 def collect(
@@ -75,12 +79,18 @@ def collect(
     ]
     if not chosen:
         raise UcdcrError(f"{store_file}: no stored run matches the selection")
-    entries = {run_from_json(entry["run"], 0).slot: entry for entry in read_entries(results)}
+    entries = {_slot(run_from_json(entry["run"], 0)): entry for entry in read_entries(results)}
     for run in chosen:
-        entries[run.slot] = {"commit": commit, "run": asdict(run)}
+        entries[_slot(run)] = {"commit": commit, "run": asdict(run)}
     ordered = sorted(entries.values(), key=lambda entry: _order(run_from_json(entry["run"], 0)))
     write_text(results, results_text(ordered))
     return len(chosen)
+
+
+def _slot(run: StoredRun) -> tuple[str, ...]:
+    """What a collected run replaces: the run of its slot and version (a new version's runs stand beside the older
+    version's until it is measured everywhere)."""
+    return (*run.slot, run.version)
 
 
 def results_text(entries: Sequence[dict[str, Any]]) -> str:

@@ -92,6 +92,16 @@ BUILTIN: Registry[BuiltinSystem] = Registry(
 """The built-in (reference) systems, in the order of the benchmark's tables: one line each."""
 
 
+def builtin_version(name: str) -> str | None:
+    """The version of the built-in system ``name`` in this code (its class's ``version``); None for another name."""
+    from ucdcr.systems.framework.base import System
+
+    if name not in BUILTIN:
+        return None
+    value = _import(BUILTIN[name].target)
+    return value.version if isinstance(value, type) and issubclass(value, System) else None
+
+
 def default_systems() -> list[str]:
     """The systems a benchmark runs when none is named: the built-in systems that are not opt-in."""
     return [name for name, builtin in BUILTIN.items() if builtin.default]

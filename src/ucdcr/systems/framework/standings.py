@@ -26,7 +26,7 @@ predictions and a system run by the benchmark are placed by the same function (:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -163,7 +163,22 @@ def shipped_runs() -> tuple[StoredRun, ...]:
     entries = read_entries(path)
     if not entries:
         raise UcdcrError(f"{path}: the shipped reference runs are missing; reinstall ucdcr")
-    return tuple(run_from_json(entry["run"], index) for index, entry in enumerate(entries))
+    return tuple(labelled(run_from_json(entry["run"], index) for index, entry in enumerate(entries)))
+
+
+def labelled(runs: Iterable[StoredRun]) -> list[StoredRun]:
+    """The runs, each of a built-in system measured with another version than this code's named ``NAME@vVERSION``
+    (``cross-encoder@v3``): a table never sets a run of an older design under the name of the current one."""
+    from ucdcr.systems.framework.names import builtin_version
+
+    versions: dict[str, str | None] = {}
+    result = []
+    for run in runs:
+        if run.system not in versions:
+            versions[run.system] = builtin_version(run.system)
+        older = versions[run.system] not in (None, run.version)
+        result.append(replace(run, system=f"{run.system}@v{run.version}") if older else run)
+    return result
 
 
 def reference_runs(source: str, cache_dir: Path | None = None) -> tuple[list[StoredRun], str]:
@@ -177,7 +192,7 @@ def reference_runs(source: str, cache_dir: Path | None = None) -> tuple[list[Sto
     from ucdcr.systems.framework.cache import default_cache_dir
 
     path = (cache_dir or default_cache_dir()) / RESULTS_FILE
-    return list(read_runs(path).values()), f"computed here ({path})"
+    return labelled(read_runs(path).values()), f"computed here ({path})"
 
 
 def matching_references(
