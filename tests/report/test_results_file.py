@@ -39,13 +39,13 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_collect_render_and_check(cache: Path, tmp_path: Path) -> None:
     results = tmp_path / "results.json"
-    assert collect(cache / RESULTS_FILE, results, "abc123") == 4  # 2 systems x 2 datasets
+    assert collect(cache / RESULTS_FILE, results, "a" * 40) == 4  # 2 systems x 2 datasets
     entries = read_entries(results)
-    assert {entry["commit"] for entry in entries} == {"abc123"}
+    assert {entry["commit"] for entry in entries} == {"a" * 40}
     assert json.loads(results.read_text())["format"] == FORMAT
     assert all(entry["run"]["machine"]["processors"] >= 1 for entry in entries)  # where each run was computed
-    assert collect(cache / RESULTS_FILE, results, "def456", systems=["head-lemma"]) == 2  # replaces its slots
-    assert sorted(entry["commit"] for entry in read_entries(results)) == ["abc123", "abc123", "def456", "def456"]
+    assert collect(cache / RESULTS_FILE, results, "d" * 40, systems=["head-lemma"]) == 2  # replaces its slots
+    assert sorted(entry["commit"] for entry in read_entries(results)) == ["a" * 40, "a" * 40, "d" * 40, "d" * 40]
     doc = tmp_path / "doc.md"
     doc.write_text(DOC)
     assert render_docs(results, [doc], check=True) == [doc]  # stale blocks are found
@@ -64,7 +64,7 @@ def test_collect_render_and_check(cache: Path, tmp_path: Path) -> None:
 
 def test_a_marker_no_run_matches_is_one_error(cache: Path, tmp_path: Path) -> None:
     results = tmp_path / "results.json"
-    collect(cache / RESULTS_FILE, results, "abc123")
+    collect(cache / RESULTS_FILE, results, "a" * 40)
     doc = tmp_path / "doc.md"
     doc.write_text("<!-- results: leaderboard standard/gold-topics -->\n<!-- /results -->\n")
     with pytest.raises(UcdcrError, match="no run of the results file matches it"):
@@ -78,7 +78,7 @@ def test_brief_keeps_of_the_notes_the_protocol_and_the_signature(cache: Path, tm
     from ucdcr.report.results_file import runs_of
 
     results = tmp_path / "benchmark.json"
-    collect(cache / RESULTS_FILE, results, "abc123")
+    collect(cache / RESULTS_FILE, results, "a" * 40)
     runs = runs_of(read_entries(results))
     full = render_table(runs, "leaderboard ucdcr/subtopic datasets=a")
     brief = render_table(runs, "leaderboard ucdcr/subtopic datasets=a brief")
@@ -95,18 +95,24 @@ def test_an_older_versions_runs_stand_beside_the_new_ones_under_their_own_name(c
     from ucdcr.report.results_file import runs_of
 
     results = tmp_path / "results.json"
-    collect(cache / RESULTS_FILE, results, "new")
+    collect(cache / RESULTS_FILE, results, "1" * 40)
     older = tmp_path / "older.json"
     stored = json.loads((cache / RESULTS_FILE).read_text())
     for run in stored["runs"]:
         run["version"] = "0"  # as if measured before head-lemma's version "1" (the version its class says)
     older.write_text(json.dumps(stored))
-    assert collect(older, results, "old", systems=["head-lemma"]) == 2
+    assert collect(older, results, "0" * 40, systems=["head-lemma"]) == 2
     entries = read_entries(results)
     runs = runs_of(entries)
     commits = {(run.system, run.dataset): entry["commit"] for run, entry in zip(runs, entries, strict=True)}
-    assert commits[("head-lemma", "a")] == "new" and commits[("head-lemma@v0", "a")] == "old"  # kept, both
-    assert commits[("lemma-pairs", "a")] == "new"
+    assert commits[("head-lemma", "a")] == "1" * 40 and commits[("head-lemma@v0", "a")] == "0" * 40  # kept, both
+    assert commits[("lemma-pairs", "a")] == "1" * 40
     assert len(runs) == 6  # 2 datasets x (head-lemma, head-lemma@v0, lemma-pairs)
     table = render_table(runs, "leaderboard ucdcr/subtopic")
     assert {row["System"] for row in table.rows} >= {"head-lemma", "head-lemma@v0", "lemma-pairs"}
+
+
+def test_a_short_commit_is_one_error(cache: Path, tmp_path: Path) -> None:
+    with pytest.raises(UcdcrError, match="full 40-character git commit hash"):
+        collect(cache / RESULTS_FILE, tmp_path / "results.json", "dc8e7a6")
+    assert not (tmp_path / "results.json").exists()

@@ -70,6 +70,8 @@ def collect(
 ) -> int:
     """Add the runs of a benchmark results store (optionally only these systems, datasets, protocol labels) to the
     results file, each replacing the entry of its slot; how many were added."""
+    if not re.fullmatch(r"[0-9a-f]{40}", commit):
+        raise UcdcrError(f"commit {commit!r}: give the full 40-character git commit hash (git rev-parse {commit})")
     chosen = [
         run
         for run in read_runs(store_file).values()
