@@ -59,7 +59,7 @@ from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_bytes, write_errors
 from ucdcr.systems.framework.environment import default_device, hardware_identity, require_torch
 
-VERSION = "1"
+VERSION = "2"
 MARKERS = ("<m>", "</m>")
 HEAD_LEARNING_RATE_FACTOR = 20.0
 LOG = logging.getLogger(__name__)
@@ -77,7 +77,8 @@ class PairEncoderConfig:
     fine-tuning; None keeps all); frozen_layers: the lower transformer layers (and the embeddings) left as loaded;
     seed; threads: torch intra-op threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None
     (a GPU when torch sees one; the model cache keeps a model per device and hardware, :func:`model_key`);
-    score_batch_size: pairs per forward pass when scoring.
+    score_batch_size: pairs per forward pass when scoring; attention_dropout: the dropout on the attention
+    probabilities while fine-tuning (None keeps the encoder's own, MiniLM's 0.1; module docstring).
 
     The default epochs, pairs_per_epoch and learning_rate are the cheapest setting of the learning-rate study
     (docs/benchmark-internals.md, "How the defaults were chosen") that comes within a point of its best on ECB+'s val:
@@ -99,6 +100,7 @@ class PairEncoderConfig:
     precision: str = "bfloat16"
     device: str | None = None
     score_batch_size: int = 64
+    attention_dropout: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("window", "side_tokens", "epochs", "pairs_per_epoch", "batch_size", "threads", "score_batch_size"):
@@ -123,6 +125,10 @@ class PairEncoderConfig:
             raise UcdcrError(f"cross-encoder option precision must be bfloat16 or float32, not {self.precision!r}")
         if self.device not in (None, "cpu", "cuda"):
             raise UcdcrError(f"cross-encoder option device must be cpu, cuda or None, not {self.device!r}")
+        if self.attention_dropout is not None and not 0 <= self.attention_dropout < 1:
+            raise UcdcrError(
+                f"cross-encoder option attention_dropout must be at least 0 and below 1, not {self.attention_dropout}"
+            )
         if not self.learning_rate > 0:
             raise UcdcrError(f"cross-encoder option learning_rate must be positive, not {self.learning_rate}")
 
@@ -157,7 +163,9 @@ def load_encoder(config: PairEncoderConfig) -> Encoder:
     folder = _encoder_folder(config.encoder)
     tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
     torch.manual_seed(config.seed)
-    model = AutoModel.from_pretrained(folder, local_files_only=True)
+    model = AutoModel.from_pretrained(
+        folder, config=encoder_settings(folder, config), local_files_only=True, attn_implementation=attention_of(config)
+    )
     tokenizer.add_special_tokens({"additional_special_tokens": list(MARKERS)})
     with _quiet_transformers():  # it warns that new embeddings are drawn around the old ones' mean: as intended
         model.resize_token_embeddings(len(tokenizer))
@@ -166,6 +174,35 @@ def load_encoder(config: PairEncoderConfig) -> Encoder:
     opening, closing = (tokenizer.convert_tokens_to_ids(marker) for marker in MARKERS)
     assert isinstance(opening, int) and isinstance(closing, int)
     return Encoder(tokenizer, model, (opening, closing), encoder_files_identity(config.encoder))
+
+
+def attention_of(config: PairEncoderConfig) -> str | None:
+    """The attention implementation the encoder runs: ``eager`` (matrix products, softmax) on a CPU, where it trains
+    faster than PyTorch's fused attention (whose backward pass is slow there: ``bench/training_step.py``); the
+    model's default elsewhere."""
+    return "eager" if device_of(config) == "cpu" else None
+
+
+ATTENTION_DROPOUT_SETTINGS = ("attention_probs_dropout_prob", "attention_dropout")
+"""The names a Hugging Face configuration gives its attention-probability dropout (BERT, RoBERTa, MPNet, Longformer;
+DistilBERT)."""
+
+
+def encoder_settings(folder: str, config: PairEncoderConfig) -> Any:
+    """The encoder's Hugging Face configuration with the option ``attention_dropout`` applied."""
+    from transformers import AutoConfig
+
+    settings = AutoConfig.from_pretrained(folder, local_files_only=True)
+    if config.attention_dropout is None:
+        return settings
+    name = next((name for name in ATTENTION_DROPOUT_SETTINGS if hasattr(settings, name)), None)
+    if name is None:
+        raise UcdcrError(
+            f"cross-encoder option attention_dropout: the configuration of {config.encoder!r} has none of "
+            f"{', '.join(ATTENTION_DROPOUT_SETTINGS)}"
+        )
+    setattr(settings, name, config.attention_dropout)
+    return settings
 
 
 @contextmanager
@@ -337,7 +374,7 @@ def model_key(config: PairEncoderConfig, examples: TrainingExamples, identity: s
     docstring): the device is the one it trains on (:func:`device_of`: ``None`` is ``cuda`` where torch sees a GPU,
     else ``cpu``) with that hardware's :func:`hardware_identity`."""
     settings = {name: value for name, value in asdict(config).items() if name not in ("device", "score_batch_size")}
-    for name, unset in (("frozen_layers", 0), ("layers", None)):
+    for name, unset in (("frozen_layers", 0), ("layers", None), ("attention_dropout", None)):
         if settings[name] == unset:
             del settings[name]  # absent when unset: the models cached before the option existed keep their keys
     parts = {
