@@ -49,28 +49,38 @@ def test_the_leaderboard_means_the_same_datasets_for_every_system(tmp_path: Path
     assert even.notes[-2] == "mean: unweighted over the n datasets, the same for every system."
     assert even.notes[-1].startswith("Signature: ucdcr:")  # every table ends with the signature of its numbers
     table = leaderboard_table([*both.runs, *one.runs], ["head-lemma", "lemma-pairs"], ["a", "b"], both.protocol)
-    assert table.columns == [
-        "System",
-        "a",
-        "b",
-        "mean",
-        "n",
-        "Δ best",
-        "p",
-        "tied for first",
-        "mean, own datasets",
-        "own n",
-    ]
+    # one system in the mean: nothing to test it against
+    assert table.columns == ["System", "a", "b", "mean", "n", "mean, own datasets", "own n"]
     head, pairs = table.rows
-    # lemma-pairs is the best on a; head-lemma's difference is its own score minus 100, paired over a's units
-    assert pairs["tied for first"] == "best" and pairs["Δ best"] == 0
-    assert head["Δ best"] == head["a"] - 100.0  # type: ignore[operator]
-    assert (head["n"], pairs["n"]) == (1, 1) and pairs["b"] is None
-    assert head["mean"] == head["a"] and pairs["mean"] == pairs["a"] == 100.0  # both over a only
-    assert head["own n"] == 2 and head["mean, own datasets"] == (head["a"] + head["b"]) / 2  # type: ignore[operator]
-    assert (pairs["own n"], pairs["mean, own datasets"]) == (1, 100.0)
+    # lemma-pairs has no number for b: left out of the mean and the test, instead of shrinking head-lemma's mean to a
+    assert (head["n"], pairs["n"]) == (2, 0) and pairs["b"] is None
+    assert head["mean"] == (head["a"] + head["b"]) / 2 and pairs["mean"] is None  # type: ignore[operator]
+    assert head["own n"] == 2 and head["mean, own datasets"] == head["mean"]
+    assert (pairs["own n"], pairs["mean, own datasets"], pairs["a"]) == (1, 100.0, 100.0)
+    assert "mean: unweighted over the n datasets (a, b), the same for every system with a number on each" in (
+        table.notes[-2]
+    )
+    assert "left out of the means and the test: lemma-pairs (no number for b)" in table.notes[-2]
+    # beside two systems in the mean, the one left out has no test either
+    baseline = benchmark(["lemma-baseline"], folders, cache_dir=tmp_path / "cache")
+    runs = [*both.runs, *one.runs, *baseline.runs]
+    tested = leaderboard_table(runs, ["head-lemma", "lemma-pairs", "lemma-baseline"], ["a", "b"], both.protocol)
+    assert [row["n"] for row in tested.rows] == [2, 0, 2] and "Δ best" in tested.columns
+    assert [row["tied for first"] for row in tested.rows][1] is None and tested.rows[1]["Δ best"] is None
+    assert {row["tied for first"] for row in tested.rows[::2]} & {"best"}
+
+
+def test_without_a_system_on_every_dataset_the_mean_is_over_the_datasets_all_have(tmp_path: Path) -> None:
+    folders = {name: write_bench_dataset(tmp_path / "data" / name) for name in ("a", "b", "c")}
+    first = benchmark(["head-lemma"], {"a": folders["a"], "b": folders["b"]}, cache_dir=tmp_path / "cache")
+    second = benchmark(["lemma-pairs"], {"a": folders["a"], "c": folders["c"]}, cache_dir=tmp_path / "cache")
+    runs = [*first.runs, *second.runs]
+    table = leaderboard_table(runs, ["head-lemma", "lemma-pairs"], ["a", "b", "c"], first.protocol)
+    head, pairs = table.rows
+    assert (head["n"], pairs["n"]) == (1, 1) and (head["mean"], pairs["mean"]) == (head["a"], 100.0)
+    assert pairs["tied for first"] == "best" and head["Δ best"] == head["a"] - 100.0  # type: ignore[operator]
     assert "every system has a number for (a)" in table.notes[-2]
-    assert "left out of every mean: b (no number for lemma-pairs)" in table.notes[-2]
+    assert "left out of every mean: b (no number for lemma-pairs); c (no number for head-lemma)" in table.notes[-2]
 
 
 def test_runs_of_two_contents_of_one_dataset_are_never_side_by_side() -> None:

@@ -170,6 +170,8 @@ def test_a_committee_averages_the_models_that_scored_a_pair() -> None:
         ({"frozen_layers": 1, "train_embeddings": True}, "train_embeddings and frozen_layers exclude each other"),
         ({"layers": 0}, "layers must be at least 1"),
         ({"layers": 2, "frozen_layers": 3}, "frozen_layers is 3, but only 2 layers are kept"),
+        ({"attention_dropout": 1.0}, "attention_dropout must be at least 0 and below 1, not 1.0"),
+        ({"attention_dropout": -0.1}, "attention_dropout must be at least 0 and below 1"),
     ],
 )
 def test_bad_options_are_one_error(options: dict[str, object], message: str) -> None:
@@ -353,6 +355,31 @@ def test_frozen_layers_keep_the_embeddings_and_the_lower_layers_as_loaded(tmp_pa
     assert all(name.startswith("encoder.layer.1.") for name in moved), sorted(moved)
     with pytest.raises(UcdcrError, match="frozen_layers is 3, but the encoder has 2 layers"):
         train_model(load_encoder(config), examples, replace(config, frozen_layers=3), None, "test")
+
+
+def test_attention_dropout_sets_the_encoders_own_setting_and_the_cpu_runs_eager_attention(tmp_path: Path) -> None:
+    _encoder()
+    from ucdcr.systems.parts.pair_encoder import load_encoder
+
+    def attention_dropouts(config: PairEncoderConfig) -> set[float]:
+        model = load_encoder(config).model
+        assert model.config._attn_implementation == "eager"  # on a CPU: bench/training_step.py
+        return {module.p for name, module in model.named_modules() if name.endswith("attention.self.dropout")}
+
+    roberta = replace(TINY, encoder=_tiny_roberta(tmp_path / "roberta"), device="cpu")
+    assert attention_dropouts(roberta) == {0.1}  # RobertaConfig's default, as saved
+    assert attention_dropouts(replace(roberta, attention_dropout=0.0)) == {0.0}
+    assert attention_dropouts(replace(roberta, attention_dropout=0.25)) == {0.25}
+
+    from transformers import GPT2Config  # its attention dropout is attn_pdrop: a name the option does not know
+
+    from ucdcr.systems.parts.pair_encoder import encoder_settings
+
+    folder = tmp_path / "gpt2"
+    GPT2Config(n_layer=1, n_embd=32, n_head=2).save_pretrained(folder)
+    assert encoder_settings(str(folder), replace(roberta, encoder=str(folder))).attn_pdrop == 0.1
+    with pytest.raises(UcdcrError, match="attention_dropout: the configuration of .*gpt2' has none of attention_probs"):
+        encoder_settings(str(folder), replace(roberta, encoder=str(folder), attention_dropout=0.0))
 
 
 def test_layers_keep_the_lower_layers_with_their_loaded_weights(tmp_path: Path) -> None:

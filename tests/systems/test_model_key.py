@@ -64,11 +64,11 @@ def test_layer_options_give_another_key_and_unset_the_key_models_had_before_the_
 
     from ucdcr.systems.parts.pair_encoder import VERSION
 
-    unset = replace(CPU, layers=None, frozen_layers=0)
-    keys = {_key(unset), _key(replace(unset, layers=3)), _key(replace(unset, frozen_layers=3))}
-    assert len(keys) == 3
+    unset = replace(CPU, layers=None, frozen_layers=0, attention_dropout=None)
+    options = (replace(unset, layers=3), replace(unset, frozen_layers=3), replace(unset, attention_dropout=0.0))
+    assert len({_key(unset), *map(_key, options)}) == 4
     before = {name: value for name, value in asdict(unset).items() if name not in ("device", "score_batch_size")}
-    del before["frozen_layers"], before["layers"]  # the settings as they were before the options existed
+    del before["frozen_layers"], before["layers"], before["attention_dropout"]  # as before the options existed
     parts = {
         "config": before,
         "hardware": hardware_identity("cpu"),

@@ -8,8 +8,9 @@
 - Transfer: per trainable system, the CoNLL F1 (joint) of the model fitted and tuned on the row's dataset and
   tested on the column's dataset; the diagonal is in-domain.
 - Leaderboard (last in ``ucdcr benchmark``, first in the report): CoNLL F1 (joint) per system and dataset, with the
-  mean over the same datasets for every system (those every system has a number for; the others are named in the
-  note) and, when some of them have no train split, the mean over those that have one. Each system's mean is
+  mean over the same datasets for every system (a system without a number on one of them is left out of the mean
+  and the test, and named in the note; only when no system has every dataset, the mean is over those every system
+  has, and the others are named) and, when some of them have no train split, the mean over those that have one. Each system's mean is
   compared with the best mean by a paired test on the same resampled units (:mod:`ucdcr.scoring.bootstrap`): the
   difference with its interval, the p-value, and whether it is tied for first (not significantly below the best).
   In the report, a note says where its rows came from (:func:`provenance_note`): the results file, which systems
@@ -264,17 +265,19 @@ def leaderboard_table(
 
 def standing_table(found: Standing, title: str = "") -> ResultTable:
     """CoNLL F1 (joint) per system (rows) and dataset (columns), with the unweighted mean over the same datasets for
-    every system: those every system has a number for (their count in the column ``n``). When some of them were
-    fitted on another dataset's train split (a fallback: a dataset without one), the column ``mean, with train``
-    averages the others (``train n`` of them). When some system has a number for a dataset another lacks, that
-    dataset is left out of every mean, the note names it, and the columns ``mean, own datasets`` and ``own n`` give
-    each system's mean over all its own numbers (with one dataset there is no mean: it would repeat the dataset's
+    every system: the leaderboard's datasets (their count in the column ``n``). A system without a number on one of
+    them has no mean and no test, and the note names it; only when no system has them all is the mean over those
+    every system has a number for (the note names the others). When some of the mean's datasets were fitted on
+    another dataset's train split (a fallback: a dataset without one), the column ``mean, with train`` averages the
+    others (``train n`` of them). When a system or a dataset is left out, the columns ``mean, own datasets`` and
+    ``own n`` give each system's mean over all its own numbers (with one dataset there is no mean: it would repeat
+    the dataset's
     column). With a test, each system's mean is compared with the best mean on
     the same resampled units: ``Δ best`` (with its interval), ``p`` and ``tied for first``. ``Seeds``: the runs a
     number averages, when some system has several; ``Source``: where each system's runs came from, when given. The
     notes end with the signature of every number."""
     datasets, protocol = found.datasets, found.protocol
-    uneven = found.covered != found.common
+    uneven = found.covered != found.common or bool(found.partial)
     train_columns = ["mean, with train", "train n"] if found.trained != found.common else []
     extra = ["mean, own datasets", "own n"] if uneven else []
     test_columns = ["Δ best", "p", "tied for first"] if found.tested else []
@@ -297,7 +300,9 @@ def standing_table(found: Standing, title: str = "") -> ResultTable:
         row: dict[str, object] = {"System": standing_row.system, **standing_row.scores}
         if len(datasets) > 1:
             row["mean"], row["n"] = standing_row.mean, standing_row.n
-        if found.tested:
+        if found.tested and standing_row.system in found.partial:
+            row["Δ best"] = row["p"] = row["tied for first"] = None
+        elif found.tested:
             delta = standing_row.delta
             row["Δ best"] = (
                 0.0 if delta is None else Estimate(delta.difference, delta.low, delta.high, units=delta.units)
@@ -326,6 +331,12 @@ def standing_table(found: Standing, title: str = "") -> ResultTable:
         )
     if not uneven:
         table.notes.append("mean: unweighted over the n datasets, the same for every system.")
+    elif found.partial:
+        table.notes.append(
+            f"mean: unweighted over the n datasets ({', '.join(found.common)}), the same for every system with a "
+            f"number on each; left out of the means and the test: {partial_note(found)}. mean, own datasets: over "
+            "all of a system's own numbers (own n): not comparable between systems."
+        )
     else:
         gaps = "; ".join(
             f"{dataset} (no number for {', '.join(r.system for r in found.rows if r.scores[dataset] is None)})"
@@ -344,6 +355,14 @@ def standing_table(found: Standing, title: str = "") -> ResultTable:
     if found.signature is not None:
         table.notes.append(signature_note(found.signature))
     return table
+
+
+def partial_note(found: Standing) -> str:
+    """The systems of a standing left out of its means, each with the datasets it has no number for."""
+    return "; ".join(
+        f"{system} (no number for {', '.join(d for d in found.common if found.row(system).scores[d] is None)})"
+        for system in found.partial
+    )
 
 
 SEEDS_NOTE = (

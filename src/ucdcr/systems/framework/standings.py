@@ -3,8 +3,11 @@ runs a system is set beside.
 
 A *standing* (:func:`standing`) is what a leaderboard holds before it is formatted: per system its CoNLL F1 (joint)
 on each dataset (the mean over its seeds, with the interval of that mean), the unweighted mean over the datasets
-every system has, and that mean against the best one (a paired test on the same resampled units: the difference,
-its interval, the p-value with its resolution). ``ucdcr benchmark``, ``ucdcr evaluate`` and ``ucdcr report`` make
+of the leaderboard, and that mean against the best one (a paired test on the same resampled units: the difference,
+its interval, the p-value with its resolution). A system without a number on a dataset some other system has (a
+reference measured on fewer datasets, an older version's runs) is left out of the means and the test rather than
+shrinking every system's mean to the datasets it has; only when no system has them all is the mean over those every
+system has. ``ucdcr benchmark``, ``ucdcr evaluate`` and ``ucdcr report`` make
 their leaderboards with it; :mod:`ucdcr.report.benchmark_tables` only formats it.
 
 Reference runs (:func:`reference_runs`): the stored runs a system is compared with, from one of
@@ -318,8 +321,9 @@ class StandingRow:
 
 @dataclass
 class Standing:
-    """A leaderboard's numbers (module docstring). ``common``: the datasets every system has a number for (those of
-    the means); ``trained``: those of them every system was fitted on its own train split for; ``covered``: those
+    """A leaderboard's numbers (module docstring). ``partial``: the systems left out of the means and the test, for
+    a number missing on a dataset others have; ``common``: the datasets every other system has a number for (those
+    of the means); ``trained``: those of them every system was fitted on its own train split for; ``covered``: those
     some system has; ``signature``: of every number of it. Runs whose signatures disagree (another content of a
     dataset, another setting) are never set side by side: the standing then has no row, no signature and a note
     saying how they differ."""
@@ -328,6 +332,7 @@ class Standing:
     systems: list[str]
     datasets: list[str]
     rows: list[StandingRow]
+    partial: list[str]
     common: list[str]
     trained: list[str]
     covered: list[str]
@@ -362,20 +367,25 @@ def standing(
         }
         for system in systems
     }
-    common = [dataset for dataset in datasets if all(scores[system][dataset] is not None for system in systems)]
     covered = [dataset for dataset in datasets if any(scores[system][dataset] is not None for system in systems)]
+    ranked = [system for system in systems if all(scores[system][dataset] is not None for dataset in covered)]
+    ranked = ranked or list(systems)  # no system has every dataset: the mean is over those all of them have
+    common = [dataset for dataset in datasets if all(scores[system][dataset] is not None for system in ranked)]
     trained = [
-        dataset for dataset in common if all(_own_train_or_unknown(groups[(system, dataset)][0]) for system in systems)
+        dataset for dataset in common if all(_own_train_or_unknown(groups[(system, dataset)][0]) for system in ranked)
     ]
-    units = {system: [seed_units(groups[(system, dataset)]) for dataset in common] for system in systems}
-    comparisons = _against_best(systems, scores, common, units, resamples, method)
+    units = {system: [seed_units(groups[(system, dataset)]) for dataset in common] for system in ranked}
+    comparisons = _against_best(ranked, scores, common, units, resamples, method)
     rows = []
     for system in systems:
-        row = StandingRow(system, scores[system], *_mean_of(scores[system], common, units[system], resamples))
-        if comparisons:
+        if system not in ranked:  # a number missing on a dataset of the mean: left out of it (module docstring)
+            row = StandingRow(system, scores[system], None, 0)
+        else:
+            row = StandingRow(system, scores[system], *_mean_of(scores[system], common, units[system], resamples))
+        if comparisons and system in ranked:
             row.delta, row.best = comparisons[system], comparisons[system] is None
             row.tied = row.best or (row.delta is not None and not row.delta.significant())
-        if trained != common:
+        if trained != common and system in ranked:
             trained_units = [seed_units(groups[(system, dataset)]) for dataset in trained]
             row.trained_mean, row.trained_n = _mean_of(scores[system], trained, trained_units, resamples)
         row.own_mean, row.own_n = _mean_of(scores[system], covered, [], 0)
@@ -393,6 +403,7 @@ def standing(
         list(systems),
         list(datasets),
         rows,
+        [system for system in systems if system not in ranked],
         common,
         trained,
         covered,
