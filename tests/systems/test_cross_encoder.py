@@ -186,6 +186,8 @@ def test_the_models_table_names_the_layers_kept_and_frozen() -> None:
     assert encoder_description(PairEncoderConfig(layers=4)) == "all-MiniLM-L6-v2 (its lower 4 layers)"
     both = PairEncoderConfig(layers=4, frozen_layers=2)
     assert encoder_description(both) == "all-MiniLM-L6-v2 (its lower 4 layers; the lower 2 frozen)"
+    quiet = PairEncoderConfig(attention_dropout=0.0)
+    assert encoder_description(quiet) == "all-MiniLM-L6-v2 (attention dropout 0)"
 
 
 def test_negative_neighbours_are_an_error() -> None:

@@ -399,10 +399,11 @@ class CrossEncoderCommittee(CrossEncoder):
 
 
 def encoder_description(config: PairEncoderConfig) -> str:
-    """The encoder as the models table names it, with the layers kept and frozen where those options are set:
-    ``all-MiniLM-L6-v2 (its lower 4 layers; the lower 2 frozen)``."""
+    """The encoder as the models table names it, with the layers kept and frozen and the attention dropout where
+    those options are set: ``all-MiniLM-L6-v2 (its lower 4 layers; the lower 2 frozen; attention dropout 0)``."""
     options = [] if config.layers is None else [f"its lower {config.layers} layers"]
     options += [f"the lower {config.frozen_layers} frozen"] if config.frozen_layers else []
+    options += [] if config.attention_dropout is None else [f"attention dropout {config.attention_dropout:g}"]
     return f"{config.encoder} ({'; '.join(options)})" if options else config.encoder
 
 
