@@ -57,8 +57,9 @@ def test_the_leaderboard_means_the_same_datasets_for_every_system(tmp_path: Path
     assert head["mean"] == (head["a"] + head["b"]) / 2 and pairs["mean"] is None  # type: ignore[operator]
     assert head["own n"] == 2 and head["mean, own datasets"] == head["mean"]
     assert (pairs["own n"], pairs["mean, own datasets"], pairs["a"]) == (1, 100.0, 100.0)
-    assert "mean: unweighted over the n datasets (a, b), the same for every system with a number on each" in (
-        table.notes[-2]
+    assert (
+        "mean: unweighted over the n datasets (a, b), the same for every system with a number on each"
+        in (table.notes[-2])
     )
     assert "left out of the means and the test: lemma-pairs (no number for b)" in table.notes[-2]
     # beside two systems in the mean, the one left out has no test either

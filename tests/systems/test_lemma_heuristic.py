@@ -63,20 +63,50 @@ def test_links_by_hand() -> None:
     system = LemmaHeuristic()
     system.fit([train], test)
     assert system.lemma_pairs == frozenset({("fire", "shoot")})
-    # Jaccard of SENTENCE (9 distinct words, case kept) and OTHER (8): {"."} of 16 = 0.0625 > 0.05: 2 links to 0
+    # SENTENCE's tokens: army, fire, town, dawn (the, on, at: stop words; ".": punctuation); OTHER's share none of
+    # them (the "." they share is punctuation): Jaccard 0, so 2 is linked to nothing
+    from ucdcr.systems.reference.lemma_heuristic import sentence_tokens
+
+    assert sentence_tokens(test)[:3] == [{"army", "fire", "town", "dawn"}] * 2 + [
+        {"stock", "market", "rise", "sharply", "tokyo", "today"}
+    ]
     labels = system.predict(test)
     clusters = {label: sorted(m for m, other in labels.items() if other == label) for label in labels.values()}
-    assert sorted(clusters.values()) == [["m0", "m1", "m2", "m3"], ["m4"], ["m5"]]
+    assert sorted(clusters.values()) == [["m0", "m1", "m3"], ["m2"], ["m4"], ["m5"]]
+
+
+def test_sentence_tokens_are_content_lemmas_and_five_pronouns() -> None:
+    from ucdcr.systems.reference.lemma_heuristic import sentence_tokens
+
+    rows = [
+        ("fire", "event", ["fired"], ["He", "fired", "."], "1", "x"),  # tokens: he (a kept pronoun), fire
+        ("fire", "event", ["fire"], ["He", "left", "."], "1", "x"),  # he, leave: Jaccard 1/3 with 0 -> linked
+        ("fire", "event", ["fired"], ["It", "fired", "."], "2", "x"),  # fire ("it": a stop word, not kept)
+        ("fire", "event", ["fire"], ["It", "left", "."], "2", "x"),  # leave: Jaccard 0 with 2 -> not linked
+    ]
+    test = split(rows)
+    assert sentence_tokens(test) == [{"he", "fire"}, {"he", "leave"}, {"fire"}, {"leave"}]
+    system = LemmaHeuristic()
+    system.fit([test], test)
+    labels = system.predict(test)
+    assert labels["m0"] == labels["m1"] and labels["m2"] != labels["m3"]
 
 
 def test_the_sentence_overlap_must_exceed_five_percent() -> None:
-    long_other = [*OTHER, "while", "bonds", "fell", "and", "oil", "prices", "held", "steady", "overnight"]
-    test = split([("fire", "event", ["fired"], SENTENCE, "1", "x"), ("fire", "event", ["fired"], long_other, "1", "x")])
+    fruit = ["apple", "banana", "cherry", "grape", "lemon", "mango", "melon", "olive", "peach", "pear"]
+    fruit += ["plum", "berry", "carrot", "celery", "garlic", "onion"]
+    # SENTENCE's 4 tokens and "army" with 16 others: 1 shared of 20 = 0.05, not above; with 15 others 1/19 is
+    rows = [
+        ("fire", "event", ["fired"], SENTENCE, "1", "x"),
+        ("fire", "event", ["fired"], ["army", *fruit], "1", "x"),
+        ("fire", "event", ["fired"], SENTENCE, "2", "x"),
+        ("fire", "event", ["fired"], ["army", *fruit[:15]], "2", "x"),
+    ]
+    test = split(rows)
     system = LemmaHeuristic()
     system.fit([test], test)
-    # {"."} shared of 9 + 17 - 1 = 25 distinct words: 0.04, not above 0.05: no link although the lemmas are equal
     labels = system.predict(test)
-    assert labels["m0"] != labels["m1"]
+    assert labels["m0"] != labels["m1"] and labels["m2"] == labels["m3"]
 
 
 def test_lh_ce_links_the_candidates_scored_above_one_half(monkeypatch: pytest.MonkeyPatch) -> None:

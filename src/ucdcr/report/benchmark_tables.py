@@ -10,9 +10,10 @@
 - Leaderboard (last in ``ucdcr benchmark``, first in the report): CoNLL F1 (joint) per system and dataset, with the
   mean over the same datasets for every system (a system without a number on one of them is left out of the mean
   and the test, and named in the note; only when no system has every dataset, the mean is over those every system
-  has, and the others are named) and, when some of them have no train split, the mean over those that have one. Each system's mean is
-  compared with the best mean by a paired test on the same resampled units (:mod:`ucdcr.scoring.bootstrap`): the
-  difference with its interval, the p-value, and whether it is tied for first (not significantly below the best).
+  has, and the others are named) and, when some of them have no train split, the mean over those that have one.
+  Each system's mean is compared with the best mean by a paired test on the same resampled units
+  (:mod:`ucdcr.scoring.bootstrap`): the difference with its interval, the p-value, and whether it is tied for first
+  (not significantly below the best).
   In the report, a note says where its rows came from (:func:`provenance_note`): the results file, which systems
   are reference systems and, per user system, what it was run as and when, with the command that removes it.
 

@@ -168,7 +168,7 @@ class CrossEncoder(System):
     trainable = True
     uses_gpu = True  # the pair encoder trains and scores on a GPU where torch sees one
     needs_encoder = True
-    version = "4"
+    version = "5"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         self.options = options or CrossEncoderOptions()

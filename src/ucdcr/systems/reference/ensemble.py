@@ -55,7 +55,7 @@ class Ensemble(System):
     trainable = True
     uses_gpu = True  # the pair encoder trains and scores on a GPU where torch sees one
     needs_encoder = True
-    version = "4"
+    version = "5"
 
     def __init__(self, options: CrossEncoderOptions | None = None, rule: Rule = "fill") -> None:
         if rule not in RULES:

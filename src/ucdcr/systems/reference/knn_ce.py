@@ -35,7 +35,7 @@ class KnnCrossEncoder(CrossEncoder):
     """Nearest neighbours in a learned space as candidates, scored by a cross-encoder (module docstring)."""
 
     name = "knn-ce"
-    version = "1"
+    version = "2"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         # candidates="rules": no pairwise ranker is fitted; the candidates are this class's own (_candidates)

@@ -37,7 +37,7 @@ class LemmaHeuristicCrossEncoder(CrossEncoder):
     """The lemma heuristic's links, scored by a cross-encoder; links above 0.5, connected components."""
 
     name = "lh-ce"
-    version = "1"
+    version = "2"
 
     def __init__(self, options: CrossEncoderOptions | None = None) -> None:
         super().__init__(options)
