@@ -82,7 +82,8 @@ class PairEncoderConfig:
     seed; threads: torch intra-op threads; precision: ``bfloat16`` or ``float32``; device: ``cpu``, ``cuda`` or None
     (a GPU when torch sees one; the model cache keeps a model per device and hardware, :func:`model_key`);
     score_batch_size: pairs per forward pass when scoring; attention_dropout: the dropout on the attention
-    probabilities while fine-tuning (None keeps the encoder's own, MiniLM's 0.1; module docstring).
+    probabilities while fine-tuning (None keeps the encoder's own, MiniLM's 0.1; module docstring; 0, a faster step,
+    was compared on val: docs/benchmark-internals.md).
 
     The default epochs, pairs_per_epoch and learning_rate are the cheapest setting of the learning-rate study
     (docs/benchmark-internals.md, "How the defaults were chosen") that comes within a point of its best on ECB+'s val:
