@@ -18,7 +18,7 @@ the clusters are the connected components of the links. Nothing is tuned: the th
 
 Where it departs from their code: their last lemma test reads one order of the pair (which one follows their
 mention ids), here either; they ran events alone (entities get the same rule here); their lemma is their
-preprocessing's head lemma (spaCy 2, ``en_core_web_md``, of the mention's sentence), here ucdcr's (spaCy 3's
+preprocessing's head lemma (spaCy's ``en_core_web_md``, of the span's root in its sentence), here ucdcr's (spaCy 3's
 ``en_core_web_sm``, lower-cased) and the sentence lemmas are those of :mod:`ucdcr.systems.parts.lemmas` (the
 build's model); their mentions are those of ECB+'s validated sentences, here the dataset's. Version 1 compared the
 sentences' words as written: on ECB+ val events, of the 5,832 links of their released dev output
