@@ -1,15 +1,18 @@
 """The cross-encoder's candidates on each dataset's val split: how many pairs, and the shares of val's gold links
-they keep and reach through kept links, with the rules (``CrossEncoderOptions(candidates="rules")``) and with pairs
-ranked by pairwise's P added (``candidates="pairwise"``, the default, with its ``top`` and ``per_row``).
+they keep and reach through kept links, for each source of ``CrossEncoderOptions.candidates``: ``rules`` (the lemma
+and neighbour rules: the training pairs), ``pairwise`` (version 4's: the rules' pairs and pairs ranked by pairwise's
+P) and ``ranked`` (the default: same-document and unit partners and the split's best pairs by pairwise's P blended
+with the learned space's cosine), with the given ``top``, ``per_row``, ``same_document`` and ``latent_weight``.
 
-Nothing is trained: a probe system finds both candidate sets as the cross-encoder does in ``fit`` (the training
-split's coreferent lemma pairs, MiniLM neighbours, a ``pairwise`` system fitted on the same splits) and describes
-them; it runs through ``ucdcr.benchmark(..., test=False)``, so each dataset is fitted on the training split the
-benchmark would use (a dataset without one on the largest training split; its row says which) and the test split
-is never read. Prints one line per dataset and the ratio of the pairs.
+Nothing is trained but what the candidates need: a probe system finds every candidate set as the cross-encoder does
+in ``fit`` (the training split's coreferent lemma pairs, MiniLM neighbours, a ``pairwise`` system fitted on the same
+splits, the latent space of train's chains) and describes them; it runs through ``ucdcr.benchmark(...,
+test=False)``, so each dataset is fitted on the training split the benchmark would use (a dataset without one on the
+largest training split; its row says which) and the test split is never read. Prints one line per dataset, each
+source's pairs as a ratio of the rules'.
 
     python bench/candidate_recall.py --data-dir DIR [--datasets ecbplus,np4e,meantime,cd2cr,cerec]
-        [--protocol standard] [--top 8] [--per-row 13.5]
+        [--protocol standard] [--top 8] [--per-row 13.5] [--same-document 5] [--latent-weight 0.3]
 """
 
 from __future__ import annotations
@@ -17,34 +20,42 @@ from __future__ import annotations
 import argparse
 import tempfile
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import replace
 
 import ucdcr
 from ucdcr.systems import SplitData
 from ucdcr.systems.parts.candidates import Candidates, candidate_pairs, coreferent_lemma_pairs, link_recall
+from ucdcr.systems.parts.latent import fit_latent_space
 from ucdcr.systems.reference.cross_encoder import CrossEncoder, CrossEncoderOptions
 from ucdcr.systems.reference.pairwise import Pairwise
 
+SOURCES = ("pairwise", "ranked")
 
-def probe(top: int, per_row: float) -> Callable[[], CrossEncoder]:
+
+def probe(options: CrossEncoderOptions) -> Callable[[], CrossEncoder]:
     class CandidateProbe(CrossEncoder):
-        """Finds the cross-encoder's candidates on val both ways and describes them; predicts singletons."""
+        """Finds the cross-encoder's candidates on val from every source and describes them; predicts singletons."""
 
         name = "candidate-probe"
 
         def __init__(self) -> None:
-            super().__init__(CrossEncoderOptions(candidates="pairwise", top=top, per_row=per_row))
+            super().__init__(options)
             self.found = ""
 
         def fit(self, train: Sequence[SplitData], val: SplitData) -> None:
             self.lemma_pairs = coreferent_lemma_pairs(train)
-            options = self.options
-            rules = candidate_pairs(val, self.lemma_pairs, options.neighbours, options.limit)
+            rules = candidate_pairs(val, self.lemma_pairs, self.options.neighbours, self.options.limit)
             self.ranker = Pairwise()
             self.ranker.seed = self.seed
             self.ranker.fit(train, val)
-            ranked = self._candidates(val)
+            self.space = fit_latent_space(train)
+            found = [describe(val, rules)]
+            for source in SOURCES:
+                self.options = replace(options, candidates=source)
+                ranked = self._candidates(val)
+                found.append(f"{describe(val, ranked)} ({ratio(ranked, rules):.2f}x)")
             fitted = "+".join(f"{data.dataset} {data.split}" for data in train)
-            self.found = f"{describe(val, rules)} | {describe(val, ranked)} | {ratio(ranked, rules):.2f}x | {fitted}"
+            self.found = " | ".join([*found, fitted])
 
         def predict(self, test: SplitData) -> Mapping[str, Hashable]:
             return {mention: mention for mention in test.column("mention_id")}
@@ -72,18 +83,26 @@ def main() -> None:
     parser.add_argument("--protocol", default="standard")
     parser.add_argument("--top", type=int, default=CrossEncoderOptions.top)
     parser.add_argument("--per-row", type=float, default=CrossEncoderOptions.per_row)
+    parser.add_argument("--same-document", type=int, default=CrossEncoderOptions.same_document)
+    parser.add_argument("--latent-weight", type=float, default=CrossEncoderOptions.latent_weight)
     args = parser.parse_args()
+    options = CrossEncoderOptions(
+        top=args.top, per_row=args.per_row, same_document=args.same_document, latent_weight=args.latent_weight
+    )
     with tempfile.TemporaryDirectory() as cache:
         result = ucdcr.benchmark(
-            [probe(args.top, args.per_row)],
+            [probe(options)],
             datasets=args.datasets.split(","),
             data_dir=args.data_dir,
             protocol=args.protocol,
             cache_dir=cache,
             test=False,
         )
-        print(f"val, {args.protocol} protocol; ranked: top {args.top}, {args.per_row:g} pairs per mention")
-        print("dataset | rules | rules + ranked by pairwise | pairs ranked / rules | fitted on")
+        print(
+            f"val, {args.protocol} protocol; top {args.top}, {args.per_row:g} pairs per mention; ranked: "
+            f"{args.same_document} in the document, latent weight {args.latent_weight:g}"
+        )
+        print("dataset | rules | pairwise (version 4) | ranked (the default) | fitted on")
         for run in result.runs:
             print(f"{run.dataset} | {run.model}")
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -26,11 +28,13 @@ from ucdcr.systems.parts import candidates as candidates_module
 from ucdcr.systems.parts.candidates import (
     Candidates,
     LinkRecall,
+    blended_scores,
     candidate_pairs,
     candidate_union,
     coreferent_lemma_pairs,
     link_recall,
     ranked_candidates,
+    same_document_candidates,
 )
 from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
 from ucdcr.systems.reference.cross_encoder import (
@@ -145,6 +149,24 @@ def test_ranked_candidates_keep_each_rows_best_partner_then_the_best_pairs_up_to
         [(0, 1), (0, 3)],
         [(0, 1)],
     ]
+
+
+def test_blended_scores_weigh_the_probability_against_the_cosine() -> None:
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    # pairs (0,1) (0,2) (1,2): cosines 0, 0.6, 0.8; 0.75 * P + 0.25 * cosine
+    [(rows, blended), lone] = blended_scores([([0, 1, 2], np.array([0.4, 0.2, 1.0])), ([1], None)], vectors, 0.25)
+    assert rows == [0, 1, 2] and blended.tolist() == pytest.approx([0.3, 0.3, 0.95])
+    assert lone == ([1], None)
+
+
+def test_same_document_candidates_keep_each_rows_best_partners_in_its_own_document() -> None:
+    # rows 0-3 in document a, 4 in b; pairs (0,1) (0,2) (0,3) (0,4) (1,2) (1,3) (1,4) (2,3) (2,4) (3,4)
+    scores = np.array([0.1, 0.5, 0.2, 0.99, 0.3, 0.4, 0.98, 0.6, 0.97, 0.96])
+    documents = ["a", "a", "a", "a", "b", "x"]  # row 5 is in no group
+    [group] = same_document_candidates([([0, 1, 2, 3, 4], scores), ([5], None)], documents, 1)
+    # best in-document partner: 0 -> 2 (0.5), 1 -> 3 (0.4), 2 -> 3 (0.6), 3 -> 2; row 4 has none in its document
+    assert group.rows == [0, 1, 2, 3, 4]
+    assert list(zip(group.first.tolist(), group.second.tolist(), strict=True)) == [(0, 2), (1, 3), (2, 3)]
 
 
 def test_a_committee_averages_the_models_that_scored_a_pair() -> None:
@@ -288,31 +310,37 @@ def test_a_tiny_cross_encoder_trains_is_deterministic_and_is_cached(tmp_path: Pa
     assert [path.stat().st_mtime_ns for path in scored] == stamps  # read, not written again
 
 
-def test_candidates_ranked_by_pairwise_reuse_the_rules_model_and_are_counted(tmp_path: Path) -> None:
+def test_every_candidate_source_reuses_the_rules_model_and_is_counted(tmp_path: Path) -> None:
     _encoder()
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
 
-    def ranked() -> CrossEncoder:
-        return CrossEncoder(CrossEncoderOptions(TINY, neighbours=2, limit=4, candidates="pairwise", top=1, per_row=2))
+    def made(**options: Any) -> Callable[[], CrossEncoder]:
+        return lambda: CrossEncoder(CrossEncoderOptions(TINY, neighbours=2, limit=4, **options))
 
-    rules = benchmark([tiny_cross_encoder], folders, cache_dir=tmp_path / "cache")
-    result = benchmark([ranked], folders, cache_dir=tmp_path / "cache")
-    [model] = [row for row in benchmark_tables(result)[1].rows if row["Dataset"] == "toy"]
-    # the training pairs are the rules' on train: the model trained for the rules is read, not trained again
-    assert "read from the model cache" in model["Model"]
-    assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 1
-    count = re.search(
-        r"top 1 by pairwise's P and the best P to 2 pairs per mention: ([\d,]+) candidate pairs on val", model["Model"]
-    )
-    assert count is not None, model["Model"]
+    rules = benchmark([made(candidates="rules")], folders, cache_dir=tmp_path / "cache")
     [row] = [row for row in benchmark_tables(rules)[1].rows if row["Dataset"] == "toy"]
-    assert "candidates ranked" not in row["Model"] and "candidate pairs on val keep" in row["Model"]
-    [run] = [run for run in result.runs if run.dataset == "toy"]
-    assert run.score("joint") is not None
+    assert "candidates:" not in row["Model"] and "candidate pairs on val keep" in row["Model"]
+    expected = {
+        "pairwise": r"top 1 by pairwise's P and the best P to 2 pairs per mention: ([\d,]+) candidate pairs on val",
+        "ranked": r"weight 0.5\): each mention's top 1 in its document and top 1 in its unit, then the best to 2 "
+        r"pairs per mention: ([\d,]+) candidate pairs on val",
+    }
+    for source, pattern in expected.items():
+        options = {"latent_weight": 0.5, "same_document": 1} if source == "ranked" else {}
+        system = made(candidates=source, top=1, per_row=2, **options)
+        result = benchmark([system], folders, cache_dir=tmp_path / "cache")
+        [model] = [row for row in benchmark_tables(result)[1].rows if row["Dataset"] == "toy"]
+        # the training pairs are the rules' on train: the model trained for the rules is read, not trained again
+        assert "read from the model cache" in model["Model"], source
+        count = re.search(pattern, model["Model"])
+        assert count is not None, model["Model"]
+        [run] = [run for run in result.runs if run.dataset == "toy"]
+        assert run.score("joint") is not None
+    assert len(list((tmp_path / "cache" / "cross-encoder").glob("*.pt"))) == 1
 
 
 def test_an_unknown_candidate_source_is_an_error() -> None:
-    with pytest.raises(UcdcrError, match="candidates must be one of rules, pairwise, not 'gold'"):
+    with pytest.raises(UcdcrError, match="candidates must be one of rules, pairwise, ranked, not 'gold'"):
         CrossEncoderOptions(candidates="gold")
 
 

@@ -18,11 +18,12 @@ the lower row. The ``limit`` bounds the pairs of a unit to ``n * (limit + neighb
 Only the spans, their words and ucdcr's own predicted head lemmas are read, so the rule applies to a test split as
 it is given to a system.
 
-Ranked candidates (:func:`ranked_candidates`) add a pair scorer's P(coreferent) to a rule's pairs: every mention's
-``top`` partners of highest P inside its group (what joins each mention to something), then the pairs of highest P
-over all groups of the split until the split holds ``per_row`` pairs per mention, the rule's included (what keeps the
-dense pairs of a large chain). Ties are taken in group order, then row-major order, so the count is exact and the pairs
-a function of the rule's pairs and the P.
+Ranked candidates (:func:`ranked_candidates`) add a pair score (a pair scorer's P(coreferent), or
+:func:`blended_scores`) to given pairs (a rule's, or :func:`same_document_candidates`): every mention's ``top``
+partners of highest score inside its group (what joins each mention to something), then the pairs of highest score
+over all groups of the split until the split holds ``per_row`` pairs per mention, the given ones included (what keeps
+the dense pairs of a large chain). Ties are taken in group order, then row-major order, so the count is exact and the
+pairs a function of the given pairs and the scores.
 
 :func:`link_recall` measures how many gold links a pruning keeps (on val, with gold), and
 how many it still reaches through a path of kept gold links (a long chain needs few of its links to be connected).
@@ -30,7 +31,7 @@ how many it still reaches through a path of kept gold links (a long chain needs 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,9 +136,9 @@ def ranked_candidates(
     per_row: float,
     given: Sequence[Candidates] = (),
 ) -> list[Candidates]:
-    """Ranked candidates (module docstring) from each group's rows and the P(coreferent) of its pairs in condensed
-    order (None: a group of one row, no pairs); ``given``: pairs kept first (another rule's candidates of the same
-    groups), counted in the budget."""
+    """Ranked candidates (module docstring) from each group's rows and the scores (P(coreferent), or any score where
+    higher is likelier) of its pairs in condensed order (None: a group of one row, no pairs); ``given``: pairs kept
+    first (another rule's candidates of the same groups), counted in the budget."""
     scored = [(rows, probability) for rows, probability in probabilities if probability is not None and len(rows) > 1]
     by_rows = {tuple(group.rows): group for group in given}
     condensed = []
@@ -157,6 +158,43 @@ def ranked_candidates(
     for (rows, _), keep in zip(scored, condensed, strict=True):
         first, second = np.triu_indices(len(rows), 1)
         result.append(Candidates(list(rows), first[keep], second[keep]))
+    return result
+
+
+def blended_scores(
+    probabilities: Sequence[tuple[list[int], np.ndarray | None]], vectors: np.ndarray, weight: float
+) -> list[tuple[list[int], np.ndarray | None]]:
+    """Per group, ``(1 - weight) * P + weight * cosine`` of each pair in condensed order: a pair scorer's P blended
+    with the cosine of the rows' unit-length ``vectors`` (a group of one row stays None)."""
+    result: list[tuple[list[int], np.ndarray | None]] = []
+    for rows, probability in probabilities:
+        if probability is None:
+            result.append((rows, None))
+            continue
+        own = vectors[rows].astype(np.float64)
+        first, second = np.triu_indices(len(rows), 1)
+        cosine = np.einsum("ij,ij->i", own[first], own[second])
+        result.append((rows, (1.0 - weight) * probability + weight * cosine))
+    return result
+
+
+def same_document_candidates(
+    scores: Sequence[tuple[list[int], np.ndarray | None]], documents: Sequence[Hashable], count: int
+) -> list[Candidates]:
+    """Per group with pairs, each row's ``count`` partners of highest score among the rows of its own document (or
+    the row among theirs); ``documents``: every split row's document. Within-document pairs are few and hold the
+    links that join a chain's mentions across a dialogue or a thread (CEREC's pronouns to the names in the headers)."""
+    own_documents = np.asarray([str(document) for document in documents], dtype=object)
+    result = []
+    for rows, score in scores:
+        if score is None or len(rows) < 2:
+            continue
+        first, second = np.triu_indices(len(rows), 1)
+        kin = own_documents[rows]
+        same = kin[first] == kin[second]
+        near = _nearest(_square(len(rows), np.where(same, score, np.nan)), count, None)
+        chosen = near[first, second]
+        result.append(Candidates(list(rows), first[chosen], second[chosen]))
     return result
 
 

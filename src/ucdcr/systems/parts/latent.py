@@ -40,6 +40,10 @@ class LatentSpace:
         """What the map is (its fitted parameters' hash): a memo key for the vectors it gives."""
         return hashlib.sha256(np.ascontiguousarray(self.model.scalings_).tobytes()).hexdigest()[:16]
 
+    def memo_vectors(self, data: SplitData) -> np.ndarray:
+        """:meth:`vectors`, computed once per split and map."""
+        return data.memo(f"latent-vectors:{self.key}", lambda: self.vectors(data))
+
     def vectors(self, data: SplitData) -> np.ndarray:
         """The unit-length learned vector of every row of ``data``."""
         projected = self.model.transform(encodings(data).mentions.astype(np.float64))

@@ -33,12 +33,15 @@ Steps of ``fit``:
    (:func:`~ucdcr.systems.parts.clustering.tune_by_kind`). The share of val's gold links kept by the candidates (the
    pruning's recall) is reported.
 
-Ranked candidates (``CrossEncoderOptions.candidates``, ``pairwise`` by default since version 4): in step 4, val's
-and test's candidates are the rules' pairs, then pairs ranked by the P(coreferent) of a ``pairwise`` system fitted on
-the same splits with the run's seed (:func:`~ucdcr.systems.parts.candidates.ranked_candidates`: each mention's ``top``
-partners, then the split's best P up to ``per_row`` pairs per mention); the training pairs of step 1 stay the rules'.
-On ECB+ val they keep 73.5% of the gold links and reach 97.2% at 1.97 times the rules' pairs
-(``bench/candidate_recall.py``); ``candidates="rules"`` scores the rules' pairs alone (version 3's candidates).
+Candidates at val and test (``CrossEncoderOptions.candidates``): in step 4 they are ranked by a pair score, the
+P(coreferent) of a ``pairwise`` system fitted on the same splits with the run's seed blended with the cosine in the
+learned space of ``knn-ce`` (:func:`~ucdcr.systems.parts.candidates.blended_scores`, ``latent_weight``): each mention's
+``same_document`` best partners in its own document (:func:`~ucdcr.systems.parts.candidates.
+same_document_candidates`), its ``top`` best in its unit, then the split's best pairs up to ``per_row`` per mention
+(:func:`~ucdcr.systems.parts.candidates.ranked_candidates`); the training pairs of step 1 stay the rules'. On ECB+ val
+they keep 72.7% of the gold links and reach 98.1% at 1.97 times the rules' pairs, and reach at least 95.6% on NP4E,
+MEANTIME and CD2CR, 89.5% on CEREC (``bench/candidate_recall.py``). ``candidates="pairwise"`` is version 4's (the
+rules' pairs, then pairs ranked by pairwise's P alone), ``candidates="rules"`` version 3's (the rules' pairs alone).
 
 A committee (``CrossEncoderOptions.averaged_with``): further models, each built by steps 1-2 with its own options
 (another seed, other candidates). Every model scores its own candidates; a pair's P(coreferent) is the mean over the
@@ -67,11 +70,13 @@ from ucdcr.systems.framework.base import SplitData, System
 from ucdcr.systems.parts.candidates import (
     Candidates,
     LinkRecall,
+    blended_scores,
     candidate_pairs,
     candidate_union,
     coreferent_lemma_pairs,
     link_recall,
     ranked_candidates,
+    same_document_candidates,
 )
 from ucdcr.systems.parts.clustering import (
     COARSE,
@@ -81,6 +86,7 @@ from ucdcr.systems.parts.clustering import (
     tune_cut,
 )
 from ucdcr.systems.parts.features import tune_document_threshold, unit_documents
+from ucdcr.systems.parts.latent import LatentSpace, fit_latent_space
 from ucdcr.systems.parts.pair_encoder import (
     Encoder,
     MarkedMention,
@@ -98,7 +104,7 @@ from ucdcr.systems.reference.pairwise import Pairwise
 TRAINING_UNIT = "topic_id"
 DOCUMENT_WEIGHTS = (1.0, 0.5, 0.0)
 """The weights of a pair's score across two predicted document clusters, tried on val (module docstring)."""
-CANDIDATE_SOURCES = ("rules", "pairwise")
+CANDIDATE_SOURCES = ("rules", "pairwise", "ranked")
 FILL_DISTANCES = (1.0, 0.9, 0.8, 0.7)
 """The distances of a pair that is not a candidate inside one predicted document cluster, tried on val."""
 
@@ -112,14 +118,17 @@ class CrossEncoderOptions:
     encoder: PairEncoderConfig = field(default_factory=PairEncoderConfig)
     neighbours: int = 5
     limit: int = 15
-    candidates: str = "pairwise"
-    """How val's and test's candidates are found: ``pairwise`` (the default: the rules' pairs, then pairs ranked by the
-    P(coreferent) of a ``pairwise`` system fitted on the same splits up to ``per_row`` pairs per mention:
-    :func:`~ucdcr.systems.parts.candidates.ranked_candidates` with ``top`` and ``per_row``) or ``rules`` (the lemma
-    and neighbour rules above alone). The training pairs come from the rules in both cases, so one trained model
-    serves both."""
+    candidates: str = "ranked"
+    """How val's and test's candidates are found (module docstring, "Candidates at val and test"): ``ranked`` (the
+    default since version 5: each mention's ``same_document`` best partners in its document, its ``top`` best in its
+    unit, then the split's best pairs up to ``per_row`` per mention, by pairwise's P blended with the cosine in a
+    learned mention space, ``latent_weight``), ``pairwise`` (version 4's: the rules' pairs, then pairs ranked by
+    pairwise's P alone) or ``rules`` (the lemma and neighbour rules above alone, version 3's). The training pairs come
+    from the rules in every case, so one trained model serves all three."""
     top: int = 8
     per_row: float = 13.5
+    same_document: int = 5
+    latent_weight: float = 0.3
     both_orders: bool = True
     """Score each candidate pair in both orders and average the two P (val: 75.77 against 75.20 in one order)."""
     averaged_with: tuple[CrossEncoderOptions, ...] = ()
@@ -127,9 +136,11 @@ class CrossEncoderOptions:
     models that have it as a candidate (module docstring)."""
 
     def __post_init__(self) -> None:
-        for name in ("neighbours", "limit", "top", "per_row"):
+        for name in ("neighbours", "limit", "top", "per_row", "same_document"):
             if getattr(self, name) < 0:
                 raise UcdcrError(f"cross-encoder option {name} must be at least 0, not {getattr(self, name)}")
+        if not 0 <= self.latent_weight <= 1:
+            raise UcdcrError(f"cross-encoder option latent_weight must be between 0 and 1, not {self.latent_weight}")
         if self.candidates not in CANDIDATE_SOURCES:
             raise UcdcrError(
                 f"cross-encoder option candidates must be one of {', '.join(CANDIDATE_SOURCES)}, "
@@ -179,6 +190,7 @@ class CrossEncoder(System):
         self.recall = LinkRecall(0, 0, 0)
         self.val_pairs = 0
         self.ranker: Pairwise | None = None
+        self.space: LatentSpace | None = None
         self.document_threshold, self.document_agreement = 1.0, 0.0
         self.weight, self.fill = DOCUMENT_WEIGHTS[0], FILL_DISTANCES[0]
         self.threshold = COARSE[0]
@@ -191,13 +203,15 @@ class CrossEncoder(System):
         for model in (self, *self.members):
             model.options = model.options.seeded(self.seed)
             model._train(train, val)
-        if any(model.options.candidates == "pairwise" for model in (self, *self.members)):
+        if any(model.options.candidates != "rules" for model in (self, *self.members)):
             ranker = self.ranker or Pairwise()
             if self.ranker is None:  # a system around this one (the ensemble) may hand in its own, fitted alike
                 ranker.seed = self.seed
                 ranker.fit(train, val)
+            latent = any(model.options.candidates == "ranked" for model in (self, *self.members))
+            space = fit_latent_space(train) if latent else None
             for model in (self, *self.members):
-                model.ranker = ranker
+                model.ranker, model.space = ranker, space
         self.document_threshold, self.document_agreement = tune_document_threshold(train)
         union = self._candidate_union(val)
         self.recall, self.val_pairs = link_recall(val, union), sum(len(group) for group in union)
@@ -241,12 +255,18 @@ class CrossEncoder(System):
     def _candidate_description(self) -> str:
         """How val's and test's candidates are found, where they are ranked (the rules go without saying)."""
         options = self.options
-        if options.candidates != "pairwise":
-            return ""
-        return (
-            f"candidates: the rules' pairs, each mention's top {options.top} by pairwise's P and the best P to "
-            f"{options.per_row:g} pairs per mention: "
-        )
+        if options.candidates == "pairwise":
+            return (
+                f"candidates: the rules' pairs, each mention's top {options.top} by pairwise's P and the best P to "
+                f"{options.per_row:g} pairs per mention: "
+            )
+        if options.candidates == "ranked":
+            return (
+                f"candidates by pairwise's P blended with a learned space's cosine (weight {options.latent_weight:g}): "
+                f"each mention's top {options.same_document} in its document and top {options.top} in its unit, then "
+                f"the best to {options.per_row:g} pairs per mention: "
+            )
+        return ""
 
     def _model_description(self, with_options: bool) -> str:
         """The trained model, and with ``with_options`` its candidates and seed (a committee's models differ there)."""
@@ -263,11 +283,19 @@ class CrossEncoder(System):
         )
 
     def _candidates(self, data: SplitData, column: str | None = None) -> list[Candidates]:
-        if self.options.candidates == "pairwise" and column is None:
-            assert self.ranker is not None, "fit() first"
-            rules = candidate_pairs(data, self.lemma_pairs, self.options.neighbours, self.options.limit)
-            return ranked_candidates(self.ranker.probabilities(data), self.options.top, self.options.per_row, rules)
-        return candidate_pairs(data, self.lemma_pairs, self.options.neighbours, self.options.limit, column)
+        """The rules' pairs on train (``column``: its gold topics); val's and test's by ``options.candidates``."""
+        options = self.options
+        rules = partial(candidate_pairs, data, self.lemma_pairs, options.neighbours, options.limit)
+        if options.candidates == "rules" or column is not None:
+            return rules(column)
+        assert self.ranker is not None, "fit() first"
+        probabilities = self.ranker.probabilities(data)
+        if options.candidates == "pairwise":
+            return ranked_candidates(probabilities, options.top, options.per_row, rules())
+        assert self.space is not None, "fit() first"
+        scores = blended_scores(probabilities, self.space.memo_vectors(data), options.latent_weight)
+        given = same_document_candidates(scores, data.column("doc_id"), options.same_document)
+        return ranked_candidates(scores, options.top, options.per_row, given)
 
     def _training_examples(self, train: Sequence[SplitData], encoder: Encoder) -> TrainingExamples:
         pairs: list[tuple[MarkedMention, MarkedMention]] = []
