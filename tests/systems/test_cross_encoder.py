@@ -344,6 +344,19 @@ def test_an_unknown_candidate_source_is_an_error() -> None:
         CrossEncoderOptions(candidates="gold")
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"latent_weight": 1.5}, "latent_weight must be between 0 and 1, not 1.5"),
+        ({"latent_weight": -0.1}, "latent_weight must be between 0 and 1, not -0.1"),
+        ({"same_document": -1}, "same_document must be at least 0, not -1"),
+    ],
+)
+def test_ranked_candidate_options_out_of_range_are_errors(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(UcdcrError, match=re.escape(message)):
+        CrossEncoderOptions(**options)
+
+
 def _tiny_roberta(folder: Path) -> str:
     """A 2-layer RoBERTa with random weights and MiniLM's vocabulary, saved as a Hugging Face folder: RoBERTa has one
     token type only, so side B cannot be given type 1."""
