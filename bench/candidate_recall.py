@@ -2,17 +2,19 @@
 they keep and reach through kept links, for each source of ``CrossEncoderOptions.candidates``: ``rules`` (the lemma
 and neighbour rules: the training pairs), ``pairwise`` (version 4's: the rules' pairs and pairs ranked by pairwise's
 P) and ``ranked`` (the default: same-document and unit partners and the split's best pairs by pairwise's P blended
-with the learned space's cosine), with the given ``top``, ``per_row``, ``same_document`` and ``latent_weight``.
+with the cosine of a mention space, by default a fine-tuned mention encoder), with the given ``top``, ``per_row``,
+``same_document``, ``latent_weight`` and ``space``.
 
 Nothing is trained but what the candidates need: a probe system finds every candidate set as the cross-encoder does
 in ``fit`` (the training split's coreferent lemma pairs, MiniLM neighbours, a ``pairwise`` system fitted on the same
-splits, the latent space of train's chains) and describes them; it runs through ``ucdcr.benchmark(...,
-test=False)``, so each dataset is fitted on the training split the benchmark would use (a dataset without one on the
-largest training split; its row says which) and the test split is never read. Prints one line per dataset, each
+splits, the mention space) and describes them; it runs through ``ucdcr.benchmark(..., test=False)``, so each
+dataset is fitted on the training split the benchmark would use (a dataset without one on the largest training
+split; its row says which) and the test split is never read. Prints one line per dataset, each
 source's pairs as a ratio of the rules'.
 
     python bench/candidate_recall.py --data-dir DIR [--datasets ecbplus,np4e,meantime,cd2cr,cerec]
-        [--protocol standard] [--top 8] [--per-row 13.5] [--same-document 5] [--latent-weight 0.3]
+        [--protocol standard] [--top 8] [--per-row 13.5] [--same-document 5] [--latent-weight W] [--space encoder]
+        [--cache-dir DIR]
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from dataclasses import replace
 import ucdcr
 from ucdcr.systems import SplitData
 from ucdcr.systems.parts.candidates import Candidates, candidate_pairs, coreferent_lemma_pairs, link_recall
-from ucdcr.systems.parts.latent import fit_latent_space
 from ucdcr.systems.reference.cross_encoder import CrossEncoder, CrossEncoderOptions
 from ucdcr.systems.reference.pairwise import Pairwise
 
@@ -48,8 +49,8 @@ def probe(options: CrossEncoderOptions) -> Callable[[], CrossEncoder]:
             self.ranker = Pairwise()
             self.ranker.seed = self.seed
             self.ranker.fit(train, val)
-            self.space = fit_latent_space(train)
             found = [describe(val, rules)]
+            self.space = self._fit_space(train, val)
             for source in SOURCES:
                 self.options = replace(options, candidates=source)
                 ranked = self._candidates(val)
@@ -85,11 +86,18 @@ def main() -> None:
     parser.add_argument("--per-row", type=float, default=CrossEncoderOptions.per_row)
     parser.add_argument("--same-document", type=int, default=CrossEncoderOptions.same_document)
     parser.add_argument("--latent-weight", type=float, default=CrossEncoderOptions.latent_weight)
+    parser.add_argument("--space", default=CrossEncoderOptions.space)
+    parser.add_argument("--cache-dir", help="keep the mention encoders here (default: a temporary folder)")
     args = parser.parse_args()
     options = CrossEncoderOptions(
-        top=args.top, per_row=args.per_row, same_document=args.same_document, latent_weight=args.latent_weight
+        top=args.top,
+        per_row=args.per_row,
+        same_document=args.same_document,
+        latent_weight=args.latent_weight,
+        space=args.space,
     )
-    with tempfile.TemporaryDirectory() as cache:
+    with tempfile.TemporaryDirectory() as temporary:
+        cache = args.cache_dir or temporary
         result = ucdcr.benchmark(
             [probe(options)],
             datasets=args.datasets.split(","),
@@ -97,10 +105,11 @@ def main() -> None:
             protocol=args.protocol,
             cache_dir=cache,
             test=False,
+            recompute=True,  # a kept cache dir holds the models, never a probe's stored description
         )
         print(
             f"val, {args.protocol} protocol; top {args.top}, {args.per_row:g} pairs per mention; ranked: "
-            f"{args.same_document} in the document, latent weight {args.latent_weight:g}"
+            f"{args.same_document} in the document, {args.space} space at weight {args.latent_weight:g}"
         )
         print("dataset | rules | pairwise (version 4) | ranked (the default) | fitted on")
         for run in result.runs:

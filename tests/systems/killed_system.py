@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from ucdcr.systems.parts import pair_encoder
+from ucdcr.systems.parts.mention_encoder import MentionEncoderConfig
 from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
 from ucdcr.systems.reference.cross_encoder import CrossEncoder, CrossEncoderOptions
 
 TINY = PairEncoderConfig(window=12, side_tokens=16, epochs=2, pairs_per_epoch=24, batch_size=8, threads=1)
+TINY_SPACE = MentionEncoderConfig(steps=3, chains=2, per_chain=2, others=2, batch_size=8)
 _state = {"batches": 0, "scoring": False, "scored_splits": 0}
 _batch_of, _score_pairs = pair_encoder.batch_of, pair_encoder.score_pairs
 
@@ -57,4 +59,4 @@ class KilledOnce(CrossEncoder):
     name = "killed-once"
 
     def __init__(self) -> None:
-        super().__init__(CrossEncoderOptions(TINY, neighbours=2, limit=4))
+        super().__init__(CrossEncoderOptions(TINY, mention_encoder=TINY_SPACE, neighbours=2, limit=4))

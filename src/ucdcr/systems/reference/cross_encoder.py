@@ -87,6 +87,7 @@ from ucdcr.systems.parts.clustering import (
 )
 from ucdcr.systems.parts.features import tune_document_threshold, unit_documents
 from ucdcr.systems.parts.latent import LatentSpace, fit_latent_space
+from ucdcr.systems.parts.mention_encoder import MentionEncoderConfig, MentionSpace, train_mention_space
 from ucdcr.systems.parts.pair_encoder import (
     Encoder,
     MarkedMention,
@@ -95,16 +96,18 @@ from ucdcr.systems.parts.pair_encoder import (
     TrainingExamples,
     cached_scores,
     load_encoder,
-    mark,
+    marked_mentions,
     train_model,
 )
-from ucdcr.systems.parts.vectors import mention_input
 from ucdcr.systems.reference.pairwise import Pairwise
 
 TRAINING_UNIT = "topic_id"
 DOCUMENT_WEIGHTS = (1.0, 0.5, 0.0)
 """The weights of a pair's score across two predicted document clusters, tried on val (module docstring)."""
 CANDIDATE_SOURCES = ("rules", "pairwise", "ranked")
+SPACES = ("encoder", "lda")
+"""The mention spaces whose cosine ranks ``ranked`` candidates: a fine-tuned mention encoder
+(:mod:`ucdcr.systems.parts.mention_encoder`) or ``knn-ce``'s linear discriminant (:mod:`ucdcr.systems.parts.latent`)."""
 FILL_DISTANCES = (1.0, 0.9, 0.8, 0.7)
 """The distances of a pair that is not a candidate inside one predicted document cluster, tried on val."""
 
@@ -129,6 +132,10 @@ class CrossEncoderOptions:
     per_row: float = 13.5
     same_document: int = 5
     latent_weight: float = 0.3
+    space: str = "encoder"
+    """The mention space of ``ranked`` candidates (:data:`SPACES`)."""
+    mention_encoder: MentionEncoderConfig = field(default_factory=MentionEncoderConfig)
+    """How the mention encoder of ``space="encoder"`` learns; its encoder, seed and device are ``encoder``'s."""
     both_orders: bool = True
     """Score each candidate pair in both orders and average the two P (val: 75.77 against 75.20 in one order)."""
     averaged_with: tuple[CrossEncoderOptions, ...] = ()
@@ -141,6 +148,8 @@ class CrossEncoderOptions:
                 raise UcdcrError(f"cross-encoder option {name} must be at least 0, not {getattr(self, name)}")
         if not 0 <= self.latent_weight <= 1:
             raise UcdcrError(f"cross-encoder option latent_weight must be between 0 and 1, not {self.latent_weight}")
+        if self.space not in SPACES:
+            raise UcdcrError(f"cross-encoder option space must be one of {', '.join(SPACES)}, not {self.space!r}")
         if self.candidates not in CANDIDATE_SOURCES:
             raise UcdcrError(
                 f"cross-encoder option candidates must be one of {', '.join(CANDIDATE_SOURCES)}, "
@@ -190,7 +199,7 @@ class CrossEncoder(System):
         self.recall = LinkRecall(0, 0, 0)
         self.val_pairs = 0
         self.ranker: Pairwise | None = None
-        self.space: LatentSpace | None = None
+        self.space: LatentSpace | MentionSpace | None = None
         self.document_threshold, self.document_agreement = 1.0, 0.0
         self.weight, self.fill = DOCUMENT_WEIGHTS[0], FILL_DISTANCES[0]
         self.threshold = COARSE[0]
@@ -209,7 +218,7 @@ class CrossEncoder(System):
                 ranker.seed = self.seed
                 ranker.fit(train, val)
             latent = any(model.options.candidates == "ranked" for model in (self, *self.members))
-            space = fit_latent_space(train) if latent else None
+            space = self._fit_space(train, val) if latent else None
             for model in (self, *self.members):
                 model.ranker, model.space = ranker, space
         self.document_threshold, self.document_agreement = tune_document_threshold(train)
@@ -219,6 +228,12 @@ class CrossEncoder(System):
         tuned = tune_cut(val, settings, partial(self._dendrograms, val))
         (self.weight, self.fill), self.threshold, self.thresholds = tuned.option, tuned.threshold, tuned.thresholds
         self.val_score = tuned.score
+
+    def _fit_space(self, train: Sequence[SplitData], val: SplitData) -> LatentSpace | MentionSpace:
+        """The mention space of ranked candidates (``options.space``), fitted on the training splits."""
+        if self.options.space == "lda":
+            return fit_latent_space(train)
+        return train_mention_space(train, self.options.encoder, self.options.mention_encoder, val.cache_dir)
 
     def _train(self, train: Sequence[SplitData], val: SplitData) -> None:
         """Steps 1-2 of the module docstring for this model alone (a committee's members: each its own model)."""
@@ -261,8 +276,9 @@ class CrossEncoder(System):
                 f"{options.per_row:g} pairs per mention: "
             )
         if options.candidates == "ranked":
+            space = self.space.describe() if isinstance(self.space, MentionSpace) else "a linear discriminant space"
             return (
-                f"candidates by pairwise's P blended with a learned space's cosine (weight {options.latent_weight:g}): "
+                f"candidates by pairwise's P blended with the cosine of {space} (weight {options.latent_weight:g}): "
                 f"each mention's top {options.same_document} in its document and top {options.top} in its unit, then "
                 f"the best to {options.per_row:g} pairs per mention: "
             )
@@ -301,7 +317,7 @@ class CrossEncoder(System):
         pairs: list[tuple[MarkedMention, MarkedMention]] = []
         labels: list[np.ndarray] = []
         for data in train:
-            marked = self._marked(data, encoder)
+            marked = marked_mentions(data, encoder, self.options.encoder)
             chains = np.array(data.column("coref_chain"), dtype=object)
             for group in self._candidates(data, TRAINING_UNIT):
                 first, second = group.row_pairs()
@@ -311,26 +327,6 @@ class CrossEncoder(System):
         pairs = [(b, a) if flip else (a, b) for (a, b), flip in zip(pairs, swap.tolist(), strict=True)]
         return TrainingExamples(pairs, np.concatenate(labels) if labels else np.zeros(0, dtype=np.int8))
 
-    def _marked(self, data: SplitData, encoder: Encoder) -> list[MarkedMention]:
-        """Every row's side of a pair input (cached per split)."""
-        config = self.options.encoder
-
-        def compute() -> list[MarkedMention]:
-            result = []
-            for context, sentence, positions in zip(
-                data.column("mention_context"),
-                data.column("mention_sentence_start_end"),
-                data.column("tokens_number_context"),
-                strict=True,
-            ):
-                item = mention_input(context, sentence, positions, config.window)
-                result.append(
-                    mark(encoder.tokenizer, encoder.markers, item.words, item.start, item.end, config.side_tokens)
-                )
-            return result
-
-        return data.memo(f"cross-encoder-inputs:{config.encoder}:{config.window}:{config.side_tokens}", compute)
-
     def _scored(self, data: SplitData) -> ScoredPairs:
         """The candidates of the run's units of a split and their P(coreferent) (once per split and model)."""
         assert self.trained is not None, "fit() first"
@@ -338,7 +334,7 @@ class CrossEncoder(System):
 
         def compute() -> ScoredPairs:
             candidates = self._candidates(data)
-            marked = self._marked(data, trained.encoder)
+            marked = marked_mentions(data, trained.encoder, self.options.encoder)
             pairs = [
                 (marked[a], marked[b])
                 for group in candidates
