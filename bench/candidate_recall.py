@@ -31,6 +31,8 @@ from ucdcr.systems.reference.cross_encoder import CrossEncoder, CrossEncoderOpti
 from ucdcr.systems.reference.pairwise import Pairwise
 
 SOURCES = ("pairwise", "ranked")
+VERSION_4_TOP = 8
+"""Version 4's partners per mention in its unit (its default ``top``): the ``pairwise`` column uses it."""
 
 
 def probe(options: CrossEncoderOptions) -> Callable[[], CrossEncoder]:
@@ -53,6 +55,8 @@ def probe(options: CrossEncoderOptions) -> Callable[[], CrossEncoder]:
             self.space = self._fit_space(train, val)
             for source in SOURCES:
                 self.options = replace(options, candidates=source)
+                if source == "pairwise":
+                    self.options = replace(self.options, top=VERSION_4_TOP)
                 ranked = self._candidates(val)
                 found.append(f"{describe(val, ranked)} ({ratio(ranked, rules):.2f}x)")
             fitted = "+".join(f"{data.dataset} {data.split}" for data in train)

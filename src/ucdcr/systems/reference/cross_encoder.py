@@ -34,14 +34,18 @@ Steps of ``fit``:
    pruning's recall) is reported.
 
 Candidates at val and test (``CrossEncoderOptions.candidates``): in step 4 they are ranked by a pair score, the
-P(coreferent) of a ``pairwise`` system fitted on the same splits with the run's seed blended with the cosine in the
-learned space of ``knn-ce`` (:func:`~ucdcr.systems.parts.candidates.blended_scores`, ``latent_weight``): each mention's
-``same_document`` best partners in its own document (:func:`~ucdcr.systems.parts.candidates.
-same_document_candidates`), its ``top`` best in its unit, then the split's best pairs up to ``per_row`` per mention
-(:func:`~ucdcr.systems.parts.candidates.ranked_candidates`); the training pairs of step 1 stay the rules'. On ECB+ val
-they keep 72.7% of the gold links and reach 98.1% at 1.97 times the rules' pairs, and reach at least 95.6% on NP4E,
-MEANTIME and CD2CR, 89.5% on CEREC (``bench/candidate_recall.py``). ``candidates="pairwise"`` is version 4's (the
-rules' pairs, then pairs ranked by pairwise's P alone), ``candidates="rules"`` version 3's (the rules' pairs alone).
+P(coreferent) of a ``pairwise`` system fitted on the same splits with the run's seed blended with the cosine of a
+mention space (:func:`~ucdcr.systems.parts.candidates.blended_scores`, ``latent_weight``): by default a mention encoder
+fine-tuned on the training split's chains (``space="encoder"``, :mod:`ucdcr.systems.parts.mention_encoder`: the same
+encoder read one mention at a time, trained so that a chain's mentions lie close), or ``knn-ce``'s linear discriminant
+(``space="lda"``). Each mention's ``same_document`` best partners in its own document
+(:func:`~ucdcr.systems.parts.candidates.same_document_candidates`), its ``top`` best in its unit, then the split's best
+pairs up to ``per_row`` per mention (:func:`~ucdcr.systems.parts.candidates.ranked_candidates`); the training pairs of
+step 1 stay the rules'. On ECB+ val they keep 82.0% of the gold links and reach 98.3% at 1.97 times the rules'
+pairs; they reach 97.1% on NP4E, 99.5% on MEANTIME, 98.3% on CD2CR and 85.1% on CEREC
+(``bench/candidate_recall.py``). ``candidates="pairwise", top=8`` is version 4's (the rules' pairs, then pairs ranked
+by pairwise's P alone), ``candidates="rules"`` version 3's (the rules' pairs alone); ``space="lda",
+latent_weight=0.3, same_document=5, top=8`` version 5's first design.
 
 A committee (``CrossEncoderOptions.averaged_with``): further models, each built by steps 1-2 with its own options
 (another seed, other candidates). Every model scores its own candidates; a pair's P(coreferent) is the mean over the
@@ -125,13 +129,15 @@ class CrossEncoderOptions:
     """How val's and test's candidates are found (module docstring, "Candidates at val and test"): ``ranked`` (the
     default since version 5: each mention's ``same_document`` best partners in its document, its ``top`` best in its
     unit, then the split's best pairs up to ``per_row`` per mention, by pairwise's P blended with the cosine in a
-    learned mention space, ``latent_weight``), ``pairwise`` (version 4's: the rules' pairs, then pairs ranked by
+    mention space, ``space``, at ``latent_weight``), ``pairwise`` (version 4's: the rules' pairs, then pairs ranked by
     pairwise's P alone) or ``rules`` (the lemma and neighbour rules above alone, version 3's). The training pairs come
     from the rules in every case, so one trained model serves all three."""
-    top: int = 8
+    top: int = 4
     per_row: float = 13.5
-    same_document: int = 5
-    latent_weight: float = 0.3
+    same_document: int = 3
+    latent_weight: float = 0.7
+    """``top``, ``same_document`` and ``latent_weight``: chosen on the five datasets' val splits by a rule fixed
+    before the grid was read (docs/benchmark-internals.md, "How the defaults were chosen")."""
     space: str = "encoder"
     """The mention space of ``ranked`` candidates (:data:`SPACES`)."""
     mention_encoder: MentionEncoderConfig = field(default_factory=MentionEncoderConfig)
