@@ -139,15 +139,15 @@ def encode(space: MentionSpace, mentions: Sequence[MarkedMention]) -> np.ndarray
     with torch_settings(space.pair_config), torch.inference_mode():
         for start in range(0, len(order), space.config.batch_size):
             chosen = order[start : start + space.config.batch_size]
-            vectors = _vectors(space.model, space.encoder, [mentions[index] for index in chosen], device, space)
+            vectors = _vectors(space, [mentions[index] for index in chosen], device)
             result[chosen] = vectors.float().cpu().numpy()
     return result
 
 
-def _vectors(model: Any, encoder: Encoder, mentions: Sequence[MarkedMention], device: str, space: Any) -> Any:
+def _vectors(space: MentionSpace, mentions: Sequence[MarkedMention], device: str) -> Any:
     """The normalised mention vectors of one batch (a torch tensor, with gradients when training)."""
     torch = require_torch()
-    tokenizer = encoder.tokenizer
+    tokenizer = space.encoder.tokenizer
     cls, sep, pad = tokenizer.cls_token_id, tokenizer.sep_token_id, tokenizer.pad_token_id or 0
     length = max(len(mention.ids) for mention in mentions) + 2
     ids = np.full((len(mentions), length), pad, dtype=np.int64)
@@ -159,7 +159,7 @@ def _vectors(model: Any, encoder: Encoder, mentions: Sequence[MarkedMention], de
         spans[row, 1 + mention.open : 2 + mention.close] = 1.0
     tensors = [torch.from_numpy(array).to(device) for array in (ids, attention, spans)]
     with autocast(space.pair_config, device):
-        states = model(input_ids=tensors[0], attention_mask=tensors[1]).last_hidden_state
+        states = space.model(input_ids=tensors[0], attention_mask=tensors[1]).last_hidden_state
     return torch.nn.functional.normalize(pooled(states.float(), tensors[2]), dim=-1)
 
 
@@ -255,7 +255,7 @@ def _train(space: MentionSpace, groups: Sequence[TrainingGroup], device: str, pr
     for step in range(config.steps):
         index = int(rng.choice(len(groups), p=weights / weights.sum()))
         drawn = _draw(rng, chains[index], len(groups[index].mentions), config)
-        vectors = _vectors(model, space.encoder, [groups[index].mentions[row] for row in drawn], device, space)
+        vectors = _vectors(space, [groups[index].mentions[row] for row in drawn], device)
         loss = contrastive_loss(vectors, groups[index].chains[drawn], config.temperature)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(parameters, 1.0)
